@@ -1,0 +1,445 @@
+package io.krill.fibers.internal;
+
+import io.krill.fibers.Suspendable;
+import io.krill.fibers.SuspendableRunnable;
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The frame store of one continuation, and the binary interface that woven code calls.
+ *
+ * <p><b>For generated code, not API.</b> The static {@code push*}/{@code pop*} methods, the
+ * {@link #capturing} and {@link #restoring} fields and {@link #current()} are called by
+ * methods that krill's weaver rewrote; their names and signatures are fixed by the weaver.
+ * Users work with {@code io.krill.fibers.Continuation}, which extends this class.
+ *
+ * <p>Threading: a stack is run by one thread at a time. It may be resumed by another thread
+ * than the one it suspended on, provided the hand-off is safely published (a scheduler's
+ * queue does that).
+ */
+public class Stack implements Serializable {
+  /*
+   * Implementation notes.
+   *
+   * Capture is lazy and unwinds by return. A primitive (suspend) sets `capturing` and returns.
+   * Each woven frame tests the flag after each suspendable call; when set, it pushes its live
+   * operand stack values, its live locals, the receiver of the pending call and finally a
+   * frame header, then returns a dummy value. run() sees the flag and marks the stack
+   * suspended.
+   *
+   * Frames are pushed innermost first and popped outermost first, so the store is a plain
+   * LIFO over two parallel arrays: `prims` (ints, floats as raw bits, longs, doubles as raw
+   * bits, and the frame headers) and `refs` (references, and one frame id per frame). A
+   * frame header is a long: bits 0..15 the resume index, 16..39 the frame's reference
+   * count, 40..63 its primitive count (header included). The counts let serialization walk
+   * the frames and check each frame id without knowing the methods.
+   *
+   * A frame id is an interned string constant "owner.name+desc#version"; the version hashes
+   * the original class file. Restore compares by identity first, so the check is free unless
+   * the continuation was deserialized.
+   */
+  private static final long serialVersionUID = 1L;
+
+  /** The stack of threads that run no continuation: never captures, never restores. */
+  public static final Stack NONE = new Stack(null);
+
+  static final String WOVEN_FIELD = "$krill$woven";
+
+  private static final ThreadLocal<Stack[]> FALLBACK = ThreadLocal.withInitial(() -> new Stack[] {NONE});
+
+  private static final byte NEW = 0;
+  private static final byte RUNNING = 1;
+  private static final byte SUSPENDED = 2;
+  private static final byte DONE = 3;
+
+  /** Set by a primitive while frames unwind; woven code tests it after each suspendable call. */
+  public boolean capturing;
+
+  /** Set while frames are being re-entered; woven code tests it at method entry. */
+  public boolean restoring;
+
+  private byte state;
+  private transient int primTop;
+  private transient int refTop;
+  private transient long[] prims;
+  private transient Object[] refs;
+  private transient Stack previous;
+
+  /** The code this stack runs; null only for {@link #NONE}. */
+  protected final SuspendableRunnable body;
+
+  /**
+   * Creates a stack that will run {@code body}.
+   *
+   * @param body the code to run; may suspend
+   */
+  protected Stack(SuspendableRunnable body) {
+    this.body = body;
+  }
+
+  /**
+   * Returns the stack that the current thread is running, or {@link #NONE}.
+   *
+   * @return the current stack, never null
+   */
+  public static Stack current() {
+    Thread t = Thread.currentThread();
+    if (t instanceof CarrierThread) {
+      return ((CarrierThread) t).stack;
+    }
+    return FALLBACK.get()[0];
+  }
+
+  private static Stack bind(Stack s) {
+    Thread t = Thread.currentThread();
+    if (t instanceof CarrierThread) {
+      CarrierThread c = (CarrierThread) t;
+      Stack prev = c.stack;
+      c.stack = s;
+      return prev;
+    }
+    Stack[] holder = FALLBACK.get();
+    Stack prev = holder[0];
+    holder[0] = s;
+    return prev;
+  }
+
+  // ---------------------------------------------------------------- running
+
+  /**
+   * Calls {@code body} on this thread with no continuation bound, then rebinds the one that
+   * was bound.
+   *
+   * @param body the computation
+   * @param <T> the result type
+   * @return its result
+   */
+  @Primitive
+  public static <T> T callDetached(io.krill.fibers.SuspendableCallable<T> body) {
+    Stack prev = bind(NONE);
+    try {
+      return body.call();
+    } catch (Throwable e) {
+      throw Stack.<RuntimeException>sneaky(e);
+    } finally {
+      bind(prev);
+    }
+  }
+
+  /**
+   * Runs the body until it suspends or finishes. Not woven: this is the bottom frame.
+   *
+   * @throws IllegalStateException if the stack is done or already running
+   */
+  @Primitive
+  protected final void runStack() {
+    byte st = state;
+    if (st == DONE) {
+      throw new IllegalStateException("continuation: done (expected: new or suspended)");
+    }
+    if (st == RUNNING) {
+      throw new IllegalStateException("continuation: running (expected: new or suspended)");
+    }
+    previous = bind(this);
+    state = RUNNING;
+    restoring = st == SUSPENDED;
+    try {
+      body.run();
+    } catch (Throwable e) {
+      finish();
+      throw Stack.<RuntimeException>sneaky(e);
+    }
+    bind(previous);
+    previous = null;
+    if (capturing) {
+      capturing = false;
+      state = SUSPENDED;
+    } else {
+      finish();
+    }
+  }
+
+  private void finish() {
+    if (previous != null) {
+      bind(previous);
+      previous = null;
+    }
+    state = DONE;
+    capturing = false;
+    restoring = false;
+    prims = null;
+    refs = null;
+    primTop = 0;
+    refTop = 0;
+  }
+
+  /** @return true once the body has finished, normally or by an exception */
+  protected final boolean stackDone() {
+    return state == DONE;
+  }
+
+  /** @return true while the body is suspended and may be run again */
+  protected final boolean stackSuspended() {
+    return state == SUSPENDED;
+  }
+
+  /**
+   * The suspension primitive: suspends the current stack, or resumes from here when the
+   * stack is being restored.
+   *
+   * @throws IllegalStateException when no continuation runs on this thread
+   * @throws Suspendable never
+   */
+  @Primitive
+  public static void suspendCurrent() throws Suspendable {
+    Stack s = current();
+    if (s.restoring) {
+      s.restoring = false;
+      return;
+    }
+    if (s == NONE) {
+      throw new IllegalStateException("suspend: no continuation runs on " + Thread.currentThread().getName());
+    }
+    if (RuntimeVerifier.ENABLED) {
+      RuntimeVerifier.checkFrames();
+    }
+    s.capturing = true;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> E sneaky(Throwable e) throws E {
+    throw (E) e;
+  }
+
+  // ---------------------------------------------------------------- ABI: capture
+
+  /** For generated code: saves an int. @param v the value @param s the stack */
+  public static void pushInt(int v, Stack s) {
+    s.pushPrim(v);
+  }
+
+  /** For generated code: saves a float. @param v the value @param s the stack */
+  public static void pushFloat(float v, Stack s) {
+    s.pushPrim(Float.floatToRawIntBits(v));
+  }
+
+  /** For generated code: saves a long. @param v the value @param s the stack */
+  public static void pushLong(long v, Stack s) {
+    s.pushPrim(v);
+  }
+
+  /** For generated code: saves a double. @param v the value @param s the stack */
+  public static void pushDouble(double v, Stack s) {
+    s.pushPrim(Double.doubleToRawLongBits(v));
+  }
+
+  /** For generated code: saves a reference. @param v the value @param s the stack */
+  public static void pushRef(Object v, Stack s) {
+    Object[] a = s.refs;
+    int t = s.refTop;
+    if (a == null || t == a.length) {
+      a = s.growRefs();
+    }
+    a[t] = v;
+    s.refTop = t + 1;
+  }
+
+  /**
+   * For generated code: closes a frame.
+   *
+   * @param header resume index | reference count &lt;&lt; 16 | primitive count &lt;&lt; 40
+   * @param frameId the frame's id constant
+   * @param s the stack
+   */
+  public static void pushFrame(long header, String frameId, Stack s) {
+    pushRef(frameId, s);
+    s.pushPrim(header);
+  }
+
+  private void pushPrim(long v) {
+    long[] a = prims;
+    int t = primTop;
+    if (a == null || t == a.length) {
+      a = growPrims();
+    }
+    a[t] = v;
+    primTop = t + 1;
+  }
+
+  private long[] growPrims() {
+    long[] a = prims;
+    long[] b = new long[a == null ? 2 : a.length * 2];
+    if (a != null) {
+      System.arraycopy(a, 0, b, 0, a.length);
+    }
+    prims = b;
+    return b;
+  }
+
+  private Object[] growRefs() {
+    Object[] a = refs;
+    Object[] b = new Object[a == null ? 2 : a.length * 2];
+    if (a != null) {
+      System.arraycopy(a, 0, b, 0, a.length);
+    }
+    refs = b;
+    return b;
+  }
+
+  // ---------------------------------------------------------------- ABI: restore
+
+  /**
+   * For generated code: opens the outermost saved frame and returns its resume index.
+   *
+   * @param frameId the id constant of the method that restores
+   * @param s the stack
+   * @return the resume index
+   */
+  public static int popFrame(String frameId, Stack s) {
+    long header = s.prims[--s.primTop];
+    Object id = popRef(s);
+    if (id != frameId && !frameId.equals(id)) {
+      s.restoring = false;
+      throw new IllegalStateException("restore: frame of " + id + " re-entered by " + frameId
+          + " (a method on the suspended stack is not woven, or changed)");
+    }
+    return (int) (header & 0xFFFF);
+  }
+
+  /** For generated code. @param s the stack @return the saved int */
+  public static int popInt(Stack s) {
+    return (int) s.prims[--s.primTop];
+  }
+
+  /** For generated code. @param s the stack @return the saved float */
+  public static float popFloat(Stack s) {
+    return Float.intBitsToFloat((int) s.prims[--s.primTop]);
+  }
+
+  /** For generated code. @param s the stack @return the saved long */
+  public static long popLong(Stack s) {
+    return s.prims[--s.primTop];
+  }
+
+  /** For generated code. @param s the stack @return the saved double */
+  public static double popDouble(Stack s) {
+    return Double.longBitsToDouble(s.prims[--s.primTop]);
+  }
+
+  /** For generated code; clears the slot. @param s the stack @return the saved reference */
+  public static Object popRef(Stack s) {
+    Object[] a = s.refs;
+    int t = --s.refTop;
+    Object v = a[t];
+    a[t] = null;
+    return v;
+  }
+
+  /** @return how many frames are saved (0 unless suspended) */
+  protected final int savedFrameCount() {
+    return frameIds().size();
+  }
+
+  /** @return the ids of the saved frames, outermost first */
+  protected final List<String> frameIds() {
+    List<String> ids = new ArrayList<>();
+    int p = primTop;
+    int r = refTop;
+    while (p > 0) {
+      long header = prims[p - 1];
+      ids.add((String) refs[r - 1]);
+      p -= (int) (header >>> 40);
+      r -= (int) ((header >>> 16) & 0xFFFFFF);
+    }
+    return ids;
+  }
+
+  // ---------------------------------------------------------------- serialization
+
+  private void writeObject(ObjectOutputStream out) throws IOException {
+    if (state == RUNNING) {
+      throw new IOException("continuation: running (expected: new, suspended or done)");
+    }
+    out.defaultWriteObject();
+    out.writeInt(primTop);
+    for (int i = 0; i < primTop; i++) {
+      out.writeLong(prims[i]);
+    }
+    out.writeInt(refTop);
+    for (int i = 0; i < refTop; i++) {
+      out.writeObject(refs[i]);
+    }
+  }
+
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    int np = in.readInt();
+    if (np < 0) {
+      throw new InvalidClassException(Stack.class.getName(), "negative frame size");
+    }
+    prims = new long[Math.max(np, 2)];
+    for (int i = 0; i < np; i++) {
+      prims[i] = in.readLong();
+    }
+    primTop = np;
+    int nr = in.readInt();
+    if (nr < 0) {
+      throw new InvalidClassException(Stack.class.getName(), "negative frame size");
+    }
+    refs = new Object[Math.max(nr, 2)];
+    for (int i = 0; i < nr; i++) {
+      refs[i] = in.readObject();
+    }
+    refTop = nr;
+    ClassLoader loader = body == null ? null : body.getClass().getClassLoader();
+    for (String id : frameIds()) {
+      checkFrameId(id, loader);
+    }
+  }
+
+  /*
+   * A frame id is "owner.name(desc)ret#version". The owner's $krill$woven field holds
+   * "version|name(desc)ret|..." for the class as it is now; both must match.
+   */
+  private static void checkFrameId(String id, ClassLoader loader) throws InvalidClassException {
+    int hash = id.lastIndexOf('#');
+    int paren = id.indexOf('(');
+    int dot = paren < 0 ? -1 : id.lastIndexOf('.', paren);
+    if (hash < 0 || dot < 0) {
+      throw new InvalidClassException(Stack.class.getName(), "malformed frame id: " + id);
+    }
+    String owner = id.substring(0, dot).replace('/', '.');
+    String method = id.substring(dot + 1, hash);
+    String version = id.substring(hash + 1);
+    String woven;
+    try {
+      Class<?> c = Class.forName(owner, false, loader != null ? loader : Thread.currentThread().getContextClassLoader());
+      Field f = c.getDeclaredField(WOVEN_FIELD);
+      f.setAccessible(true);
+      woven = (String) f.get(null);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      InvalidClassException ice = new InvalidClassException(owner,
+          "cannot check the saved frame of " + method + ": " + e);
+      ice.initCause(e);
+      throw ice;
+    }
+    String[] parts = Objects.requireNonNull(woven).split("\\|");
+    if (!parts[0].equals(version)) {
+      throw new InvalidClassException(owner, "changed since the continuation was suspended"
+          + " (saved version " + version + ", loaded version " + parts[0] + "); refusing to resume " + method);
+    }
+    for (int i = 1; i < parts.length; i++) {
+      if (parts[i].equals(method)) {
+        return;
+      }
+    }
+    throw new InvalidClassException(owner, "has no woven method " + method);
+  }
+}

@@ -1,0 +1,70 @@
+package io.krill.transform;
+
+/**
+ * Weaving failed: a method breaks a rule of suspendable code, or its class could not be
+ * analysed. Names the class, method, descriptor and source line, and says what to do.
+ */
+public final class TransformException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final String className;
+  private final String methodName;
+  private final String descriptor;
+  private final int line;
+  private final String reason;
+
+  /**
+   * Creates the exception.
+   *
+   * @param className the internal name of the class, e.g. {@code com/example/Foo}
+   * @param methodName the method's name, or null for a class-level failure
+   * @param descriptor the method's descriptor, or null
+   * @param line the source line, or -1 when unknown
+   * @param reason what is wrong and what to do
+   */
+  public TransformException(String className, String methodName, String descriptor, int line, String reason) {
+    super(format(className, methodName, descriptor, line, reason));
+    this.className = className;
+    this.methodName = methodName;
+    this.descriptor = descriptor;
+    this.line = line;
+    this.reason = reason;
+  }
+
+  private static String format(String className, String methodName, String descriptor, int line, String reason) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(className.replace('/', '.'));
+    if (methodName != null) {
+      sb.append('.').append(methodName).append(descriptor == null ? "" : descriptor);
+    }
+    if (line >= 0) {
+      sb.append(" (line ").append(line).append(')');
+    }
+    return sb.append(": ").append(reason).toString();
+  }
+
+  /** @return the internal name of the class */
+  public String className() {
+    return className;
+  }
+
+  /** @return the method's name, or null */
+  public String methodName() {
+    return methodName;
+  }
+
+  /** @return the method's descriptor, or null */
+  public String descriptor() {
+    return descriptor;
+  }
+
+  /** @return the source line, or -1 when unknown */
+  public int line() {
+    return line;
+  }
+
+  /** @return what is wrong and what to do, without the location */
+  public String reason() {
+    return reason;
+  }
+}

@@ -1,0 +1,275 @@
+package io.krill.transform.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Reads class headers (supertypes and method declarations) without loading classes, and
+ * answers the questions the weaver asks: is this method suspendable, what does it override,
+ * what is the common superclass of two types.
+ *
+ * <p>Thread-safe; results are cached.
+ */
+public final class ClassHierarchy {
+  /** A class header. */
+  public static final class ClassInfo {
+    final String name;
+    final String superName;
+    final String[] interfaces;
+    final int access;
+    final Map<String, MethodInfo> methods = new HashMap<>();
+
+    ClassInfo(String name, String superName, String[] interfaces, int access) {
+      this.name = name;
+      this.superName = superName;
+      this.interfaces = interfaces == null ? new String[0] : interfaces;
+      this.access = access;
+    }
+
+    /** @return true for interfaces */
+    public boolean isInterface() {
+      return (access & Opcodes.ACC_INTERFACE) != 0;
+    }
+  }
+
+  /** A method declaration. */
+  public static final class MethodInfo {
+    final String owner;
+    final String name;
+    final String desc;
+    final int access;
+    final boolean suspendable;
+
+    MethodInfo(String owner, String name, String desc, int access, boolean suspendable) {
+      this.owner = owner;
+      this.name = name;
+      this.desc = desc;
+      this.access = access;
+      this.suspendable = suspendable;
+    }
+
+    /** @return the declaring class */
+    public String owner() {
+      return owner;
+    }
+
+    /** @return true if declared {@code throws Suspendable} */
+    public boolean suspendable() {
+      return suspendable;
+    }
+  }
+
+  private static final ClassInfo MISSING = new ClassInfo("?", null, null, 0);
+
+  private final Function<String, byte[]> source;
+  private final Map<String, ClassInfo> cache = new ConcurrentHashMap<>();
+
+  /** @param source returns the class file of an internal name, or null when absent */
+  public ClassHierarchy(Function<String, byte[]> source) {
+    this.source = source;
+  }
+
+  /** Remembers a class that is being woven, so lookups see it before it is written. */
+  public void add(byte[] classFile) {
+    ClassInfo info = parse(classFile);
+    cache.put(info.name, info);
+  }
+
+  /** @return the header of {@code name}, or null if it cannot be found */
+  public ClassInfo find(String name) {
+    ClassInfo info = cache.get(name);
+    if (info == null) {
+      byte[] bytes = null;
+      try {
+        bytes = source.apply(name);
+      } catch (RuntimeException e) {
+        bytes = null;
+      }
+      info = bytes == null ? MISSING : parse(bytes);
+      cache.put(name, info);
+    }
+    return info == MISSING ? null : info;
+  }
+
+  private static ClassInfo parse(byte[] bytes) {
+    ClassReader reader = new ClassReader(bytes);
+    ClassInfo[] out = new ClassInfo[1];
+    reader.accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+        out[0] = new ClassInfo(name, superName, interfaces, access);
+      }
+
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+        boolean marked = false;
+        if (exceptions != null) {
+          for (String e : exceptions) {
+            marked |= Names.SUSPENDABLE.equals(e);
+          }
+        }
+        out[0].methods.put(name + descriptor, new MethodInfo(out[0].name, name, descriptor, access, marked));
+        return null;
+      }
+    }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return out[0];
+  }
+
+  /**
+   * Resolves a method the way the JVM does: the class chain first, then superinterfaces.
+   *
+   * @return the declaration, or null when it cannot be found
+   */
+  public MethodInfo resolve(String owner, String name, String desc) {
+    if (owner.startsWith("[")) {
+      return null;
+    }
+    String key = name + desc;
+    for (String c = owner; c != null; ) {
+      ClassInfo info = find(c);
+      if (info == null) {
+        break;
+      }
+      MethodInfo m = info.methods.get(key);
+      if (m != null) {
+        return m;
+      }
+      c = info.superName;
+    }
+    List<String> seen = new ArrayList<>();
+    return resolveInInterfaces(owner, key, seen);
+  }
+
+  private MethodInfo resolveInInterfaces(String type, String key, List<String> seen) {
+    ClassInfo info = find(type);
+    if (info == null || seen.contains(type)) {
+      return null;
+    }
+    seen.add(type);
+    for (String itf : info.interfaces) {
+      ClassInfo i = find(itf);
+      if (i != null) {
+        MethodInfo m = i.methods.get(key);
+        if (m != null && (m.access & Opcodes.ACC_STATIC) == 0) {
+          return m;
+        }
+      }
+      MethodInfo m = resolveInInterfaces(itf, key, seen);
+      if (m != null) {
+        return m;
+      }
+    }
+    return info.superName == null ? null : resolveInInterfaces(info.superName, key, seen);
+  }
+
+  /** @return true if the call target is declared {@code throws Suspendable} */
+  public boolean isSuspendable(String owner, String name, String desc) {
+    MethodInfo m = resolve(owner, name, desc);
+    return m != null && m.suspendable;
+  }
+
+  /**
+   * Lists the methods in the supertypes of {@code className} that a method named
+   * {@code name + desc} of it overrides.
+   */
+  public List<MethodInfo> overridden(String className, String name, String desc) {
+    List<MethodInfo> out = new ArrayList<>();
+    List<String> seen = new ArrayList<>();
+    ClassInfo self = find(className);
+    if (self == null) {
+      return out;
+    }
+    if (self.superName != null) {
+      collectOverridden(self.superName, name + desc, out, seen);
+    }
+    for (String itf : self.interfaces) {
+      collectOverridden(itf, name + desc, out, seen);
+    }
+    return out;
+  }
+
+  private void collectOverridden(String type, String key, List<MethodInfo> out, List<String> seen) {
+    if (seen.contains(type)) {
+      return;
+    }
+    seen.add(type);
+    ClassInfo info = find(type);
+    if (info == null) {
+      return;
+    }
+    MethodInfo m = info.methods.get(key);
+    if (m != null && (m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)) == 0) {
+      out.add(m);
+    }
+    if (info.superName != null) {
+      collectOverridden(info.superName, key, out, seen);
+    }
+    for (String itf : info.interfaces) {
+      collectOverridden(itf, key, out, seen);
+    }
+  }
+
+  /** @return true if {@code type} is an interface; unknown types count as classes */
+  public boolean isInterface(String type) {
+    ClassInfo info = find(type);
+    return info != null && info.isInterface();
+  }
+
+  /** @return the superclass of {@code type}, or null for Object, interfaces and unknown types */
+  public String superName(String type) {
+    ClassInfo info = find(type);
+    if (info == null) {
+      return "java/lang/Object".equals(type) ? null : "java/lang/Object";
+    }
+    return info.superName;
+  }
+
+  /** @return true if {@code sub} is {@code sup} or a subclass or implementation of it */
+  public boolean isSubtype(String sub, String sup) {
+    if (sub.equals(sup) || "java/lang/Object".equals(sup)) {
+      return true;
+    }
+    ClassInfo info = find(sub);
+    if (info == null) {
+      return false;
+    }
+    if (info.superName != null && isSubtype(info.superName, sup)) {
+      return true;
+    }
+    for (String itf : info.interfaces) {
+      if (isSubtype(itf, sup)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** @return the most specific common superclass, as the verifier computes it */
+  public String commonSuperClass(String a, String b) {
+    if (isSubtype(a, b)) {
+      return b;
+    }
+    if (isSubtype(b, a)) {
+      return a;
+    }
+    if (isInterface(a) || isInterface(b)) {
+      return "java/lang/Object";
+    }
+    String c = a;
+    do {
+      c = superName(c);
+      if (c == null) {
+        return "java/lang/Object";
+      }
+    } while (!isSubtype(b, c));
+    return c;
+  }
+}

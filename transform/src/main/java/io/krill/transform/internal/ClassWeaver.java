@@ -1,0 +1,364 @@
+package io.krill.transform.internal;
+
+import io.krill.transform.TransformException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.AnnotationNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.Analyzer;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.BasicInterpreter;
+import org.objectweb.asm.tree.analysis.BasicValue;
+
+/**
+ * Checks one class against the rules of suspendable code and weaves its suspendable methods.
+ *
+ * <p>Stateless apart from the shared {@link ClassHierarchy}; safe to use from many threads.
+ */
+public final class ClassWeaver {
+  private final ClassHierarchy hierarchy;
+
+  /** @param hierarchy answers class relations without loading classes */
+  public ClassWeaver(ClassHierarchy hierarchy) {
+    this.hierarchy = hierarchy;
+  }
+
+  /** A lambda or method reference site: which method implements which interface method. */
+  private static final class LambdaSite {
+    final MethodNode enclosing;
+    final AbstractInsnNode insn;
+    final String samOwner;
+    final String samName;
+    final String samDesc;
+
+    LambdaSite(MethodNode enclosing, AbstractInsnNode insn, String samOwner, String samName, String samDesc) {
+      this.enclosing = enclosing;
+      this.insn = insn;
+      this.samOwner = samOwner;
+      this.samName = samName;
+      this.samDesc = samDesc;
+    }
+  }
+
+  /**
+   * Weaves a class file.
+   *
+   * @param original the class file
+   * @return the woven class file, or null when the class has nothing to weave or is woven already
+   * @throws TransformException when the class breaks a rule of suspendable code
+   */
+  public byte[] weave(byte[] original) {
+    ClassNode cn = new ClassNode();
+    new ClassReader(original).accept(cn, ClassReader.SKIP_FRAMES);
+    for (FieldNode f : cn.fields) {
+      if (Names.WOVEN_FIELD.equals(f.name)) {
+        return null;
+      }
+    }
+    hierarchy.add(original);
+
+    Map<MethodNode, List<MethodInsnNode>> calls = new LinkedHashMap<>();
+    for (MethodNode m : cn.methods) {
+      if (m.instructions.size() == 0 || isPrimitive(m)) {
+        continue;
+      }
+      List<MethodInsnNode> sites = new ArrayList<>();
+      for (AbstractInsnNode insn : m.instructions) {
+        if (insn instanceof MethodInsnNode) {
+          MethodInsnNode call = (MethodInsnNode) insn;
+          if (!isJdk(call.owner) && hierarchy.isSuspendable(call.owner, call.name, call.desc)) {
+            sites.add(call);
+          }
+        }
+      }
+      if (!sites.isEmpty()) {
+        calls.put(m, sites);
+      }
+    }
+
+    Map<String, LambdaSite> lambdaBodies = new HashMap<>();
+    for (MethodNode m : cn.methods) {
+      for (AbstractInsnNode insn : m.instructions) {
+        if (insn instanceof InvokeDynamicInsnNode) {
+          checkLambdaSite(cn, m, (InvokeDynamicInsnNode) insn, calls, lambdaBodies);
+        }
+      }
+    }
+
+    for (MethodNode m : cn.methods) {
+      if (!isPrimitive(m)) {
+        checkOverride(cn, m);
+      }
+    }
+
+    List<MethodNode> toWeave = new ArrayList<>();
+    for (Map.Entry<MethodNode, List<MethodInsnNode>> e : calls.entrySet()) {
+      MethodNode m = e.getKey();
+      MethodInsnNode first = e.getValue().get(0);
+      checkPlacement(cn, m, e.getValue());
+      boolean declared = declaresSuspendable(m);
+      boolean bridge = (m.access & (Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC)) != 0;
+      LambdaSite lambda = lambdaBodies.get(m.name + m.desc);
+      if (!declared && lambda == null && !bridge) {
+        throw new TransformException(cn.name, m.name, m.desc, lineOf(first),
+            "calls suspendable " + describe(first) + " but is not declared 'throws Suspendable'"
+                + " (a broader throws clause such as 'throws Exception' hides it); add 'throws Suspendable'");
+      }
+      toWeave.add(m);
+    }
+    if (toWeave.isEmpty()) {
+      return null;
+    }
+
+    String version = version(original);
+    StringBuilder marker = new StringBuilder(version);
+    for (MethodNode m : toWeave) {
+      String frameId = cn.name + "." + m.name + m.desc + "#" + version;
+      Set<AbstractInsnNode> sites = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+      sites.addAll(calls.get(m));
+      new MethodWeaver(hierarchy, cn, m, sites, frameId).weave();
+      marker.append('|').append(m.name).append(m.desc);
+    }
+    int fieldAccess = Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC;
+    cn.fields.add(new FieldNode(fieldAccess, Names.WOVEN_FIELD, "Ljava/lang/String;", null, marker.toString()));
+
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+      @Override
+      protected String getCommonSuperClass(String a, String b) {
+        return hierarchy.commonSuperClass(a, b);
+      }
+    };
+    try {
+      cn.accept(cw);
+      return cw.toByteArray();
+    } catch (RuntimeException e) {
+      if (e instanceof TransformException) {
+        throw e;
+      }
+      throw new TransformException(cn.name, null, null, -1, "cannot write the woven class: " + e);
+    }
+  }
+
+  private void checkLambdaSite(ClassNode cn, MethodNode enclosing, InvokeDynamicInsnNode indy,
+      Map<MethodNode, List<MethodInsnNode>> calls, Map<String, LambdaSite> lambdaBodies) {
+    Handle bsm = indy.bsm;
+    if (!"java/lang/invoke/LambdaMetafactory".equals(bsm.getOwner()) || indy.bsmArgs.length < 3
+        || !(indy.bsmArgs[1] instanceof Handle) || !(indy.bsmArgs[0] instanceof Type)) {
+      return;
+    }
+    Handle impl = (Handle) indy.bsmArgs[1];
+    String samOwner = Type.getReturnType(indy.desc).getInternalName();
+    String samDesc = ((Type) indy.bsmArgs[0]).getDescriptor();
+    boolean samSuspendable = hierarchy.isSuspendable(samOwner, indy.name, samDesc);
+    LambdaSite site = new LambdaSite(enclosing, indy, samOwner, indy.name, samDesc);
+
+    MethodNode local = null;
+    if (impl.getOwner().equals(cn.name)) {
+      for (MethodNode m : cn.methods) {
+        if (m.name.equals(impl.getName()) && m.desc.equals(impl.getDesc())) {
+          local = m;
+        }
+      }
+    }
+    boolean implSuspends;
+    String what;
+    if (local != null && (local.access & Opcodes.ACC_SYNTHETIC) != 0) {
+      List<MethodInsnNode> sites = calls.get(local);
+      implSuspends = sites != null;
+      what = implSuspends ? "a lambda body that calls suspendable " + describe(sites.get(0)) : null;
+      if (implSuspends && samSuspendable) {
+        lambdaBodies.put(local.name + local.desc, site);
+      }
+      if (implSuspends && !samSuspendable) {
+        throw new TransformException(cn.name, enclosing.name, enclosing.desc, lineOf(sites.get(0)),
+            what + " implements " + samOwner.replace('/', '.') + "." + indy.name + samDesc
+                + ", which is not declared 'throws Suspendable'; use a suspendable interface such as"
+                + " io.krill.fibers.SuspendableRunnable, or declare 'throws Suspendable' on the interface method");
+      }
+      return;
+    }
+    implSuspends = !isJdk(impl.getOwner()) && hierarchy.isSuspendable(impl.getOwner(), impl.getName(), impl.getDesc());
+    if (implSuspends && !samSuspendable) {
+      throw new TransformException(cn.name, enclosing.name, enclosing.desc, lineOf(indy),
+          "method reference to suspendable " + impl.getOwner().replace('/', '.') + "." + impl.getName() + impl.getDesc()
+              + " implements " + samOwner.replace('/', '.') + "." + indy.name + samDesc
+              + ", which is not declared 'throws Suspendable'; use a suspendable interface such as"
+              + " io.krill.fibers.SuspendableRunnable, or declare 'throws Suspendable' on the interface method");
+    }
+  }
+
+  private void checkOverride(ClassNode cn, MethodNode m) {
+    if ((m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC | Opcodes.ACC_BRIDGE)) != 0
+        || m.name.startsWith("<")) {
+      return;
+    }
+    boolean declared = declaresSuspendable(m);
+    for (ClassHierarchy.MethodInfo sup : hierarchy.overridden(cn.name, m.name, m.desc)) {
+      if (sup.suspendable() == declared) {
+        continue;
+      }
+      String other = sup.owner().replace('/', '.') + "." + m.name + m.desc;
+      int line = m.instructions.size() == 0 ? -1 : lineOf(m.instructions.getFirst());
+      if (declared) {
+        throw new TransformException(cn.name, m.name, m.desc, line,
+            "is declared 'throws Suspendable' but overrides " + other + ", which is not, so callers through "
+                + other + " cannot suspend; declare 'throws Suspendable' there too, or remove it here");
+      }
+      throw new TransformException(cn.name, m.name, m.desc, line,
+          "overrides suspendable " + other + " but is not declared 'throws Suspendable'; declare it, so that"
+              + " every implementation of the method may suspend");
+    }
+  }
+
+  private void checkPlacement(ClassNode cn, MethodNode m, List<MethodInsnNode> sites) {
+    MethodInsnNode first = sites.get(0);
+    if ("<init>".equals(m.name)) {
+      throw new TransformException(cn.name, m.name, m.desc, lineOf(first),
+          "calls suspendable " + describe(first) + " in a constructor, which cannot suspend;"
+              + " move the call into a method or static factory that runs after construction");
+    }
+    if ("<clinit>".equals(m.name)) {
+      throw new TransformException(cn.name, m.name, m.desc, lineOf(first),
+          "calls suspendable " + describe(first) + " in a static initializer, which cannot suspend;"
+              + " initialize lazily from a suspendable method instead");
+    }
+    if ((m.access & Opcodes.ACC_SYNCHRONIZED) != 0) {
+      throw new TransformException(cn.name, m.name, m.desc, lineOf(first),
+          "calls suspendable " + describe(first) + " in a synchronized method, which would hold the monitor"
+              + " while suspended; use a fiber-aware io.krill.fibers lock instead of synchronized");
+    }
+    AbstractInsnNode inMonitor = suspendsUnderMonitor(cn, m, sites);
+    if (inMonitor != null) {
+      throw new TransformException(cn.name, m.name, m.desc, lineOf(inMonitor),
+          "calls suspendable " + describe((MethodInsnNode) inMonitor) + " inside a synchronized block, which would"
+              + " hold the monitor while suspended; use a fiber-aware io.krill.fibers lock instead of synchronized");
+    }
+  }
+
+  /* Forward dataflow of the number of monitors held; javac's blocks are balanced on every path. */
+  private static AbstractInsnNode suspendsUnderMonitor(ClassNode cn, MethodNode m, List<MethodInsnNode> sites) {
+    boolean any = false;
+    for (AbstractInsnNode insn : m.instructions) {
+      any |= insn.getOpcode() == Opcodes.MONITORENTER;
+    }
+    if (!any) {
+      return null;
+    }
+    int n = m.instructions.size();
+    List<List<Integer>> succ = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      succ.add(new ArrayList<>(2));
+    }
+    Analyzer<BasicValue> analyzer = new Analyzer<>(new BasicInterpreter()) {
+      @Override
+      protected void newControlFlowEdge(int insn, int successor) {
+        succ.get(insn).add(successor);
+      }
+
+      @Override
+      protected boolean newControlFlowExceptionEdge(int insn, int successor) {
+        succ.get(insn).add(successor);
+        return true;
+      }
+    };
+    try {
+      analyzer.analyze(cn.name, m);
+    } catch (AnalyzerException e) {
+      throw new TransformException(cn.name, m.name, m.desc, lineOf(e.node), "cannot analyse the method: " + e.getMessage());
+    }
+    int[] depth = new int[n];
+    java.util.Arrays.fill(depth, -1);
+    ArrayDeque<Integer> work = new ArrayDeque<>();
+    depth[0] = 0;
+    work.add(0);
+    while (!work.isEmpty()) {
+      int i = work.poll();
+      int op = m.instructions.get(i).getOpcode();
+      int after = depth[i] + (op == Opcodes.MONITORENTER ? 1 : op == Opcodes.MONITOREXIT ? -1 : 0);
+      for (int s : succ.get(i)) {
+        int d = Math.max(0, after);
+        if (depth[s] < d) {
+          depth[s] = d;
+          work.add(s);
+        }
+      }
+    }
+    for (MethodInsnNode call : sites) {
+      if (depth[m.instructions.indexOf(call)] > 0) {
+        return call;
+      }
+    }
+    return null;
+  }
+
+  private static boolean isPrimitive(MethodNode m) {
+    return hasAnnotation(m.visibleAnnotations) || hasAnnotation(m.invisibleAnnotations);
+  }
+
+  private static boolean hasAnnotation(List<AnnotationNode> annotations) {
+    if (annotations != null) {
+      for (AnnotationNode a : annotations) {
+        if (Names.PRIMITIVE_DESC.equals(a.desc)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean declaresSuspendable(MethodNode m) {
+    return m.exceptions != null && m.exceptions.contains(Names.SUSPENDABLE);
+  }
+
+  static boolean isJdk(String owner) {
+    return owner.startsWith("java/") || owner.startsWith("javax/") || owner.startsWith("jdk/")
+        || owner.startsWith("sun/") || owner.startsWith("[");
+  }
+
+  private static String describe(MethodInsnNode call) {
+    return call.owner.replace('/', '.') + "." + call.name + call.desc;
+  }
+
+  /** @return the source line of the instruction, or -1 */
+  static int lineOf(AbstractInsnNode insn) {
+    for (AbstractInsnNode n = insn; n != null; n = n.getPrevious()) {
+      if (n instanceof LineNumberNode) {
+        return ((LineNumberNode) n).line;
+      }
+    }
+    return -1;
+  }
+
+  private static String version(byte[] original) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(original);
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < 8; i++) {
+        sb.append(String.format("%02x", d[i]));
+      }
+      return sb.toString();
+    } catch (NoSuchAlgorithmException e) {
+      return Integer.toHexString(new String(original, StandardCharsets.ISO_8859_1).hashCode());
+    }
+  }
+}

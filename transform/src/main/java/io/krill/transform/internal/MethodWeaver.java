@@ -1,0 +1,557 @@
+package io.krill.transform.internal;
+
+import io.krill.transform.TransformException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Set;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+import org.objectweb.asm.tree.analysis.Analyzer;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.BasicValue;
+import org.objectweb.asm.tree.analysis.Frame;
+
+/**
+ * Rewrites one suspendable method into a resumable state machine.
+ *
+ * <p>One instance per method; not thread-safe.
+ */
+final class MethodWeaver {
+  /*
+   * Implementation notes.
+   *
+   * The woven method has four parts:
+   *
+   * 1. Entry: s = Stack.current(); if (s.restoring) goto DISPATCH. Then the original code.
+   * 2. Each suspendable call site i. A call with a receiver first spills its arguments and
+   *    receiver into reserved locals (the JIT turns these moves into nothing), so the
+   *    receiver can be saved if the callee captures. RESUME_i labels the reload of the
+   *    spilled values (or, for static calls, the call itself). After the call:
+   *    if (s.capturing) goto CAPTURE_i.
+   * 3. CAPTURE_i (appended, outside every try range): pops the dummy result, pushes the
+   *    operand stack below the call (top first), the live locals, the receiver, then the
+   *    frame header, and returns a dummy value.
+   * 4. DISPATCH and RESTORE_i (appended): pops the header, tableswitches on the resume index,
+   *    reloads the receiver, locals and stack in the reverse order, fills argument slots with
+   *    zeros and nulls (the callee restores its own locals and ignores them), and jumps to
+   *    RESUME_i, which calls the callee again so that it restores in turn.
+   *
+   * Parameters are never saved: on restore the caller passes the saved receiver and dummy
+   * arguments, and each frame re-reads its own saved locals, so only `this` (slot 0) must be
+   * right, and the caller supplies it. Values typed null are not saved: restore pushes
+   * aconst_null. Dead locals are not saved (backward liveness over normal and exception
+   * edges). Uninitialized objects cannot be saved, so a `new X(..suspend..)` is first
+   * rewritten to evaluate the arguments into locals before `new X; dup`.
+   *
+   * Frames are recomputed by ClassWriter.COMPUTE_FRAMES with the same hierarchy the analysis
+   * used, so the types restored with checkcast are the types the verifier expects.
+   */
+  private final ClassHierarchy hierarchy;
+  private final ClassNode owner;
+  private final MethodNode method;
+  private final Set<AbstractInsnNode> calls;
+  private final String frameId;
+  private int nextLocal;
+
+  MethodWeaver(ClassHierarchy hierarchy, ClassNode owner, MethodNode method, Set<AbstractInsnNode> calls, String frameId) {
+    this.hierarchy = hierarchy;
+    this.owner = owner;
+    this.method = method;
+    this.calls = calls;
+    this.frameId = frameId;
+  }
+
+  private TransformException fail(AbstractInsnNode at, String reason) {
+    return new TransformException(owner.name, method.name, method.desc, ClassWeaver.lineOf(at), reason);
+  }
+
+  void weave() {
+    nextLocal = method.maxLocals;
+    for (AbstractInsnNode insn : method.instructions) {
+      int op = insn.getOpcode();
+      if (op == Opcodes.JSR || op == Opcodes.RET) {
+        throw fail(insn, "uses jsr/ret subroutines (class files before Java 6); recompile with a current javac");
+      }
+    }
+    relocateNews();
+    method.maxLocals = nextLocal;
+
+    InsnList insns = method.instructions;
+    AbstractInsnNode[] code = insns.toArray();
+    List<int[]> normalEdges = new ArrayList<>();
+    List<int[]> exceptionEdges = new ArrayList<>();
+    Frame<BasicValue>[] frames = analyze(normalEdges, exceptionEdges);
+    BitSet[] liveOut = Liveness.liveOut(code, normalEdges, exceptionEdges, nextLocal);
+    boolean writesThis = writesSlotZero(code);
+
+    int stackLocal = nextLocal++;
+    int maxArgSlots = 0;
+    for (AbstractInsnNode insn : code) {
+      if (calls.contains(insn)) {
+        maxArgSlots = Math.max(maxArgSlots, argSlots(((MethodInsnNode) insn).desc));
+      }
+    }
+    int recvLocal = nextLocal;
+    nextLocal += 1 + maxArgSlots;
+
+    LabelNode dispatch = new LabelNode();
+    InsnList tail = new InsnList();
+    List<LabelNode> restores = new ArrayList<>();
+    InsnList restoreCode = new InsnList();
+
+    int index = 0;
+    for (int i = 0; i < code.length; i++) {
+      AbstractInsnNode insn = code[i];
+      if (!calls.contains(insn)) {
+        continue;
+      }
+      MethodInsnNode call = (MethodInsnNode) insn;
+      Frame<BasicValue> frame = frames[i];
+      if (frame == null) {
+        continue; // unreachable: javac never emits it, and it can never suspend
+      }
+      boolean hasReceiver = call.getOpcode() != Opcodes.INVOKESTATIC;
+      Type[] args = Type.getArgumentTypes(call.desc);
+      int consumed = args.length + (hasReceiver ? 1 : 0);
+      int below = frame.getStackSize() - consumed;
+
+      List<Slot> stack = new ArrayList<>();
+      for (int k = 0; k < below; k++) {
+        stack.add(Slot.of(-1, frame.getStack(k), () -> fail(call, "an uninitialized or return-address value is on the operand stack at a suspendable call")));
+      }
+      BitSet saveSet = liveOut[i];
+      List<Slot> locals = new ArrayList<>();
+      boolean isStatic = (method.access & Opcodes.ACC_STATIC) != 0;
+      for (int slot = saveSet.nextSetBit(0); slot >= 0; slot = saveSet.nextSetBit(slot + 1)) {
+        if (slot == 0 && !isStatic && !writesThis) {
+          continue;
+        }
+        if (slot >= frame.getLocals()) {
+          continue;
+        }
+        BasicValue v = frame.getLocal(slot);
+        if (v == null || v.getType() == null) {
+          continue;
+        }
+        Slot s = Slot.of(slot, v, () -> fail(call, "local " + v + " cannot be saved at a suspendable call"));
+        locals.add(s);
+      }
+
+      LabelNode resume = new LabelNode();
+      LabelNode capture = new LabelNode();
+      LabelNode restore = new LabelNode();
+      restores.add(restore);
+
+      // -- call site
+      InsnList before = new InsnList();
+      if (hasReceiver) {
+        int[] argLocals = argLocals(args, recvLocal + 1);
+        for (int a = args.length - 1; a >= 0; a--) {
+          before.add(new VarInsnNode(args[a].getOpcode(Opcodes.ISTORE), argLocals[a]));
+        }
+        before.add(new VarInsnNode(Opcodes.ASTORE, recvLocal));
+        before.add(resume);
+        before.add(new VarInsnNode(Opcodes.ALOAD, recvLocal));
+        for (int a = 0; a < args.length; a++) {
+          before.add(new VarInsnNode(args[a].getOpcode(Opcodes.ILOAD), argLocals[a]));
+        }
+      } else {
+        before.add(resume);
+      }
+      insns.insertBefore(call, before);
+      InsnList after = new InsnList();
+      after.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+      after.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "capturing", "Z"));
+      after.add(new JumpInsnNode(Opcodes.IFNE, capture));
+      insns.insert(call, after);
+
+      // -- capture
+      int prims = 1;
+      int refs = 1 + (hasReceiver ? 1 : 0);
+      tail.add(capture);
+      Type ret = Type.getReturnType(call.desc);
+      if (ret.getSize() == 2) {
+        tail.add(new InsnNode(Opcodes.POP2));
+      } else if (ret.getSize() == 1) {
+        tail.add(new InsnNode(Opcodes.POP));
+      }
+      for (int k = stack.size() - 1; k >= 0; k--) {
+        Slot s = stack.get(k);
+        if (s.kind == Kind.NULL) {
+          tail.add(new InsnNode(Opcodes.POP));
+          continue;
+        }
+        tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+        tail.add(push(s.kind));
+        if (s.kind == Kind.REF) {
+          refs++;
+        } else {
+          prims++;
+        }
+      }
+      for (Slot s : locals) {
+        if (s.kind == Kind.NULL) {
+          continue;
+        }
+        tail.add(new VarInsnNode(s.kind.load, s.index));
+        tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+        tail.add(push(s.kind));
+        if (s.kind == Kind.REF) {
+          refs++;
+        } else {
+          prims++;
+        }
+      }
+      if (hasReceiver) {
+        tail.add(new VarInsnNode(Opcodes.ALOAD, recvLocal));
+        tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+        tail.add(push(Kind.REF));
+      }
+      if (refs > 0xFFFFFF || prims > 0xFFFFFF) {
+        throw fail(call, "frame too large to save");
+      }
+      long header = index | ((long) refs << 16) | ((long) prims << 40);
+      tail.add(new LdcInsnNode(header));
+      tail.add(new LdcInsnNode(frameId));
+      tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+      tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "pushFrame", "(JLjava/lang/String;" + Names.STACK_DESC + ")V", false));
+      tail.add(dummyReturn(Type.getReturnType(method.desc)));
+
+      // -- restore
+      restoreCode.add(restore);
+      if (hasReceiver) {
+        restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+        restoreCode.add(pop(Kind.REF));
+        String recvType = receiverType(call, frame.getStack(below));
+        if (!"java/lang/Object".equals(recvType)) {
+          restoreCode.add(new TypeInsnNode(Opcodes.CHECKCAST, recvType));
+        }
+        restoreCode.add(new VarInsnNode(Opcodes.ASTORE, recvLocal));
+      }
+      for (int k = locals.size() - 1; k >= 0; k--) {
+        Slot s = locals.get(k);
+        if (s.kind == Kind.NULL) {
+          restoreCode.add(new InsnNode(Opcodes.ACONST_NULL));
+        } else {
+          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+          restoreCode.add(pop(s.kind));
+          castIfNeeded(restoreCode, s);
+        }
+        restoreCode.add(new VarInsnNode(s.kind.store, s.index));
+      }
+      for (Slot s : stack) {
+        if (s.kind == Kind.NULL) {
+          restoreCode.add(new InsnNode(Opcodes.ACONST_NULL));
+        } else {
+          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+          restoreCode.add(pop(s.kind));
+          castIfNeeded(restoreCode, s);
+        }
+      }
+      if (hasReceiver) {
+        int[] argLocals = argLocals(args, recvLocal + 1);
+        for (int a = 0; a < args.length; a++) {
+          restoreCode.add(zero(args[a]));
+          restoreCode.add(new VarInsnNode(args[a].getOpcode(Opcodes.ISTORE), argLocals[a]));
+        }
+      } else {
+        for (Type a : args) {
+          restoreCode.add(zero(a));
+        }
+      }
+      restoreCode.add(new JumpInsnNode(Opcodes.GOTO, resume));
+      index++;
+    }
+    if (index == 0) {
+      return;
+    }
+    if (index > 0xFFFF) {
+      throw fail(null, "more than 65535 suspendable call sites");
+    }
+
+    // -- entry
+    InsnList entry = new InsnList();
+    entry.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "current", "()" + Names.STACK_DESC, false));
+    entry.add(new VarInsnNode(Opcodes.ASTORE, stackLocal));
+    entry.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    entry.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "restoring", "Z"));
+    entry.add(new JumpInsnNode(Opcodes.IFNE, dispatch));
+    insns.insert(entry);
+
+    // -- dispatch
+    LabelNode bad = new LabelNode();
+    tail.add(dispatch);
+    tail.add(new LdcInsnNode(frameId));
+    tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "popFrame", "(Ljava/lang/String;" + Names.STACK_DESC + ")I", false));
+    tail.add(new TableSwitchInsnNode(0, index - 1, bad, restores.toArray(new LabelNode[0])));
+    tail.add(bad);
+    tail.add(new TypeInsnNode(Opcodes.NEW, "java/lang/IllegalStateException"));
+    tail.add(new InsnNode(Opcodes.DUP));
+    tail.add(new LdcInsnNode("restore: bad resume index in " + frameId));
+    tail.add(new MethodInsnNode(Opcodes.INVOKESPECIAL, "java/lang/IllegalStateException", "<init>", "(Ljava/lang/String;)V", false));
+    tail.add(new InsnNode(Opcodes.ATHROW));
+    tail.add(restoreCode);
+    insns.add(tail);
+    method.maxLocals = nextLocal;
+  }
+
+  private static void castIfNeeded(InsnList out, Slot s) {
+    if (s.kind == Kind.REF && !"java/lang/Object".equals(s.type.getInternalName())) {
+      out.add(new TypeInsnNode(Opcodes.CHECKCAST, s.type.getInternalName()));
+    }
+  }
+
+  private String receiverType(MethodInsnNode call, BasicValue receiver) {
+    if (call.getOpcode() == Opcodes.INVOKESPECIAL) {
+      return owner.name;
+    }
+    Type t = receiver == null ? null : receiver.getType();
+    if (t == null || (t.getSort() == Type.OBJECT && "null".equals(t.getInternalName()))) {
+      return call.owner;
+    }
+    return t.getInternalName();
+  }
+
+  private static int[] argLocals(Type[] args, int base) {
+    int[] out = new int[args.length];
+    int slot = base;
+    for (int a = 0; a < args.length; a++) {
+      out[a] = slot;
+      slot += args[a].getSize();
+    }
+    return out;
+  }
+
+  private static int argSlots(String desc) {
+    return (Type.getArgumentsAndReturnSizes(desc) >> 2) - 1;
+  }
+
+  private static boolean writesSlotZero(AbstractInsnNode[] code) {
+    for (AbstractInsnNode insn : code) {
+      if (insn instanceof VarInsnNode && ((VarInsnNode) insn).var == 0 && insn.getOpcode() >= Opcodes.ISTORE
+          && insn.getOpcode() <= Opcodes.ASTORE) {
+        return true;
+      }
+      if (insn instanceof IincInsnNode && ((IincInsnNode) insn).var == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @SuppressWarnings("unchecked")
+  private Frame<BasicValue>[] analyze(List<int[]> normalEdges, List<int[]> exceptionEdges) {
+    List<Type> itfs = new ArrayList<>();
+    for (String i : owner.interfaces) {
+      itfs.add(Type.getObjectType(i));
+    }
+    HierarchyVerifier verifier = new HierarchyVerifier(hierarchy, Type.getObjectType(owner.name),
+        owner.superName == null ? null : Type.getObjectType(owner.superName), itfs,
+        (owner.access & Opcodes.ACC_INTERFACE) != 0);
+    Analyzer<BasicValue> analyzer = new Analyzer<>(verifier) {
+      @Override
+      protected void newControlFlowEdge(int insn, int successor) {
+        normalEdges.add(new int[] {insn, successor});
+      }
+
+      @Override
+      protected boolean newControlFlowExceptionEdge(int insn, int successor) {
+        exceptionEdges.add(new int[] {insn, successor});
+        return true;
+      }
+    };
+    try {
+      return analyzer.analyze(owner.name, method);
+    } catch (AnalyzerException e) {
+      throw fail(e.node, "cannot analyse the method: " + e.getMessage());
+    }
+  }
+
+  // ---------------------------------------------------------------- new X(..suspend..)
+
+  /*
+   * javac compiles `new X(args)` to NEW X; DUP; <args>; INVOKESPECIAL X.<init>. When <args>
+   * contains a suspendable call, the two uninitialized references cannot be saved. Move
+   * NEW/DUP to just before the INVOKESPECIAL, spilling the evaluated arguments to fresh
+   * locals so they can be pushed back above the new references.
+   */
+  private void relocateNews() {
+    InsnList insns = method.instructions;
+    List<AbstractInsnNode[]> moves = new ArrayList<>();
+    for (AbstractInsnNode insn = insns.getFirst(); insn != null; insn = insn.getNext()) {
+      if (insn.getOpcode() != Opcodes.NEW) {
+        continue;
+      }
+      AbstractInsnNode init = null;
+      boolean suspends = false;
+      int depth = 0;
+      for (AbstractInsnNode n = insn.getNext(); n != null; n = n.getNext()) {
+        if (n.getOpcode() == Opcodes.NEW) {
+          depth++;
+        } else if (n.getOpcode() == Opcodes.INVOKESPECIAL && "<init>".equals(((MethodInsnNode) n).name)) {
+          if (depth == 0) {
+            init = n;
+            break;
+          }
+          depth--;
+        } else if (calls.contains(n)) {
+          suspends = true;
+        }
+      }
+      if (!suspends) {
+        continue;
+      }
+      AbstractInsnNode dup = next(insn);
+      if (init == null || dup == null || dup.getOpcode() != Opcodes.DUP) {
+        throw fail(insn, "an uninitialized object is on the operand stack at a suspendable call, in a shape"
+            + " the weaver does not know (expected: new; dup; <args>; invokespecial <init>)");
+      }
+      moves.add(new AbstractInsnNode[] {insn, dup, init});
+    }
+    for (AbstractInsnNode[] m : moves) {
+      TypeInsnNode nw = (TypeInsnNode) m[0];
+      MethodInsnNode init = (MethodInsnNode) m[2];
+      insns.remove(m[1]);
+      insns.remove(nw);
+      Type[] args = Type.getArgumentTypes(init.desc);
+      int[] slots = new int[args.length];
+      for (int a = 0; a < args.length; a++) {
+        slots[a] = nextLocal;
+        nextLocal += args[a].getSize();
+      }
+      InsnList fix = new InsnList();
+      for (int a = args.length - 1; a >= 0; a--) {
+        fix.add(new VarInsnNode(args[a].getOpcode(Opcodes.ISTORE), slots[a]));
+      }
+      fix.add(new TypeInsnNode(Opcodes.NEW, nw.desc));
+      fix.add(new InsnNode(Opcodes.DUP));
+      for (int a = 0; a < args.length; a++) {
+        fix.add(new VarInsnNode(args[a].getOpcode(Opcodes.ILOAD), slots[a]));
+      }
+      insns.insertBefore(init, fix);
+    }
+  }
+
+  private static AbstractInsnNode next(AbstractInsnNode insn) {
+    AbstractInsnNode n = insn.getNext();
+    while (n != null && n.getOpcode() < 0) {
+      n = n.getNext();
+    }
+    return n;
+  }
+
+  // ---------------------------------------------------------------- value kinds
+
+  enum Kind {
+    INT(Opcodes.ILOAD, Opcodes.ISTORE, "I", "pushInt", "popInt"),
+    FLOAT(Opcodes.FLOAD, Opcodes.FSTORE, "F", "pushFloat", "popFloat"),
+    LONG(Opcodes.LLOAD, Opcodes.LSTORE, "J", "pushLong", "popLong"),
+    DOUBLE(Opcodes.DLOAD, Opcodes.DSTORE, "D", "pushDouble", "popDouble"),
+    REF(Opcodes.ALOAD, Opcodes.ASTORE, "Ljava/lang/Object;", "pushRef", "popRef"),
+    NULL(Opcodes.ALOAD, Opcodes.ASTORE, null, null, null);
+
+    final int load;
+    final int store;
+    final String desc;
+    final String push;
+    final String pop;
+
+    Kind(int load, int store, String desc, String push, String pop) {
+      this.load = load;
+      this.store = store;
+      this.desc = desc;
+      this.push = push;
+      this.pop = pop;
+    }
+  }
+
+  static final class Slot {
+    final int index;
+    final Kind kind;
+    final Type type;
+
+    private Slot(int index, Kind kind, Type type) {
+      this.index = index;
+      this.kind = kind;
+      this.type = type;
+    }
+
+    static Slot of(int index, BasicValue v, java.util.function.Supplier<TransformException> error) {
+      Type t = v.getType();
+      if (t == null) {
+        throw error.get();
+      }
+      switch (t.getSort()) {
+        case Type.BOOLEAN:
+        case Type.CHAR:
+        case Type.BYTE:
+        case Type.SHORT:
+        case Type.INT:
+          return new Slot(index, Kind.INT, t);
+        case Type.FLOAT:
+          return new Slot(index, Kind.FLOAT, t);
+        case Type.LONG:
+          return new Slot(index, Kind.LONG, t);
+        case Type.DOUBLE:
+          return new Slot(index, Kind.DOUBLE, t);
+        case Type.ARRAY:
+          return new Slot(index, Kind.REF, t);
+        case Type.OBJECT:
+          return "null".equals(t.getInternalName()) ? new Slot(index, Kind.NULL, t) : new Slot(index, Kind.REF, t);
+        default:
+          throw error.get();
+      }
+    }
+  }
+
+  private static MethodInsnNode push(Kind k) {
+    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, k.push, "(" + k.desc + Names.STACK_DESC + ")V", false);
+  }
+
+  private static MethodInsnNode pop(Kind k) {
+    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, k.pop, "(" + Names.STACK_DESC + ")" + k.desc, false);
+  }
+
+  private static AbstractInsnNode zero(Type t) {
+    switch (t.getSort()) {
+      case Type.LONG:
+        return new InsnNode(Opcodes.LCONST_0);
+      case Type.DOUBLE:
+        return new InsnNode(Opcodes.DCONST_0);
+      case Type.FLOAT:
+        return new InsnNode(Opcodes.FCONST_0);
+      case Type.OBJECT:
+      case Type.ARRAY:
+        return new InsnNode(Opcodes.ACONST_NULL);
+      default:
+        return new InsnNode(Opcodes.ICONST_0);
+    }
+  }
+
+  private static InsnList dummyReturn(Type ret) {
+    InsnList out = new InsnList();
+    if (ret.getSort() == Type.VOID) {
+      out.add(new InsnNode(Opcodes.RETURN));
+      return out;
+    }
+    out.add(zero(ret));
+    out.add(new InsnNode(ret.getOpcode(Opcodes.IRETURN)));
+    return out;
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * The weaver's implementation: class-header lookup, analysis and rewriting. Not API.
+ *
+ * <p>{@link io.krill.transform.internal.ClassWeaver} checks and weaves a class;
+ * {@link io.krill.transform.internal.MethodWeaver} holds the state-machine layout.
+ */
+package io.krill.transform.internal;
