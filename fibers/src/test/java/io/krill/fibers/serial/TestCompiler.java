@@ -41,6 +41,16 @@ final class TestCompiler {
    * @return binary class name to woven class file
    */
   static Map<String, byte[]> compileAndWeave(Map<String, String> sources) {
+    return weave(compile(sources));
+  }
+
+  /**
+   * Compiles without weaving.
+   *
+   * @param sources binary class name to source
+   * @return binary class name to class file
+   */
+  static Map<String, byte[]> compile(Map<String, String> sources) {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     StandardJavaFileManager std = javac.getStandardFileManager(diagnostics, null, null);
@@ -75,6 +85,16 @@ final class TestCompiler {
     }
     Map<String, byte[]> classes = new HashMap<>();
     out.forEach((name, bytes) -> classes.put(name, bytes.toByteArray()));
+    return classes;
+  }
+
+  /**
+   * Weaves class files that see each other.
+   *
+   * @param classes binary class name to class file
+   * @return binary class name to woven class file
+   */
+  static Map<String, byte[]> weave(Map<String, byte[]> classes) {
     Weaver weaver = Weaver.forLookup(internal -> {
       byte[] own = classes.get(internal.replace('/', '.'));
       return own != null ? own : readResource(internal);
