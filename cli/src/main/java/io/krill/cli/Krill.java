@@ -1,0 +1,43 @@
+package io.krill.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code krill} launcher. Bad arguments print one line and exit with status 2.
+ */
+@Command(name = "krill", mixinStandardHelpOptions = true, version = "krill 0.1.0-SNAPSHOT",
+    description = "Massively concurrent network programs on the JVM.",
+    subcommands = {DemoCommand.class, WeaveCommand.class})
+public final class Krill implements Callable<Integer> {
+  @Override
+  public Integer call() {
+    CommandLine.usage(this, System.out);
+    return 0;
+  }
+
+  /**
+   * Runs the launcher.
+   *
+   * @param args the command line
+   */
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /**
+   * Runs the launcher without exiting.
+   *
+   * @param args the command line
+   * @return the exit status: 0 success, 1 failure, 2 bad usage
+   */
+  static int run(String... args) {
+    CommandLine cl = new CommandLine(new Krill());
+    cl.setParameterExceptionHandler((e, a) -> {
+      System.err.println("krill: " + e.getMessage() + " (see krill --help)");
+      return 2;
+    });
+    return cl.execute(args);
+  }
+}

@@ -1,0 +1,33 @@
+package io.krill.cli;
+
+import io.krill.transform.WeaverMain;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code krill weave DIR}: weaves a classes directory in place. */
+@Command(name = "weave", description = "Weave the suspendable methods of a classes directory in place.")
+final class WeaveCommand implements Callable<Integer> {
+  @Parameters(index = "0", description = "the classes directory")
+  Path dir;
+
+  @Option(names = "--classpath", split = ":", description = "where referenced classes are found")
+  List<Path> classpath = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    List<String> args = new ArrayList<>();
+    args.add(dir.toString());
+    classpath.forEach(p -> args.add(p.toString()));
+    try {
+      WeaverMain.main(args.toArray(new String[0]));
+      return 0;
+    } catch (IllegalStateException e) {
+      return 1;
+    }
+  }
+}
