@@ -11,6 +11,9 @@ import io.netty.util.concurrent.FastThreadLocalThread;
  */
 public final class CarrierThread extends FastThreadLocalThread {
   Stack stack = Stack.NONE;
+  private Object loop;
+  private Object sliceOwner;
+  private long sliceStart;
 
   /**
    * Creates a carrier thread.
@@ -20,5 +23,41 @@ public final class CarrierThread extends FastThreadLocalThread {
    */
   public CarrierThread(Runnable task, String name) {
     super(null, task, name);
+    setDaemon(true);
+  }
+
+  /**
+   * Records that a fiber slice starts on this carrier, for the watchdog.
+   *
+   * @param owner the fiber
+   */
+  public void sliceStarted(Object owner) {
+    sliceStart = System.nanoTime();
+    sliceOwner = owner;
+  }
+
+  /** Records that the slice ended. */
+  public void sliceEnded() {
+    sliceOwner = null;
+  }
+
+  /** @return the event loop this thread runs, or null */
+  public Object loop() {
+    return loop;
+  }
+
+  /** @param loop the event loop this thread runs */
+  public void loop(Object loop) {
+    this.loop = loop;
+  }
+
+  /** @return the fiber running now, or null (a racy read, for the watchdog) */
+  public Object sliceOwner() {
+    return sliceOwner;
+  }
+
+  /** @return when the current slice started, in System.nanoTime() */
+  public long sliceStart() {
+    return sliceStart;
   }
 }

@@ -94,6 +94,9 @@ public class Stack implements Serializable {
     if (t instanceof CarrierThread) {
       return ((CarrierThread) t).stack;
     }
+    if (t instanceof StealingWorker) {
+      return ((StealingWorker) t).stack;
+    }
     return FALLBACK.get()[0];
   }
 
@@ -103,6 +106,12 @@ public class Stack implements Serializable {
       CarrierThread c = (CarrierThread) t;
       Stack prev = c.stack;
       c.stack = s;
+      return prev;
+    }
+    if (t instanceof StealingWorker) {
+      StealingWorker w = (StealingWorker) t;
+      Stack prev = w.stack;
+      w.stack = s;
       return prev;
     }
     Stack[] holder = FALLBACK.get();

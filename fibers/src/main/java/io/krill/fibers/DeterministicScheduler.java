@@ -1,0 +1,173 @@
+package io.krill.fibers;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A single-threaded scheduler with a virtual clock, for exact tests and simulations. Fibers
+ * run only inside {@link #runUntilIdle()}, {@link #advance(Duration)} or {@link #run()}, on
+ * the calling thread, in FIFO order; time moves only when the scheduler is told to, so a
+ * timeout-heavy protocol runs exactly and instantly.
+ *
+ * <p>Submissions (unparks) from other threads are accepted and run on the next drive call.
+ */
+public final class DeterministicScheduler extends FiberScheduler {
+  private final ConcurrentLinkedQueue<Fiber> runQueue = new ConcurrentLinkedQueue<>();
+  private final PriorityQueue<Timer> timerQueue = new PriorityQueue<>();
+  private long now;
+  private long sequence;
+  private long steps;
+
+  private static final class Timer implements Comparable<Timer> {
+    final long deadline;
+    final long order;
+    final Runnable task;
+    boolean cancelled;
+
+    Timer(long deadline, long order, Runnable task) {
+      this.deadline = deadline;
+      this.order = order;
+      this.task = task;
+    }
+
+    @Override
+    public int compareTo(Timer o) {
+      int c = Long.compare(deadline, o.deadline);
+      return c != 0 ? c : Long.compare(order, o.order);
+    }
+  }
+
+  DeterministicScheduler() {
+    super("krill-deterministic", true);
+  }
+
+  @Override
+  protected void submit(Fiber fiber) {
+    runQueue.add(fiber);
+  }
+
+  @Override
+  protected synchronized BooleanSupplier schedule(Runnable task, long delayNanos) {
+    Timer t = new Timer(now + Math.max(0, delayNanos), sequence++, task);
+    timerQueue.add(t);
+    return () -> {
+      synchronized (this) {
+        if (t.cancelled || !timerQueue.remove(t)) {
+          return false;
+        }
+        t.cancelled = true;
+        return true;
+      }
+    };
+  }
+
+  /** @return the virtual time in nanoseconds since creation */
+  @Override
+  public synchronized long nanoTime() {
+    return now;
+  }
+
+  /** @return how many fiber slices have run */
+  public long steps() {
+    return steps;
+  }
+
+  /**
+   * Runs runnable fibers until none is left; the clock does not move.
+   *
+   * @return how many slices ran
+   */
+  public long runUntilIdle() {
+    long ran = 0;
+    Fiber f;
+    while ((f = runQueue.poll()) != null) {
+      f.run();
+      ran++;
+      steps++;
+    }
+    return ran;
+  }
+
+  /**
+   * Moves the clock forward by {@code duration}, firing due timers in deadline order and
+   * running the fibers they wake at each deadline.
+   *
+   * @param duration how far, not negative
+   */
+  public void advance(Duration duration) {
+    if (duration.isNegative()) {
+      throw new IllegalArgumentException("duration: " + duration + " (expected: >= 0)");
+    }
+    long target;
+    synchronized (this) {
+      target = now + duration.toNanos();
+    }
+    runUntilIdle();
+    while (true) {
+      Timer t;
+      synchronized (this) {
+        t = timerQueue.peek();
+        if (t == null || t.deadline > target) {
+          now = target;
+          break;
+        }
+        timerQueue.poll();
+        now = Math.max(now, t.deadline);
+      }
+      t.task.run();
+      runUntilIdle();
+    }
+    runUntilIdle();
+  }
+
+  /**
+   * Runs until no fiber is runnable and no timer is pending, jumping the clock to each next
+   * deadline. Parked fibers that nothing can wake stay parked; {@link #deadlockReport()}
+   * lists them.
+   */
+  public void run() {
+    while (true) {
+      runUntilIdle();
+      Timer t;
+      synchronized (this) {
+        t = timerQueue.poll();
+        if (t == null) {
+          return;
+        }
+        now = Math.max(now, t.deadline);
+      }
+      t.task.run();
+    }
+  }
+
+  /** @return true when no fiber is runnable and no timer is pending */
+  public synchronized boolean isIdle() {
+    return runQueue.isEmpty() && timerQueue.isEmpty();
+  }
+
+  /** @return how many timers are pending */
+  public synchronized int pendingTimers() {
+    return timerQueue.size();
+  }
+
+  @Override
+  protected boolean isCarrier() {
+    return true;
+  }
+
+  @Override
+  protected List<Thread> carriers() {
+    return List.of();
+  }
+
+  @Override
+  public void close() {
+    runQueue.clear();
+    synchronized (this) {
+      timerQueue.clear();
+    }
+  }
+}

@@ -1,0 +1,671 @@
+package io.krill.fibers;
+
+import io.krill.fibers.internal.CarrierThread;
+import io.krill.fibers.internal.Primitive;
+import io.krill.fibers.internal.Stack;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A lightweight thread: suspendable code run by a {@link FiberScheduler} on its carriers.
+ * It costs a small heap object while parked instead of a thread's stack.
+ *
+ * <pre>{@code
+ * Fiber f = Fiber.start(() -> {
+ *   Fiber.sleep(Duration.ofMillis(10));
+ *   System.out.println("hello from " + Fiber.current().name());
+ * });
+ * f.join();
+ * }</pre>
+ *
+ * <p>Blocking calls of this class ({@link #park()}, {@link #sleep(Duration)}, {@link #join()})
+ * suspend the calling fiber and never block its carrier; called from a platform or virtual
+ * thread they block that thread, so the same code runs under all three models. A cancelled
+ * fiber's next (or current) blocking call throws {@link FiberCancelledException}.
+ *
+ * <p>{@link #run()} is for schedulers: it runs one slice of the fiber on the calling carrier.
+ */
+public final class Fiber extends Stack implements Runnable {
+  /*
+   * Implementation notes.
+   *
+   * `state` packs the scheduling state (low 3 bits) and the park permit (PERMIT bit). The
+   * owner moves RUNNING -> PARKING, then unwinds; after the slice returns, run() moves
+   * PARKING -> PARKED. unpark() moves PARKED -> RUNNABLE and submits, or, for any other
+   * state, sets PERMIT. If the permit arrives during PARKING, the CAS PARKING -> PARKED
+   * fails and run() resubmits at once, so no wake-up is lost and a fiber is never submitted
+   * twice: every submission passes through a successful CAS into RUNNABLE.
+   *
+   * `aux` is the blocker while parked and the outcome (result or Throwable) once done.
+   * `joiners` is a lock-free stack of strands (fibers or threads) waiting in join().
+   */
+  private static final long serialVersionUID = 1L;
+
+  private static final int NEW = 0;
+  private static final int RUNNABLE = 1;
+  private static final int RUNNING = 2;
+  private static final int PARKING = 3;
+  private static final int PARKED = 4;
+  private static final int YIELDING = 5;
+  private static final int DONE = 6;
+  private static final int STATE_MASK = 7;
+  private static final int PERMIT = 8;
+  private static final int CANCELLED = 16;
+  private static final int CANCEL_THROWN = 32;
+
+  private static final AtomicIntegerFieldUpdater<Fiber> STATE = AtomicIntegerFieldUpdater.newUpdater(Fiber.class, "state");
+  private static final AtomicReferenceFieldUpdater<Fiber, Object> JOINERS =
+      AtomicReferenceFieldUpdater.newUpdater(Fiber.class, Object.class, "joiners");
+  private static final AtomicLong IDS = new AtomicLong();
+  private static final Object NO_JOINERS = new Object();
+  private static final Object CLOSED = new Object();
+
+  private final transient FiberScheduler scheduler;
+  final transient Object home;
+  private final long id;
+  private volatile int state;
+  private volatile Object joiners = NO_JOINERS;
+  private Object aux;
+  private Extras extras;
+
+  /** Rarely used per-fiber data, allocated on first use. */
+  private static final class Extras {
+    String name;
+    Thread.UncaughtExceptionHandler handler;
+    Map<FiberLocal<?>, Object> locals;
+  }
+
+  /** A node of the joiners stack. */
+  private static final class Joiner {
+    final Object strand;
+    final Object next;
+
+    Joiner(Object strand, Object next) {
+      this.strand = strand;
+      this.next = next;
+    }
+  }
+
+  private static final class Failure {
+    final Throwable error;
+
+    Failure(Throwable error) {
+      this.error = error;
+    }
+  }
+
+  private Fiber(SuspendableRunnable body, FiberScheduler scheduler, String name, Thread.UncaughtExceptionHandler handler) {
+    super(body);
+    this.scheduler = scheduler;
+    this.home = scheduler.assignHome();
+    this.id = IDS.incrementAndGet();
+    if (name != null || handler != null) {
+      Extras x = new Extras();
+      x.name = name;
+      x.handler = handler;
+      extras = x;
+    }
+  }
+
+  // ------------------------------------------------------------------ creating
+
+  /**
+   * Starts a fiber on the current fiber's scheduler, or on the default scheduler.
+   *
+   * @param body the code to run
+   * @return the started fiber
+   */
+  public static Fiber start(SuspendableRunnable body) {
+    return builder().start(body);
+  }
+
+  /** @return a builder for a fiber with a name, scheduler or exception handler */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Configures and starts fibers. Not thread-safe; reusable. */
+  public static final class Builder {
+    private String name;
+    private FiberScheduler scheduler;
+    private Thread.UncaughtExceptionHandler handler;
+
+    private Builder() {}
+
+    /** @param name the fiber's name @return this */
+    public Builder name(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /** @param scheduler where the fiber runs @return this */
+    public Builder scheduler(FiberScheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /** @param handler receives the fiber's uncaught exception @return this */
+    public Builder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
+      this.handler = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /**
+     * Creates the fiber without starting it.
+     *
+     * @param body the code to run
+     * @return the fiber, in state NEW
+     */
+    public Fiber unstarted(SuspendableRunnable body) {
+      Objects.requireNonNull(body, "body");
+      FiberScheduler s = scheduler;
+      if (s == null) {
+        Fiber current = current();
+        s = current != null ? current.scheduler : FiberScheduler.defaultScheduler();
+      }
+      return new Fiber(body, s, name, handler);
+    }
+
+    /**
+     * Creates and starts the fiber.
+     *
+     * @param body the code to run
+     * @return the started fiber
+     */
+    public Fiber start(SuspendableRunnable body) {
+      Fiber f = unstarted(body);
+      f.start();
+      return f;
+    }
+  }
+
+  /**
+   * Starts a fiber created with {@link Builder#unstarted}.
+   *
+   * @throws IllegalStateException if it was started already
+   */
+  public void start() {
+    int s;
+    do {
+      s = state;
+      if ((s & STATE_MASK) != NEW) {
+        throw new IllegalStateException("fiber " + name() + ": started already");
+      }
+    } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE));
+    scheduler.registered(this);
+    scheduler.submit(this);
+  }
+
+  // ------------------------------------------------------------------ identity
+
+  /** @return the fiber running on the current thread, or null */
+  public static Fiber current() {
+    Stack s = Stack.current();
+    return s instanceof Fiber ? (Fiber) s : null;
+  }
+
+  /** @return a process-unique id, starting at 1 */
+  public long id() {
+    return id;
+  }
+
+  /** @return the name given at creation, or "fiber-ID" */
+  public String name() {
+    Extras x = extras;
+    return x != null && x.name != null ? x.name : "fiber-" + id;
+  }
+
+  /** @return the scheduler this fiber runs on */
+  public FiberScheduler scheduler() {
+    return scheduler;
+  }
+
+  /** @return true once the body has returned or thrown */
+  public boolean isDone() {
+    return (state & STATE_MASK) == DONE;
+  }
+
+  /** @return true while the fiber is parked */
+  public boolean isParked() {
+    return (state & STATE_MASK) == PARKED;
+  }
+
+  /** @return true once {@link #cancel()} was called */
+  public boolean isCancelled() {
+    return (state & CANCELLED) != 0;
+  }
+
+  @Override
+  public String toString() {
+    return "Fiber[" + name() + "," + stateName() + "]";
+  }
+
+  private String stateName() {
+    switch (state & STATE_MASK) {
+      case NEW:
+        return "new";
+      case RUNNABLE:
+        return "runnable";
+      case RUNNING:
+        return "running";
+      case PARKING:
+      case PARKED:
+        return "parked";
+      case YIELDING:
+        return "yielding";
+      default:
+        return "done";
+    }
+  }
+
+  // ------------------------------------------------------------------ running (scheduler side)
+
+  /**
+   * Runs one slice of this fiber on the calling carrier. For schedulers only.
+   */
+  @Override
+  public void run() {
+    int s;
+    do {
+      s = state;
+    } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNING));
+    Thread t = Thread.currentThread();
+    CarrierThread carrier = t instanceof CarrierThread ? (CarrierThread) t : null;
+    if (carrier != null) {
+      carrier.sliceStarted(this);
+    }
+    try {
+      runStack();
+    } catch (Throwable e) {
+      complete(new Failure(e));
+      uncaught(e);
+      return;
+    } finally {
+      if (carrier != null) {
+        carrier.sliceEnded();
+      }
+    }
+    if (stackDone()) {
+      complete(null);
+      return;
+    }
+    afterSuspend();
+  }
+
+  private void afterSuspend() {
+    for (;;) {
+      int s = state;
+      int st = s & STATE_MASK;
+      if (st == PARKING) {
+        if ((s & PERMIT) != 0) {
+          if (STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | RUNNABLE)) {
+            scheduler.submit(this);
+            return;
+          }
+        } else if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | PARKED)) {
+          if (scheduler.tracking) {
+            scheduler.parked.increment();
+          }
+          return;
+        }
+      } else if (st == YIELDING) {
+        if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE)) {
+          scheduler.submit(this);
+          return;
+        }
+      } else {
+        throw new IllegalStateException("fiber " + name() + ": suspended in state " + stateName()
+            + " (a raw Continuation.suspend() inside a fiber is not supported)");
+      }
+    }
+  }
+
+  private void complete(Object outcome) {
+    aux = outcome;
+    int s;
+    do {
+      s = state;
+    } while (!STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | DONE));
+    scheduler.finished(this);
+    Object j = JOINERS.getAndSet(this, CLOSED);
+    while (j instanceof Joiner) {
+      Joiner n = (Joiner) j;
+      Strands.wake(n.strand);
+      j = n.next;
+    }
+  }
+
+  private void uncaught(Throwable e) {
+    if (e instanceof FiberCancelledException) {
+      return;
+    }
+    Extras x = extras;
+    Thread.UncaughtExceptionHandler h = x != null && x.handler != null ? x.handler : Thread.getDefaultUncaughtExceptionHandler();
+    if (h != null) {
+      h.uncaughtException(Thread.currentThread(), e);
+    } else {
+      System.err.println("Exception in fiber \"" + name() + "\"");
+      e.printStackTrace();
+    }
+  }
+
+  // ------------------------------------------------------------------ parking (fiber side)
+
+  /**
+   * Parks the current fiber until {@link #unpark()} (or spuriously); consumes a pending
+   * permit and returns at once if there is one. Off-fiber, parks the thread.
+   *
+   * @throws FiberCancelledException if the fiber is cancelled
+   * @throws Suspendable never; marks that this method suspends
+   */
+  @Primitive
+  public static void park() throws Suspendable {
+    park(null);
+  }
+
+  /**
+   * Parks like {@link #park()}, recording what the fiber waits on for dumps.
+   *
+   * @param blocker what the fiber waits on, or null
+   * @throws FiberCancelledException if the fiber is cancelled
+   * @throws Suspendable never; marks that this method suspends
+   */
+  @Primitive
+  public static void park(Object blocker) throws Suspendable {
+    Stack s = Stack.current();
+    if (s.restoring) {
+      Stack.suspendCurrent();
+      ((Fiber) s).afterPark();
+      return;
+    }
+    if (!(s instanceof Fiber)) {
+      LockSupport.park(blocker);
+      return;
+    }
+    Fiber f = (Fiber) s;
+    if (f.beginPark(blocker)) {
+      Stack.suspendCurrent();
+    } else {
+      f.afterPark();
+    }
+  }
+
+  /** @return true if the fiber must suspend; false if a permit or cancellation ends the park at once */
+  private boolean beginPark(Object blocker) {
+    for (;;) {
+      int s = state;
+      if ((s & (CANCELLED | CANCEL_THROWN)) == CANCELLED) {
+        return false;
+      }
+      if ((s & PERMIT) != 0) {
+        if (STATE.compareAndSet(this, s, s & ~PERMIT)) {
+          return false;
+        }
+      } else if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | PARKING)) {
+        aux = blocker;
+        return true;
+      }
+    }
+  }
+
+  /* Throws the cancellation once: later parks (in finally blocks, say) wait normally. */
+  private void afterPark() {
+    aux = null;
+    for (;;) {
+      int s = state;
+      if ((s & (CANCELLED | CANCEL_THROWN)) != CANCELLED) {
+        return;
+      }
+      if (STATE.compareAndSet(this, s, s | CANCEL_THROWN)) {
+        throw new FiberCancelledException(name());
+      }
+    }
+  }
+
+  /**
+   * Parks the current fiber for at most {@code nanos}.
+   *
+   * @param blocker what the fiber waits on, or null
+   * @param nanos the longest wait
+   * @throws FiberCancelledException if the fiber is cancelled
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public static void parkNanos(Object blocker, long nanos) throws Suspendable {
+    Fiber f = current();
+    if (f == null) {
+      LockSupport.parkNanos(blocker, nanos);
+      return;
+    }
+    if (nanos <= 0) {
+      return;
+    }
+    FiberScheduler s = f.scheduler;
+    if (s.tracking) {
+      s.timers.increment();
+    }
+    java.util.function.BooleanSupplier cancel = s.schedule(new Wake(f), nanos);
+    try {
+      park(blocker);
+    } finally {
+      if (cancel.getAsBoolean() && s.tracking) {
+        s.timers.decrement();
+      }
+    }
+  }
+
+  /** A timer task that unparks a fiber once; counted while pending. */
+  private static final class Wake implements Runnable {
+    private final Fiber fiber;
+
+    Wake(Fiber fiber) {
+      this.fiber = fiber;
+    }
+
+    @Override
+    public void run() {
+      if (fiber.scheduler.tracking) {
+        fiber.scheduler.timers.decrement();
+      }
+      fiber.unpark();
+    }
+  }
+
+  /**
+   * Suspends the current fiber for {@code duration} (on the scheduler's clock); off-fiber,
+   * sleeps the thread.
+   *
+   * @param duration how long
+   * @throws FiberCancelledException if the fiber is cancelled
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public static void sleep(Duration duration) throws Suspendable {
+    Fiber f = current();
+    long nanos = duration.toNanos();
+    if (f == null) {
+      long deadline = System.nanoTime() + nanos;
+      for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {
+        LockSupport.parkNanos(left);
+        if (Thread.interrupted()) {
+          Thread.currentThread().interrupt();
+          throw new FiberCancelledException(Thread.currentThread().getName());
+        }
+      }
+      return;
+    }
+    long deadline = f.scheduler.nanoTime() + nanos;
+    for (long left = nanos; left > 0; left = deadline - f.scheduler.nanoTime()) {
+      parkNanos("sleep", left);
+    }
+  }
+
+  /**
+   * Lets other runnable fibers run, then continues. Off-fiber, calls {@link Thread#yield()}.
+   *
+   * @throws Suspendable never; marks that this method suspends
+   */
+  @Primitive
+  public static void yieldNow() throws Suspendable {
+    Stack s = Stack.current();
+    if (s.restoring) {
+      Stack.suspendCurrent();
+      return;
+    }
+    if (!(s instanceof Fiber)) {
+      Thread.yield();
+      return;
+    }
+    Fiber f = (Fiber) s;
+    int st;
+    do {
+      st = f.state;
+    } while (!STATE.compareAndSet(f, st, (st & ~STATE_MASK) | YIELDING));
+    Stack.suspendCurrent();
+  }
+
+  /**
+   * Makes this fiber runnable if it is parked, or lets its next park return at once.
+   * Callable from any thread.
+   */
+  public void unpark() {
+    for (;;) {
+      int s = state;
+      int st = s & STATE_MASK;
+      if (st == PARKED) {
+        if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE)) {
+          if (scheduler.tracking) {
+            scheduler.parked.decrement();
+          }
+          scheduler.submit(this);
+          return;
+        }
+      } else if (st == DONE || (s & PERMIT) != 0) {
+        return;
+      } else if (STATE.compareAndSet(this, s, s | PERMIT)) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Cancels the fiber: its current or next blocking call throws
+   * {@link FiberCancelledException}, once. Callable from any thread.
+   */
+  public void cancel() {
+    int s;
+    do {
+      s = state;
+      if ((s & STATE_MASK) == DONE || (s & CANCELLED) != 0) {
+        return;
+      }
+    } while (!STATE.compareAndSet(this, s, s | CANCELLED));
+    unpark();
+  }
+
+  // ------------------------------------------------------------------ joining
+
+  /**
+   * Waits until the fiber finishes. Suspends a calling fiber; blocks a calling thread.
+   *
+   * @throws FiberCancelledException if the calling fiber is cancelled while waiting
+   * @throws Suspendable never; marks that this method may suspend
+   */
+  public void join() throws Suspendable {
+    awaitDone(Long.MAX_VALUE);
+  }
+
+  /**
+   * Waits at most {@code timeout} for the fiber to finish.
+   *
+   * @param timeout the longest wait
+   * @throws TimeoutException if it has not finished in time
+   * @throws Suspendable never; marks that this method may suspend
+   */
+  public void join(Duration timeout) throws TimeoutException, Suspendable {
+    if (!awaitDone(timeout.toNanos())) {
+      throw new TimeoutException("fiber " + name() + " did not finish within " + timeout);
+    }
+  }
+
+  /**
+   * Waits for the fiber and returns how it ended.
+   *
+   * @return the fiber's uncaught exception, or null if it returned normally
+   * @throws Suspendable never; marks that this method may suspend
+   */
+  public Throwable joinFailure() throws Suspendable {
+    join();
+    Object o = aux;
+    return o instanceof Failure ? ((Failure) o).error : null;
+  }
+
+  private boolean awaitDone(long nanos) throws Suspendable {
+    if (isDone()) {
+      return true;
+    }
+    Object me = Strands.current();
+    for (;;) {
+      Object j = joiners;
+      if (j == CLOSED) {
+        return true;
+      }
+      if (JOINERS.compareAndSet(this, j, new Joiner(me, j))) {
+        break;
+      }
+    }
+    FiberScheduler clock = me instanceof Fiber ? ((Fiber) me).scheduler : null;
+    long start = clock != null ? clock.nanoTime() : System.nanoTime();
+    while (!isDone()) {
+      if (nanos == Long.MAX_VALUE) {
+        Strands.park(this);
+      } else {
+        long left = nanos - ((clock != null ? clock.nanoTime() : System.nanoTime()) - start);
+        if (left <= 0) {
+          return false;
+        }
+        Strands.parkNanos(this, left);
+      }
+    }
+    return true;
+  }
+
+  // ------------------------------------------------------------------ locals and dumps
+
+  Map<FiberLocal<?>, Object> localMap() {
+    Extras x = extras;
+    if (x == null) {
+      x = new Extras();
+      extras = x;
+    }
+    if (x.locals == null) {
+      x.locals = new HashMap<>(4);
+    }
+    return x.locals;
+  }
+
+  /** @return "name [state] waiting on X" and the suspended frames, innermost first */
+  String describe() {
+    StringBuilder sb = new StringBuilder("\"").append(name()).append("\" #").append(id).append(' ').append(stateName());
+    Object blocker = aux;
+    if (isParked() && blocker != null) {
+      sb.append(" waiting on ").append(blocker);
+    }
+    sb.append('\n');
+    if (isParked()) {
+      List<String> frames = frameIds();
+      for (int i = frames.size() - 1; i >= 0; i--) {
+        String f = frames.get(i);
+        int hash = f.lastIndexOf('#');
+        sb.append("    at ").append((hash < 0 ? f : f.substring(0, hash)).replace('/', '.')).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,88 @@
+package io.krill.fibers;
+
+import io.krill.fibers.internal.CarrierThread;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One daemon thread that samples the carriers of watched schedulers and reports a fiber
+ * that holds its carrier past the scheduler's threshold, once per slice.
+ */
+final class Watchdog {
+  private static final Logger LOG = LoggerFactory.getLogger(Watchdog.class);
+  private static final long PERIOD_MILLIS = 5;
+  private static final Set<FiberScheduler> WATCHED = Collections.newSetFromMap(new WeakHashMap<>());
+  private static final Map<Thread, Long> REPORTED = new WeakHashMap<>();
+  private static Thread thread;
+
+  private Watchdog() {}
+
+  static synchronized void watch(FiberScheduler s) {
+    WATCHED.add(s);
+    if (thread == null) {
+      thread = new Thread(Watchdog::loop, "krill-watchdog");
+      thread.setDaemon(true);
+      thread.start();
+    }
+  }
+
+  static void log(String report) {
+    LOG.warn(report);
+  }
+
+  private static void loop() {
+    while (true) {
+      try {
+        Thread.sleep(PERIOD_MILLIS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      FiberScheduler[] schedulers;
+      synchronized (Watchdog.class) {
+        schedulers = WATCHED.toArray(new FiberScheduler[0]);
+      }
+      for (FiberScheduler s : schedulers) {
+        Duration threshold = s.watchdogThreshold();
+        if (threshold != null) {
+          check(s, threshold.toNanos());
+        }
+      }
+    }
+  }
+
+  private static void check(FiberScheduler s, long thresholdNanos) {
+    long now = System.nanoTime();
+    for (Thread t : s.carriers()) {
+      if (!(t instanceof CarrierThread)) {
+        continue;
+      }
+      CarrierThread c = (CarrierThread) t;
+      Object owner = c.sliceOwner();
+      long start = c.sliceStart();
+      if (owner == null || now - start < thresholdNanos) {
+        continue;
+      }
+      synchronized (Watchdog.class) {
+        Long last = REPORTED.get(t);
+        if (last != null && last == start) {
+          continue;
+        }
+        REPORTED.put(t, start);
+      }
+      StringBuilder sb = new StringBuilder("krill watchdog: fiber \"")
+          .append(owner instanceof Fiber ? ((Fiber) owner).name() : String.valueOf(owner))
+          .append("\" has held carrier ").append(t.getName()).append(" for ")
+          .append((now - start) / 1_000_000).append(" ms (threshold ")
+          .append(thresholdNanos / 1_000_000).append(" ms); it blocks instead of parking:");
+      for (StackTraceElement e : t.getStackTrace()) {
+        sb.append("\n    at ").append(e);
+      }
+      s.watchdogReporter().accept(sb.toString());
+    }
+  }
+}

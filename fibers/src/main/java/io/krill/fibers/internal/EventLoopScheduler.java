@@ -1,0 +1,115 @@
+package io.krill.fibers.internal;
+
+import io.krill.fibers.Fiber;
+import io.krill.fibers.FiberScheduler;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The default scheduler: one Netty event loop per carrier. A fiber's home is a loop; the
+ * loops also serve netio's channels, so an I/O completion resumes its fiber on the same
+ * thread with no hand-off. Thread-safe.
+ */
+public final class EventLoopScheduler extends FiberScheduler {
+  private final MultiThreadIoEventLoopGroup group;
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
+  private final List<EventLoop> loops = new ArrayList<>();
+  private final AtomicInteger next = new AtomicInteger();
+
+  /**
+   * Starts the loops.
+   *
+   * @param threads how many loops
+   * @param tracking whether to keep a registry of live fibers
+   */
+  public EventLoopScheduler(int threads, boolean tracking) {
+    super("krill-loop", tracking);
+    AtomicInteger index = new AtomicInteger();
+    group = new MultiThreadIoEventLoopGroup(threads, r -> {
+      CarrierThread t = new CarrierThread(r, name() + "-" + index.incrementAndGet());
+      this.threads.add(t);
+      return t;
+    }, NioIoHandler.newFactory());
+    CountDownLatch started = new CountDownLatch(threads);
+    for (EventExecutor e : group) {
+      EventLoop loop = (EventLoop) e;
+      loops.add(loop);
+      loop.execute(() -> {
+        ((CarrierThread) Thread.currentThread()).loop(loop);
+        started.countDown();
+      });
+    }
+    try {
+      started.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** @return the Netty event loop group, shared with netio */
+  public EventLoopGroup group() {
+    return group;
+  }
+
+  /** @return the loop the calling thread runs, or null */
+  public static EventLoop currentLoop() {
+    Thread t = Thread.currentThread();
+    return t instanceof CarrierThread ? (EventLoop) ((CarrierThread) t).loop() : null;
+  }
+
+  @Override
+  protected Object assignHome() {
+    EventLoop current = currentLoop();
+    if (current != null && current.parent() == group) {
+      return current;
+    }
+    return loops.get(Math.floorMod(next.getAndIncrement(), loops.size()));
+  }
+
+  @Override
+  protected void submit(Fiber fiber) {
+    ((EventLoop) homeOf(fiber)).execute(fiber);
+  }
+
+  /** @return the loop a fiber of this scheduler lives on */
+  public static EventLoop loopOf(Fiber fiber) {
+    return (EventLoop) homeOf(fiber);
+  }
+
+  @Override
+  protected BooleanSupplier schedule(Runnable task, long delayNanos) {
+    EventLoop loop = currentLoop();
+    if (loop == null || loop.parent() != group) {
+      loop = loops.get(Math.floorMod(next.getAndIncrement(), loops.size()));
+    }
+    ScheduledFuture<?> f = loop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+    return () -> f.cancel(false);
+  }
+
+  @Override
+  protected boolean isCarrier() {
+    EventLoop l = currentLoop();
+    return l != null && l.parent() == group;
+  }
+
+  @Override
+  protected List<Thread> carriers() {
+    return threads;
+  }
+
+  @Override
+  public void close() {
+    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+}

@@ -1,0 +1,14 @@
+package io.krill.fibers.internal;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+
+/** A work-stealing worker that carries continuations, with the current stack as a field. */
+final class StealingWorker extends ForkJoinWorkerThread {
+  Stack stack = Stack.NONE;
+
+  StealingWorker(ForkJoinPool pool) {
+    super(pool);
+    setDaemon(true);
+  }
+}

@@ -1,0 +1,86 @@
+package io.krill.fibers.internal;
+
+import io.krill.fibers.Fiber;
+import io.krill.fibers.FiberScheduler;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A work-stealing scheduler for CPU-bound fiber trees, on a {@link ForkJoinPool} in async
+ * (FIFO) mode. Thread-safe.
+ */
+public final class WorkStealingScheduler extends FiberScheduler {
+  /*
+   * Implementation notes.
+   *
+   * A fiber made runnable by code on a worker is pushed onto that worker's own queue
+   * (ForkJoinPool.execute from a worker pushes locally), so a fiber woken by the fiber it
+   * communicates with runs next on the same core: the CCSP batching rule, for free. Idle
+   * workers steal from the other end. Submissions from outside go to the shared queues.
+   * Fibers have no home, so a stolen fiber resumes on a different thread than the one it
+   * suspended on; the pool's queues publish the fiber safely.
+   */
+  private final ForkJoinPool pool;
+  private final ScheduledThreadPoolExecutor timer;
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+  /**
+   * Starts the workers.
+   *
+   * @param threads how many workers
+   * @param tracking whether to keep a registry of live fibers
+   */
+  public WorkStealingScheduler(int threads, boolean tracking) {
+    super("krill-steal", tracking);
+    pool = new ForkJoinPool(threads, p -> {
+      StealingWorker w = new StealingWorker(p);
+      w.setName(name() + "-" + w.getPoolIndex());
+      this.threads.add(w);
+      return w;
+    }, null, true);
+    timer = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, name() + "-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    timer.setRemoveOnCancelPolicy(true);
+  }
+
+  @Override
+  protected void submit(Fiber fiber) {
+    pool.execute(fiber);
+  }
+
+  @Override
+  protected BooleanSupplier schedule(Runnable task, long delayNanos) {
+    ScheduledFuture<?> f = timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+    return () -> f.cancel(false);
+  }
+
+  @Override
+  protected boolean isCarrier() {
+    Thread t = Thread.currentThread();
+    return t instanceof StealingWorker && ((StealingWorker) t).getPool() == pool;
+  }
+
+  @Override
+  protected List<Thread> carriers() {
+    return threads;
+  }
+
+  /** @return how many tasks the workers stole from each other so far */
+  public long stealCount() {
+    return pool.getStealCount();
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    pool.shutdownNow();
+  }
+}

@@ -1,0 +1,264 @@
+package io.krill.fibers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+@Timeout(30)
+class FiberTest {
+  static Stream<String> schedulers() {
+    return Stream.of("eventLoop", "workStealing");
+  }
+
+  static FiberScheduler create(String kind) {
+    return kind.equals("eventLoop") ? FiberScheduler.eventLoop(2) : FiberScheduler.workStealing(2);
+  }
+
+  static void joinOnThread(Fiber f) {
+    Continuation.runOnThread(f::join);
+  }
+
+  @ParameterizedTest
+  @MethodSource("schedulers")
+  void start_manyFibers_allRunAndJoin(String kind) {
+    try (FiberScheduler s = create(kind)) {
+      AtomicInteger sum = new AtomicInteger();
+      List<Fiber> fibers = new ArrayList<>();
+      for (int i = 0; i < 10_000; i++) {
+        int v = i;
+        fibers.add(Fiber.builder().scheduler(s).start(() -> {
+          Fiber.yieldNow();
+          sum.addAndGet(v);
+        }));
+      }
+      fibers.forEach(FiberTest::joinOnThread);
+      assertThat(sum.get()).isEqualTo(10_000 * 9_999 / 2);
+      assertThat(fibers).allMatch(Fiber::isDone);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("schedulers")
+  void park_unparkFromThread_resumes(String kind) throws Exception {
+    try (FiberScheduler s = create(kind)) {
+      AtomicReference<String> seen = new AtomicReference<>();
+      Fiber f = Fiber.builder().scheduler(s).name("parker").start(() -> {
+        while (seen.get() == null) {
+          Fiber.park("a test");
+        }
+      });
+      while (!f.isParked()) {
+        Thread.onSpinWait();
+      }
+      assertThat(s.dumpParked()).contains("\"parker\"").contains("waiting on a test");
+      seen.set("go");
+      f.unpark();
+      joinOnThread(f);
+      assertThat(f.isDone()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("schedulers")
+  void unpark_beforePark_permitMakesParkReturn(String kind) {
+    try (FiberScheduler s = create(kind)) {
+      Fiber f = Fiber.builder().scheduler(s).unstarted(() -> Fiber.park());
+      f.unpark();
+      f.start();
+      joinOnThread(f);
+      assertThat(f.isDone()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("schedulers")
+  void cancel_parkedFiber_throwsAndRunsFinally(String kind) {
+    try (FiberScheduler s = create(kind)) {
+      List<String> events = new CopyOnWriteArrayList<>();
+      Fiber f = Fiber.builder().scheduler(s).uncaughtExceptionHandler((t, e) -> events.add("uncaught")).start(() -> {
+        try {
+          Fiber.sleep(Duration.ofHours(1));
+        } finally {
+          events.add("finally");
+        }
+      });
+      while (!f.isParked()) {
+        Thread.onSpinWait();
+      }
+      f.cancel();
+      Throwable failure = Continuation.callOnThread(f::joinFailure);
+      assertThat(failure).isInstanceOf(FiberCancelledException.class).hasMessageContaining(f.name());
+      assertThat(events).containsExactly("finally");
+      assertThat(f.isCancelled()).isTrue();
+    }
+  }
+
+  @Test
+  void join_timeout_throwsTimeoutException() {
+    try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
+      Fiber f = Fiber.builder().scheduler(s).start(() -> Fiber.park());
+      assertThatThrownBy(() -> Continuation.callOnThread(() -> {
+        f.join(Duration.ofMillis(20));
+        return null;
+      }))
+          .isInstanceOf(TimeoutException.class).hasMessageContaining(f.name());
+      f.unpark();
+      joinOnThread(f);
+    }
+  }
+
+  @Test
+  void uncaughtException_goesToHandler() {
+    try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
+      AtomicReference<Throwable> got = new AtomicReference<>();
+      Fiber f = Fiber.builder().scheduler(s).uncaughtExceptionHandler((t, e) -> got.set(e))
+          .start(() -> {
+            Fiber.yieldNow();
+            throw new IllegalStateException("boom");
+          });
+      assertThat(Continuation.callOnThread(f::joinFailure)).hasMessage("boom");
+      assertThat(got.get()).hasMessage("boom");
+    }
+  }
+
+  @Test
+  void eventLoop_fiberSpawnedOnLoop_staysOnThatLoop() {
+    try (FiberScheduler s = FiberScheduler.eventLoop(2)) {
+      List<String> threads = Collections.synchronizedList(new ArrayList<>());
+      Fiber parent = Fiber.builder().scheduler(s).start(() -> {
+        threads.add(Thread.currentThread().getName());
+        List<Fiber> kids = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+          kids.add(Fiber.start(() -> {
+            Fiber.yieldNow();
+            threads.add(Thread.currentThread().getName());
+          }));
+        }
+        for (Fiber k : kids) {
+          k.join();
+        }
+      });
+      joinOnThread(parent);
+      assertThat(threads).hasSize(21);
+      assertThat(threads.stream().distinct()).hasSize(1);
+    }
+  }
+
+  @Test
+  void deterministic_sleepers_wakeInVirtualTimeOrder() {
+    DeterministicScheduler s = FiberScheduler.deterministic();
+    List<String> order = new ArrayList<>();
+    for (int ms : new int[] {30, 10, 20}) {
+      Fiber.builder().scheduler(s).start(() -> {
+        Fiber.sleep(Duration.ofMillis(ms));
+        order.add(ms + "@" + s.nanoTime() / 1_000_000);
+      });
+    }
+    s.runUntilIdle();
+    assertThat(order).isEmpty();
+    s.advance(Duration.ofMillis(15));
+    assertThat(order).containsExactly("10@10");
+    s.run();
+    assertThat(order).containsExactly("10@10", "20@20", "30@30");
+    assertThat(s.nanoTime()).isEqualTo(30_000_000L);
+    assertThat(s.liveFibers()).isEmpty();
+  }
+
+  @Test
+  void deterministic_yield_roundRobinsInFifoOrder() {
+    DeterministicScheduler s = FiberScheduler.deterministic();
+    List<String> order = new ArrayList<>();
+    for (String name : new String[] {"a", "b", "c"}) {
+      Fiber.builder().scheduler(s).start(() -> {
+        for (int i = 0; i < 2; i++) {
+          order.add(name + i);
+          Fiber.yieldNow();
+        }
+      });
+    }
+    s.run();
+    assertThat(order).containsExactly("a0", "b0", "c0", "a1", "b1", "c1");
+  }
+
+  @Test
+  void deterministic_timerRacesUnpark_exactlyOneWakeup() {
+    DeterministicScheduler s = FiberScheduler.deterministic();
+    AtomicInteger wakes = new AtomicInteger();
+    Fiber f = Fiber.builder().scheduler(s).start(() -> {
+      Fiber.parkNanos("race", Duration.ofMillis(5).toNanos());
+      wakes.incrementAndGet();
+      Fiber.park("after");
+    });
+    s.runUntilIdle();
+    s.advance(Duration.ofMillis(5));
+    f.unpark();
+    s.runUntilIdle();
+    assertThat(wakes.get()).isEqualTo(1);
+    assertThat(s.pendingTimers()).isZero();
+    assertThat(f.isDone()).isTrue();
+  }
+
+  @Test
+  void deterministic_allParked_reportsDeadlockWithWaiters() {
+    DeterministicScheduler s = FiberScheduler.deterministic();
+    Fiber.builder().scheduler(s).name("left").start(() -> Fiber.park("the right fork"));
+    Fiber.builder().scheduler(s).name("right").start(() -> Fiber.park("the left fork"));
+    s.run();
+    String report = s.deadlockReport();
+    assertThat(report).startsWith("System is deadlocked: all 2 fibers")
+        .contains("\"left\"").contains("waiting on the right fork")
+        .contains("\"right\"").contains("waiting on the left fork")
+        .contains("at io.krill.fibers.FiberTest.lambda$");
+  }
+
+  @Test
+  void watchdog_fiberBlockingItsCarrier_reportedOnceWithNameAndStack() throws Exception {
+    try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
+      List<String> reports = new CopyOnWriteArrayList<>();
+      s.watchdog(Duration.ofMillis(50), reports::add);
+      Fiber f = Fiber.builder().scheduler(s).name("sleepy").start(() -> {
+        try {
+          Thread.sleep(300);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      joinOnThread(f);
+      Thread.sleep(50);
+      assertThat(reports).hasSize(1);
+      assertThat(reports.get(0)).contains("fiber \"sleepy\" has held carrier").contains("java.lang.Thread.sleep");
+    }
+  }
+
+  @Test
+  void fiberLocal_separateValuesPerFiber() {
+    DeterministicScheduler s = FiberScheduler.deterministic();
+    FiberLocal<String> local = new FiberLocal<>(() -> "init");
+    List<String> seen = new ArrayList<>();
+    for (String v : new String[] {"x", "y"}) {
+      Fiber.builder().scheduler(s).start(() -> {
+        seen.add(local.get());
+        local.set(v);
+        Fiber.yieldNow();
+        seen.add(local.get());
+      });
+    }
+    s.run();
+    assertThat(seen).containsExactly("init", "init", "x", "y");
+  }
+
+}
