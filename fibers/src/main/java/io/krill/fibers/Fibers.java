@@ -1,0 +1,72 @@
+package io.krill.fibers;
+
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Entry points for programs: run a main fiber and wait for it from plain code.
+ *
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *   Fibers.runMain(() -> { ... suspendable code ... });
+ * }
+ * }</pre>
+ */
+public final class Fibers {
+  /** How often the deadlock detector samples; a deadlock must be seen twice in a row. */
+  public static final Duration DEADLOCK_CHECK_PERIOD = Duration.ofMillis(100);
+
+  private Fibers() {}
+
+  /**
+   * Runs {@code body} as a fiber on the default scheduler and blocks the calling thread until
+   * it finishes; its exception is rethrown here.
+   *
+   * @param body the main fiber's code
+   */
+  public static void runMain(SuspendableRunnable body) {
+    runMain(FiberScheduler.defaultScheduler(), false, body);
+  }
+
+  /**
+   * Runs {@code body} as a fiber on {@code scheduler} and blocks the calling thread until it
+   * finishes.
+   *
+   * @param scheduler where to run
+   * @param detectDeadlock when true, a deadlock among the scheduler's fibers ends the wait
+   *     with a {@link DeadlockException} instead of a hang (needs fiber tracking, on by default)
+   * @param body the main fiber's code
+   * @throws DeadlockException when detection is on and every fiber is stuck
+   */
+  public static void runMain(FiberScheduler scheduler, boolean detectDeadlock, SuspendableRunnable body) {
+    if (scheduler instanceof DeterministicScheduler) {
+      throw new IllegalArgumentException("scheduler: deterministic (expected: a threaded scheduler; drive a"
+          + " DeterministicScheduler with run() instead)");
+    }
+    Fiber main = Fiber.builder().scheduler(scheduler).name("main").uncaughtExceptionHandler((t, e) -> { })
+        .start(body);
+    String lastReport = null;
+    while (!main.isDone()) {
+      if (!detectDeadlock) {
+        Continuation.runOnThread(main::join);
+        break;
+      }
+      LockSupport.parkNanos(DEADLOCK_CHECK_PERIOD.toNanos());
+      String report = scheduler.deadlockReport();
+      if (report != null && report.equals(lastReport)) {
+        throw new DeadlockException(report);
+      }
+      lastReport = report;
+    }
+    Throwable e = Continuation.callOnThread(main::joinFailure);
+    if (e instanceof RuntimeException) {
+      throw (RuntimeException) e;
+    }
+    if (e instanceof Error) {
+      throw (Error) e;
+    }
+    if (e != null) {
+      throw new IllegalStateException("main fiber failed", e);
+    }
+  }
+}
