@@ -1,0 +1,127 @@
+package io.krill.transform;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.util.CheckClassAdapter;
+
+/** Class files compiled by {@link TestCompiler}, by internal name, and what tests do with them. */
+public final class CompiledClasses {
+  private final Map<String, byte[]> classes;
+
+  CompiledClasses(Map<String, byte[]> classes) {
+    this.classes = Collections.unmodifiableMap(new LinkedHashMap<>(classes));
+  }
+
+  /** @return every class file by internal name */
+  public Map<String, byte[]> all() {
+    return classes;
+  }
+
+  /** @return the class file of {@code internalName} */
+  public byte[] bytes(String internalName) {
+    byte[] b = classes.get(internalName);
+    if (b == null) {
+      throw new IllegalArgumentException(internalName + " was not compiled; have " + classes.keySet());
+    }
+    return b;
+  }
+
+  /** @return a lookup that answers compiled classes first, then the JDK's class files */
+  public Function<String, byte[]> lookup() {
+    return name -> {
+      byte[] b = classes.get(name);
+      return b != null ? b : jdkClassFile(name);
+    };
+  }
+
+  /** @return a weaver that sees these classes and the JDK */
+  public Weaver weaver() {
+    return Weaver.forLookup(lookup());
+  }
+
+  /**
+   * Returns a loader that defines these classes, with {@code replacements} taking precedence,
+   * and serves their class files as resources. JDK classes come from the platform loader.
+   */
+  public ClassLoader loader(Map<String, byte[]> replacements) {
+    Map<String, byte[]> view = new LinkedHashMap<>(classes);
+    view.putAll(replacements);
+    return new MemoryClassLoader(view);
+  }
+
+  /** Writes every class file under {@code dir}, in the package layout. */
+  public void writeTo(Path dir) {
+    classes.forEach((name, bytes) -> {
+      try {
+        Path file = dir.resolve(name + ".class");
+        Files.createDirectories(file.getParent());
+        Files.write(file, bytes);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
+  /**
+   * Runs ASM's {@link CheckClassAdapter} verification (structure, then data flow with a
+   * {@code SimpleVerifier} that loads types from {@code loader}).
+   *
+   * @return the verifier's report; empty when the class verifies
+   */
+  public static String verify(byte[] classFile, ClassLoader loader) {
+    StringWriter out = new StringWriter();
+    try (PrintWriter pw = new PrintWriter(out)) {
+      CheckClassAdapter.verify(new ClassReader(classFile), loader, false, pw);
+    }
+    return out.toString();
+  }
+
+  static byte[] jdkClassFile(String internalName) {
+    try (InputStream in = ClassLoader.getPlatformClassLoader().getResourceAsStream(internalName + ".class")) {
+      return in == null ? null : in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Defines classes from memory; child-first for them, the platform loader for the rest. */
+  static final class MemoryClassLoader extends ClassLoader {
+    private final Map<String, byte[]> classes;
+
+    MemoryClassLoader(Map<String, byte[]> classes) {
+      super("krill-test", ClassLoader.getPlatformClassLoader());
+      this.classes = classes;
+    }
+
+    @Override
+    protected Class<?> findClass(String name) throws ClassNotFoundException {
+      byte[] b = classes.get(name.replace('.', '/'));
+      if (b == null) {
+        throw new ClassNotFoundException(name);
+      }
+      return defineClass(name, b, 0, b.length);
+    }
+
+    @Override
+    public InputStream getResourceAsStream(String name) {
+      if (name.endsWith(".class")) {
+        byte[] b = classes.get(name.substring(0, name.length() - ".class".length()));
+        if (b != null) {
+          return new ByteArrayInputStream(b);
+        }
+      }
+      return super.getResourceAsStream(name);
+    }
+  }
+}

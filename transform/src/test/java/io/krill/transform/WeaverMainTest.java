@@ -1,0 +1,151 @@
+package io.krill.transform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.krill.transform.internal.Names;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WeaverMainTest {
+  private static final String SUSPENDING = String.join("\n",
+      "package app;",
+      "import io.krill.fibers.Suspendable;",
+      "public class Suspending {",
+      "  public static void park() throws Suspendable {}",
+      "  public static int run(int a) throws Suspendable {",
+      "    park();",
+      "    return a + 1;",
+      "  }",
+      "}");
+  private static final String PLAIN = String.join("\n",
+      "package app;",
+      "public class Plain { public static int run(int a) { return a + 2; } }");
+  private static final String BAD_CALLER = String.join("\n",
+      "package app;",
+      "public class BadCaller {",
+      "  void run() throws Exception {",
+      "    Suspending.park();",
+      "  }",
+      "}");
+  private static final String BAD_CTOR = String.join("\n",
+      "package app;",
+      "import io.krill.fibers.Suspendable;",
+      "public class BadCtor {",
+      "  BadCtor() throws Suspendable {",
+      "    Suspending.park();",
+      "  }",
+      "}");
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void main_directoryWithSuspendableClass_weavesItInPlaceAndLeavesOthersAlone() throws Exception {
+    CompiledClasses classes = TestCompiler.compile(SUSPENDING, PLAIN);
+    Path dir = writeApp(classes);
+    Path runtime = writeRuntime(classes);
+
+    String out = runMain(dir.toString(), runtime.toString());
+
+    byte[] woven = Files.readAllBytes(dir.resolve("app/Suspending.class"));
+    assertThat(woven).isNotEqualTo(classes.bytes("app/Suspending"));
+    assertThat(Files.readAllBytes(dir.resolve("app/Plain.class"))).isEqualTo(classes.bytes("app/Plain"));
+    assertThat(out).contains("krill weaver: " + dir + ": 1 of 2 classes woven");
+    ClassLoader loader = classes.loader(Map.of("app/Suspending", woven));
+    assertThat(CompiledClasses.verify(woven, loader)).isEmpty();
+    Class<?> c = loader.loadClass("app.Suspending");
+    assertThat(c.getDeclaredField(Names.WOVEN_FIELD)).isNotNull();
+    assertThat(c.getMethod("run", int.class).invoke(null, 41)).isEqualTo(42);
+  }
+
+  @Test
+  void main_secondRun_changesNothing() throws Exception {
+    CompiledClasses classes = TestCompiler.compile(SUSPENDING, PLAIN);
+    Path dir = writeApp(classes);
+    String runtime = writeRuntime(classes).toString();
+    runMain(dir.toString(), runtime);
+    byte[] first = Files.readAllBytes(dir.resolve("app/Suspending.class"));
+
+    String out = runMain(dir.toString(), runtime);
+
+    assertThat(Files.readAllBytes(dir.resolve("app/Suspending.class"))).isEqualTo(first);
+    assertThat(out).contains(": 0 of 2 classes woven");
+  }
+
+  @Test
+  void main_classesBreakingRules_failsListingEveryOffendingClass() throws Exception {
+    CompiledClasses classes = TestCompiler.compile(SUSPENDING, BAD_CALLER, BAD_CTOR);
+    Path dir = writeApp(classes);
+    String runtime = writeRuntime(classes).toString();
+    String callerMessage = "app.BadCaller.run()V (line 4): calls suspendable app.Suspending.park()V but is not declared"
+        + " 'throws Suspendable' (a broader throws clause such as 'throws Exception' hides it); add 'throws Suspendable'";
+    String ctorMessage = "app.BadCtor.<init>()V (line 5): calls suspendable app.Suspending.park()V in a constructor,"
+        + " which cannot suspend; move the call into a method or static factory that runs after construction";
+
+    IllegalStateException e = catchThrowableOfType(IllegalStateException.class, () -> runMain(dir.toString(), runtime));
+
+    assertThat(e).isNotNull();
+    assertThat(e.getMessage()).isEqualTo("2 class(es) break the rules of suspendable code:\n  " + callerMessage
+        + "\n  " + ctorMessage);
+    assertThat(Files.readAllBytes(dir.resolve("app/BadCaller.class"))).isEqualTo(classes.bytes("app/BadCaller"));
+    assertThat(Files.readAllBytes(dir.resolve("app/BadCtor.class"))).isEqualTo(classes.bytes("app/BadCtor"));
+  }
+
+  @Test
+  void main_missingDirectory_returnsWithoutCreatingIt() throws Exception {
+    Path missing = tmp.resolve("no-such-classes");
+
+    String out = runMain(missing.toString());
+
+    assertThat(missing).doesNotExist();
+    assertThat(out).contains("krill weaver: " + missing + " does not exist, nothing to weave");
+  }
+
+  private Path writeApp(CompiledClasses classes) throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("classes"));
+    new CompiledClasses(only(classes, "app/")).writeTo(dir);
+    return dir;
+  }
+
+  /* The runtime stand-ins live in a separate classpath entry, as the runtime jar would. */
+  private Path writeRuntime(CompiledClasses classes) throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("runtime"));
+    new CompiledClasses(only(classes, "io/krill/")).writeTo(dir);
+    return dir;
+  }
+
+  private static Map<String, byte[]> only(CompiledClasses classes, String prefix) {
+    Map<String, byte[]> out = new LinkedHashMap<>();
+    classes.all().forEach((name, bytes) -> {
+      if (name.startsWith(prefix)) {
+        out.put(name, bytes);
+      }
+    });
+    return out;
+  }
+
+  /* Runs WeaverMain.main and returns what it printed on standard output and error. */
+  private static String runMain(String... args) throws Exception {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    PrintStream capture = new PrintStream(buffer, true, StandardCharsets.UTF_8);
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    System.setOut(capture);
+    System.setErr(capture);
+    try {
+      WeaverMain.main(args);
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+    return buffer.toString(StandardCharsets.UTF_8);
+  }
+}

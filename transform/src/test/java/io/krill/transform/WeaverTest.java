@@ -1,0 +1,203 @@
+package io.krill.transform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.krill.transform.internal.Names;
+import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldNode;
+
+class WeaverTest {
+  private static final String SIMPLE = String.join("\n",
+      "package t;",
+      "import io.krill.fibers.Suspendable;",
+      "public class Simple {",
+      "  static void park() throws Suspendable {}",
+      "  public static int run(int a) throws Suspendable {",
+      "    int b = a * 2;",
+      "    park();",
+      "    return a + b;",
+      "  }",
+      "  public static int plain(int a) { return a + 1; }",
+      "}");
+
+  static List<SuspendableShapes.Shape> shapes() {
+    return SuspendableShapes.all();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("shapes")
+  void weave_validShape_verifiesAndRunsLikeUnwovenOffFiber(SuspendableShapes.Shape shape) throws Exception {
+    CompiledClasses classes = TestCompiler.compile(SuspendableShapes.LEAVES, shape.source());
+    Map<String, byte[]> woven = weaveAll(classes);
+
+    assertThat(woven).as("the shape's class is woven").containsKey(shape.className());
+    ClassLoader verifyLoader = classes.loader(woven);
+    for (Map.Entry<String, byte[]> e : woven.entrySet()) {
+      assertThat(CompiledClasses.verify(e.getValue(), verifyLoader)).as("verification of %s", e.getKey()).isEmpty();
+    }
+    Object expected = check(classes.loader(Map.of()), shape.className());
+    Object actual = check(classes.loader(woven), shape.className());
+    assertThat(actual).isEqualTo(expected);
+  }
+
+  @Test
+  void weave_wovenClass_returnsSameArrayAndKeepsOneMarker() {
+    CompiledClasses classes = TestCompiler.compile(SIMPLE);
+    byte[] once = classes.weaver().weave(classes.bytes("t/Simple"));
+
+    byte[] againSameWeaver = classes.weaver().weave(once);
+    byte[] againFreshWeaver = Weaver.forLookup(classes.lookup()).weave(once);
+
+    assertThat(once).isNotSameAs(classes.bytes("t/Simple"));
+    assertThat(againSameWeaver).isSameAs(once);
+    assertThat(againFreshWeaver).isSameAs(once);
+    List<FieldNode> markers = markerFields(once);
+    assertThat(markers).hasSize(1);
+    assertThat((String) markers.get(0).value).matches("[0-9a-f]{16}\\|run\\(I\\)I");
+  }
+
+  @Test
+  void weave_classWithoutSuspendableCalls_returnsSameArray() {
+    CompiledClasses classes = TestCompiler.compile(String.join("\n",
+        "package t;",
+        "import io.krill.fibers.Suspendable;",
+        "public class Nothing {",
+        "  static int leaf(int a) throws Suspendable { return a; }",
+        "  static int plain(int a) { return Math.max(a, 1); }",
+        "}"), String.join("\n",
+        "package t;",
+        "import io.krill.fibers.Suspendable;",
+        "interface Api { void call() throws Suspendable; default int size() { return 0; } }"));
+    Weaver weaver = classes.weaver();
+
+    for (String name : List.of("t/Nothing", "t/Api", "io/krill/fibers/internal/Stack")) {
+      byte[] in = classes.bytes(name);
+      assertThat(weaver.weave(in)).as(name).isSameAs(in);
+    }
+  }
+
+  @Test
+  void weave_primitiveMethodCallingSuspendable_isLeftUnwovenAndUnchecked() {
+    CompiledClasses classes = TestCompiler.compile(String.join("\n",
+        "package t;",
+        "import io.krill.fibers.Suspendable;",
+        "import io.krill.fibers.internal.Primitive;",
+        "public class Prim {",
+        "  static void park() throws Suspendable {}",
+        "  @Primitive",
+        "  static void detach() {",
+        "    try { park(); } catch (Exception e) { throw new IllegalStateException(e); }",
+        "  }",
+        "}"));
+    byte[] in = classes.bytes("t/Prim");
+
+    assertThat(classes.weaver().weave(in)).isSameAs(in);
+  }
+
+  @Test
+  void weave_wovenClass_hasMarkerAndOnlySuspendableMethodsChange() throws Exception {
+    CompiledClasses classes = TestCompiler.compile(SIMPLE);
+    byte[] woven = classes.weaver().weave(classes.bytes("t/Simple"));
+    ClassLoader loader = classes.loader(Map.of("t/Simple", woven));
+
+    Class<?> c = loader.loadClass("t.Simple");
+    assertThat(c.getDeclaredField(Names.WOVEN_FIELD).getType()).isEqualTo(String.class);
+    assertThat(c.getMethod("run", int.class).invoke(null, 5)).isEqualTo(15);
+    assertThat(c.getMethod("plain", int.class).invoke(null, 5)).isEqualTo(6);
+    assertThat(CompiledClasses.verify(woven, loader)).isEmpty();
+    assertThat(instructionCount(woven, "plain")).isEqualTo(instructionCount(classes.bytes("t/Simple"), "plain"));
+    assertThat(instructionCount(woven, "run")).isGreaterThan(instructionCount(classes.bytes("t/Simple"), "run"));
+  }
+
+  @Test
+  void register_classOutsideLookup_makesItsMarkingKnown() {
+    CompiledClasses classes = TestCompiler.compile(String.join("\n",
+        "package t;",
+        "import io.krill.fibers.Suspendable;",
+        "public class Callee { public static void park() throws Suspendable {} }"), String.join("\n",
+        "package t;",
+        "public class Hidden {",
+        "  void run() throws Exception { Callee.park(); }",
+        "}"));
+    Function<String, byte[]> withoutCallee = name -> "t/Callee".equals(name) ? null : classes.lookup().apply(name);
+    Weaver weaver = Weaver.forLookup(withoutCallee);
+    byte[] hidden = classes.bytes("t/Hidden");
+
+    assertThat(weaver.weave(hidden)).as("an unknown callee counts as not suspendable").isSameAs(hidden);
+
+    Weaver registered = Weaver.forLookup(withoutCallee);
+    registered.register(classes.bytes("t/Callee"));
+    assertThatThrownBy(() -> registered.weave(hidden))
+        .isInstanceOf(TransformException.class)
+        .hasMessageContaining("calls suspendable t.Callee.park()V but is not declared 'throws Suspendable'");
+  }
+
+  @Test
+  void weave_nullArgument_throwsNullPointerExceptionNamingIt() {
+    Weaver weaver = Weaver.forLookup(name -> null);
+
+    assertThatThrownBy(() -> weaver.weave(null)).isInstanceOf(NullPointerException.class).hasMessage("classFile");
+    assertThatThrownBy(() -> Weaver.forLookup(null)).isInstanceOf(NullPointerException.class).hasMessage("lookup");
+  }
+
+  @Test
+  void verify_classWithTypeError_reportsIt() {
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "t/Bad", null, "java/lang/Object", null);
+    MethodVisitor mv = cw.visitMethod(Opcodes.ACC_STATIC, "m", "()Ljava/lang/String;", null, null);
+    mv.visitCode();
+    mv.visitInsn(Opcodes.ICONST_0);
+    mv.visitInsn(Opcodes.ARETURN);
+    mv.visitMaxs(0, 0);
+    mv.visitEnd();
+    cw.visitEnd();
+
+    String report = CompiledClasses.verify(cw.toByteArray(), getClass().getClassLoader());
+
+    assertThat(report).as("the verification used by the corpus must be able to fail").contains("Expected an object reference, but found I");
+  }
+
+  static Map<String, byte[]> weaveAll(CompiledClasses classes) {
+    Weaver weaver = classes.weaver();
+    Map<String, byte[]> woven = new LinkedHashMap<>();
+    classes.all().forEach((name, bytes) -> {
+      byte[] out = weaver.weave(bytes);
+      if (out != bytes) {
+        woven.put(name, out);
+      }
+    });
+    return woven;
+  }
+
+  private static Object check(ClassLoader loader, String className) throws Exception {
+    Method m = loader.loadClass(className.replace('/', '.')).getDeclaredMethod("check");
+    m.setAccessible(true);
+    return String.valueOf(m.invoke(null));
+  }
+
+  private static List<FieldNode> markerFields(byte[] classFile) {
+    ClassNode cn = new ClassNode();
+    new ClassReader(classFile).accept(cn, ClassReader.SKIP_CODE);
+    return cn.fields.stream().filter(f -> Names.WOVEN_FIELD.equals(f.name)).collect(Collectors.toList());
+  }
+
+  private static int instructionCount(byte[] classFile, String method) {
+    ClassNode cn = new ClassNode();
+    new ClassReader(classFile).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return cn.methods.stream().filter(m -> m.name.equals(method)).findFirst().orElseThrow().instructions.size();
+  }
+}
