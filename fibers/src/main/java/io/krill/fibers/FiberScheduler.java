@@ -29,10 +29,15 @@ public abstract class FiberScheduler implements AutoCloseable {
   /** Default: whether schedulers keep a registry of live fibers for dumps and deadlock reports. */
   public static final boolean DEFAULT_TRACKING = !"false".equals(System.getProperty("krill.fibers.track"));
 
-  private static final AtomicInteger SEQUENCE = new AtomicInteger();
+  static final AtomicInteger SEQUENCE = new AtomicInteger();
   private static volatile FiberScheduler defaultScheduler;
 
+  /** Every scheduler created in this JVM, weakly, with its creation number (for test invariants). */
+  static final java.util.Map<FiberScheduler, Integer> CREATED =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
   private final String name;
+  final int serial;
   final boolean tracking;
   final Set<Fiber> live;
   final LongAdder parked = new LongAdder();
@@ -48,7 +53,9 @@ public abstract class FiberScheduler implements AutoCloseable {
    * @param tracking whether to keep a registry of live fibers
    */
   protected FiberScheduler(String name, boolean tracking) {
-    this.name = name + "-" + SEQUENCE.incrementAndGet();
+    this.serial = SEQUENCE.incrementAndGet();
+    this.name = name + "-" + serial;
+    CREATED.put(this, serial);
     this.tracking = tracking;
     this.live = tracking ? ConcurrentHashMap.newKeySet() : null;
   }

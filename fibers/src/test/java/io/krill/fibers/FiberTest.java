@@ -223,6 +223,9 @@ class FiberTest {
         .contains("\"left\"").contains("waiting on the right fork")
         .contains("\"right\"").contains("waiting on the left fork")
         .contains("at io.krill.fibers.FiberTest.lambda$");
+    s.liveFibers().forEach(Fiber::cancel);
+    s.run();
+    assertThat(s.liveFibers()).isEmpty();
   }
 
   @Test
