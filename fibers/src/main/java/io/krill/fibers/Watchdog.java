@@ -17,7 +17,8 @@ final class Watchdog {
   private static final Logger LOG = LoggerFactory.getLogger(Watchdog.class);
   private static final long PERIOD_MILLIS = 5;
   private static final Set<FiberScheduler> WATCHED = Collections.newSetFromMap(new WeakHashMap<>());
-  private static final Map<Thread, Long> REPORTED = new WeakHashMap<>();
+  /* Per carrier: the slice number last seen, when it was first seen, whether it was reported. */
+  private static final Map<Thread, long[]> SEEN = new WeakHashMap<>();
   private static Thread thread;
 
   private Watchdog() {}
@@ -63,16 +64,19 @@ final class Watchdog {
       }
       CarrierThread c = (CarrierThread) t;
       Object owner = c.sliceOwner();
-      long start = c.sliceStart();
-      if (owner == null || now - start < thresholdNanos) {
-        continue;
-      }
+      long slice = c.slices();
+      long start;
       synchronized (Watchdog.class) {
-        Long last = REPORTED.get(t);
-        if (last != null && last == start) {
+        long[] seen = SEEN.get(t);
+        if (seen == null || seen[0] != slice) {
+          SEEN.put(t, new long[] {slice, now, 0});
           continue;
         }
-        REPORTED.put(t, start);
+        if (owner == null || seen[2] != 0 || now - seen[1] < thresholdNanos) {
+          continue;
+        }
+        seen[2] = 1;
+        start = seen[1];
       }
       StringBuilder sb = new StringBuilder("krill watchdog: fiber \"")
           .append(owner instanceof Fiber ? ((Fiber) owner).name() : String.valueOf(owner))
