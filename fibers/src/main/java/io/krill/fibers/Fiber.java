@@ -102,10 +102,11 @@ public final class Fiber extends Stack implements Runnable {
     }
   }
 
-  private Fiber(SuspendableRunnable body, FiberScheduler scheduler, String name, Thread.UncaughtExceptionHandler handler) {
+  private Fiber(SuspendableRunnable body, FiberScheduler scheduler, Object home, String name,
+      Thread.UncaughtExceptionHandler handler) {
     super(body);
     this.scheduler = scheduler;
-    this.home = scheduler.assignHome();
+    this.home = home != null ? scheduler.checkHome(home) : scheduler.assignHome();
     this.id = IDS.incrementAndGet();
     if (name != null || handler != null) {
       Extras x = new Extras();
@@ -137,8 +138,21 @@ public final class Fiber extends Stack implements Runnable {
     private String name;
     private FiberScheduler scheduler;
     private Thread.UncaughtExceptionHandler handler;
+    private Object home;
 
     private Builder() {}
+
+    /**
+     * Pins the fiber to a home of its scheduler: for the event-loop scheduler, one of its
+     * event loops (netio starts a connection's fiber on the connection's loop).
+     *
+     * @param home a home the scheduler accepts
+     * @return this
+     */
+    public Builder home(Object home) {
+      this.home = Objects.requireNonNull(home, "home");
+      return this;
+    }
 
     /** @param name the fiber's name @return this */
     public Builder name(String name) {
@@ -171,7 +185,7 @@ public final class Fiber extends Stack implements Runnable {
         Fiber current = current();
         s = current != null ? current.scheduler : FiberScheduler.defaultScheduler();
       }
-      return new Fiber(body, s, name, handler);
+      return new Fiber(body, s, home, name, handler);
     }
 
     /**

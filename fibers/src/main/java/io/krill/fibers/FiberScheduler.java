@@ -137,6 +137,17 @@ public abstract class FiberScheduler implements AutoCloseable {
   }
 
   /**
+   * Validates a home given explicitly to a fiber builder.
+   *
+   * @param home the requested home
+   * @return the home to store
+   * @throws IllegalArgumentException if this scheduler has no such home
+   */
+  protected Object checkHome(Object home) {
+    throw new IllegalArgumentException("home: " + home + " (expected: none; " + name + " has no homes)");
+  }
+
+  /**
    * Runs {@code task} (quickly, on any thread of the scheduler) after {@code delayNanos}.
    *
    * @param task what to run

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -264,4 +265,22 @@ class FiberTest {
     assertThat(seen).containsExactly("init", "init", "x", "y");
   }
 
+
+  @Test
+  void builderHome_eventLoop_pinsFiberToThatLoop() {
+    try (FiberScheduler s = FiberScheduler.eventLoop(2)) {
+      io.krill.fibers.internal.EventLoopScheduler els = (io.krill.fibers.internal.EventLoopScheduler) s;
+      for (io.netty.util.concurrent.EventExecutor loop : els.group()) {
+        AtomicBoolean onLoop = new AtomicBoolean();
+        Fiber f = Fiber.builder().scheduler(s).home(loop).start(() -> {
+          Fiber.yieldNow();
+          onLoop.set(loop.inEventLoop());
+        });
+        joinOnThread(f);
+        assertThat(onLoop).isTrue();
+      }
+      assertThatThrownBy(() -> Fiber.builder().scheduler(s).home("elsewhere").unstarted(() -> { }))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("home: elsewhere (expected: an event loop of");
+    }
+  }
 }

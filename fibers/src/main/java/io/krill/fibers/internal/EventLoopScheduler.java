@@ -78,6 +78,14 @@ public final class EventLoopScheduler extends FiberScheduler {
   }
 
   @Override
+  protected Object checkHome(Object home) {
+    if (!(home instanceof EventLoop) || ((EventLoop) home).parent() != group) {
+      throw new IllegalArgumentException("home: " + home + " (expected: an event loop of " + name() + ")");
+    }
+    return home;
+  }
+
+  @Override
   protected void submit(Fiber fiber) {
     ((EventLoop) homeOf(fiber)).execute(fiber);
   }
