@@ -9,7 +9,7 @@ import io.krill.fibers.Suspendable;
  *
  * <p>State is static and confined to one test at a time (the corpus does not run in parallel).
  */
-final class Points {
+public final class Points {
   static boolean force;
   static int hits;
 
@@ -20,8 +20,12 @@ final class Points {
     hits = 0;
   }
 
-  /** Suspends when forced; the bare point, with no value on the callee's side. */
-  static void point() throws Suspendable {
+  /**
+   * Suspends when forced; the bare point, with no value on the callee's side. May suspend.
+   *
+   * @throws Suspendable never; marks that this method may suspend
+   */
+  public static void point() throws Suspendable {
     if (force) {
       hits++;
       Continuation.suspend();
