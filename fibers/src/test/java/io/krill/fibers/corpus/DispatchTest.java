@@ -136,6 +136,34 @@ class DispatchTest {
     assertThat(mode.call(() -> t.nestmates(2))).isEqualTo((7 + 11) + 11 + 70 + 7);
   }
 
+  enum Op {
+    ADD {
+      @Override
+      long apply(long a, long b) throws Suspendable {
+        return point(a) + b;
+      }
+    },
+    MUL {
+      @Override
+      long apply(long a, long b) throws Suspendable {
+        long r = a * point(b);
+        return r;
+      }
+    };
+
+    abstract long apply(long a, long b) throws Suspendable;
+
+    long twice(long a) throws Suspendable {
+      return apply(apply(a, a), point(a));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void enumConstantBodies_abstractMethodPerConstant_sameResult(Mode mode) {
+    assertThat(mode.call(() -> Op.ADD.twice(3) * 1000 + Op.MUL.twice(3))).isEqualTo(9 * 1000 + 27L);
+  }
+
   interface Source<T> {
     T next() throws Suspendable;
   }

@@ -110,6 +110,40 @@ class LambdaTest {
     assertThat(mode.call(LambdaTest::methodReferences)).isEqualTo("42,it!,U,v?,IT,[A, B],[2, 3]");
   }
 
+  static int narrowSum(long a, int b) throws Suspendable {
+    return (int) point(a) + b;
+  }
+
+  interface Namer {
+    String name(Item item) throws Suspendable;
+
+    default String both(Item a, Item b) throws Suspendable {
+      SuspendableFunction<Item, String> f = Item::plain; // a reference inside an interface
+      return f.apply(a) + map(List.of(b), this::name);
+    }
+  }
+
+  private String privateLabel(String s) throws Suspendable {
+    return point(s) + field;
+  }
+
+  String moreReferences() throws Suspendable {
+    LongOp widened = LambdaTest::narrowSum; // int result widened to long
+    SuspendableFunction<String, String> priv = this::privateLabel;
+    DispatchTest.Stepper stepper = x -> point(x) * 2;
+    SuspendableFunction<Integer, Integer> viaInterface = stepper::step; // bound interface receiver
+    Namer namer = item -> point(item.name) + "?";
+    return widened.apply(40L, 2) + "," + priv.apply("p") + "," + viaInterface.apply(21) + ","
+        + namer.both(new Item("x"), new Item("y"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void methodReferences_privateWidenedAndInInterface_sameResult(Mode mode) {
+    LambdaTest t = new LambdaTest();
+    assertThat(mode.call(t::moreReferences)).isEqualTo("42,p3,42,X[y?]");
+  }
+
   int field = 3;
 
   SuspendableFunction<Integer, Integer> adder() {
