@@ -15,6 +15,7 @@ import java.util.Set;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Handle;
+import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -97,12 +98,23 @@ public final class ClassWeaver {
     }
 
     Map<String, LambdaSite> lambdaBodies = new HashMap<>();
+    List<MethodNode> referenceBodies = new ArrayList<>();
     for (MethodNode m : cn.methods) {
       for (AbstractInsnNode insn : m.instructions) {
         if (insn instanceof InvokeDynamicInsnNode) {
-          checkLambdaSite(cn, m, (InvokeDynamicInsnNode) insn, calls, lambdaBodies);
+          checkLambdaSite(cn, m, (InvokeDynamicInsnNode) insn, calls, lambdaBodies, referenceBodies);
         }
       }
+    }
+    for (MethodNode body : referenceBodies) {
+      cn.methods.add(body);
+      List<MethodInsnNode> sites = new ArrayList<>();
+      for (AbstractInsnNode insn : body.instructions) {
+        if (insn instanceof MethodInsnNode && MethodReferences.isTargetCall((MethodInsnNode) insn)) {
+          sites.add((MethodInsnNode) insn);
+        }
+      }
+      calls.put(body, sites);
     }
 
     for (MethodNode m : cn.methods) {
@@ -151,6 +163,8 @@ public final class ClassWeaver {
     try {
       cn.accept(cw);
       return cw.toByteArray();
+    } catch (MethodTooLargeException e) {
+      throw tooLarge(cn, e, calls);
     } catch (RuntimeException e) {
       if (e instanceof TransformException) {
         throw e;
@@ -159,8 +173,28 @@ public final class ClassWeaver {
     }
   }
 
+  /*
+   * A woven method saves and restores each live local at each suspendable call site, so its
+   * code grows with sites x live locals; past 64 KiB say which method and what to change.
+   */
+  private static TransformException tooLarge(ClassNode cn, MethodTooLargeException e,
+      Map<MethodNode, List<MethodInsnNode>> calls) {
+    for (Map.Entry<MethodNode, List<MethodInsnNode>> entry : calls.entrySet()) {
+      MethodNode m = entry.getKey();
+      if (m.name.equals(e.getMethodName()) && m.desc.equals(e.getDescriptor())) {
+        return new TransformException(cn.name, m.name, m.desc, lineOf(entry.getValue().get(0)),
+            "woven, the method needs " + e.getCodeSize() + " bytes of code, over the JVM's limit of 65535:"
+                + " each of its " + entry.getValue().size() + " suspendable calls saves and restores every local"
+                + " that is live across it; split the method, or keep fewer locals live across suspendable calls");
+      }
+    }
+    return new TransformException(cn.name, e.getMethodName(), e.getDescriptor(), -1,
+        "cannot write the woven class: " + e.getMessage());
+  }
+
   private void checkLambdaSite(ClassNode cn, MethodNode enclosing, InvokeDynamicInsnNode indy,
-      Map<MethodNode, List<MethodInsnNode>> calls, Map<String, LambdaSite> lambdaBodies) {
+      Map<MethodNode, List<MethodInsnNode>> calls, Map<String, LambdaSite> lambdaBodies,
+      List<MethodNode> referenceBodies) {
     Handle bsm = indy.bsm;
     if (!"java/lang/invoke/LambdaMetafactory".equals(bsm.getOwner()) || indy.bsmArgs.length < 3
         || !(indy.bsmArgs[1] instanceof Handle) || !(indy.bsmArgs[0] instanceof Type)) {
@@ -204,6 +238,13 @@ public final class ClassWeaver {
               + " implements " + samOwner.replace('/', '.') + "." + indy.name + samDesc
               + ", which is not declared 'throws Suspendable'; use a suspendable interface such as"
               + " io.krill.fibers.SuspendableRunnable, or declare 'throws Suspendable' on the interface method");
+    }
+    if (implSuspends && impl.getTag() != Opcodes.H_NEWINVOKESPECIAL) {
+      MethodNode body = MethodReferences.body(cn, impl, Type.getArgumentTypes(indy.desc), (Type) indy.bsmArgs[2],
+          "lambda$krill$ref$" + (referenceBodies.size()));
+      indy.bsmArgs[1] = new Handle(Opcodes.H_INVOKESTATIC, cn.name, body.name, body.desc,
+          (cn.access & Opcodes.ACC_INTERFACE) != 0);
+      referenceBodies.add(body);
     }
   }
 

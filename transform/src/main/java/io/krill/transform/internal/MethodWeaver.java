@@ -59,7 +59,13 @@ final class MethodWeaver {
    * rewritten to evaluate the arguments into locals before `new X; dup`.
    *
    * Frames are recomputed by ClassWriter.COMPUTE_FRAMES with the same hierarchy the analysis
-   * used, so the types restored with checkcast are the types the verifier expects.
+   * used, so the types restored with checkcast are the types the verifier expects. A merged
+   * type this class may not name (a package-private common superclass) is cast to its nearest
+   * accessible superclass instead, which every later use of the value accepts.
+   *
+   * A method reference to a suspendable method never reaches here as such: ClassWeaver first
+   * rewrites it into a synthetic lambda body (MethodReferences), so the metafactory's hidden
+   * frame only forwards arguments and never uses the dummy ones passed on resume.
    */
   private final ClassHierarchy hierarchy;
   private final ClassNode owner;
@@ -311,10 +317,55 @@ final class MethodWeaver {
     method.maxLocals = nextLocal;
   }
 
-  private static void castIfNeeded(InsnList out, Slot s) {
-    if (s.kind == Kind.REF && !"java/lang/Object".equals(s.type.getInternalName())) {
-      out.add(new TypeInsnNode(Opcodes.CHECKCAST, s.type.getInternalName()));
+  private void castIfNeeded(InsnList out, Slot s) {
+    if (s.kind == Kind.REF) {
+      String type = accessibleType(s.type.getInternalName());
+      if (!"java/lang/Object".equals(type)) {
+        out.add(new TypeInsnNode(Opcodes.CHECKCAST, type));
+      }
     }
+  }
+
+  /*
+   * The analysis types a value merged from two classes as their common superclass, which this
+   * class may not be allowed to name (StringBuilder and StringBuffer merge to the package-private
+   * java.lang.AbstractStringBuilder); a checkcast to it throws IllegalAccessError. The nearest
+   * accessible superclass is as good: code after the call can only rely on types it can name,
+   * and each of those is a supertype of it.
+   */
+  private String accessibleType(String internalName) {
+    if (internalName.startsWith("[")) {
+      Type array = Type.getObjectType(internalName);
+      Type element = array.getElementType();
+      if (element.getSort() != Type.OBJECT) {
+        return internalName;
+      }
+      String e = accessibleType(element.getInternalName());
+      return e.equals(element.getInternalName()) ? internalName
+          : "[".repeat(array.getDimensions()) + Type.getObjectType(e).getDescriptor();
+    }
+    for (String c = internalName; c != null; c = hierarchy.superName(c)) {
+      if (isAccessible(c)) {
+        return c;
+      }
+    }
+    return "java/lang/Object";
+  }
+
+  private boolean isAccessible(String type) {
+    if (packageOf(type).equals(packageOf(owner.name))) {
+      return true;
+    }
+    if (type.startsWith("jdk/internal/") || type.startsWith("sun/")) {
+      return false; // not exported from java.base
+    }
+    ClassHierarchy.ClassInfo info = hierarchy.find(type);
+    return info == null || (info.access & Opcodes.ACC_PUBLIC) != 0;
+  }
+
+  private static String packageOf(String internalName) {
+    int slash = internalName.lastIndexOf('/');
+    return slash < 0 ? "" : internalName.substring(0, slash);
   }
 
   private String receiverType(MethodInsnNode call, BasicValue receiver) {
@@ -325,7 +376,7 @@ final class MethodWeaver {
     if (t == null || (t.getSort() == Type.OBJECT && "null".equals(t.getInternalName()))) {
       return call.owner;
     }
-    return t.getInternalName();
+    return accessibleType(t.getInternalName());
   }
 
   private static int[] argLocals(Type[] args, int base) {
