@@ -86,7 +86,8 @@ class WeaverMainTest {
     Path dir = writeApp(classes);
     String runtime = writeRuntime(classes).toString();
     String callerMessage = "app.BadCaller.run()V (line 4): calls suspendable app.Suspending.park()V but is not declared"
-        + " 'throws Suspendable' (a broader throws clause such as 'throws Exception' hides it); add 'throws Suspendable'";
+        + " 'throws Suspendable' (a broader throws clause such as 'throws Exception', or a catch of Exception or"
+        + " Throwable, hides it); add 'throws Suspendable'";
     String ctorMessage = "app.BadCtor.<init>()V (line 5): calls suspendable app.Suspending.park()V in a constructor,"
         + " which cannot suspend; move the call into a method or static factory that runs after construction";
 

@@ -58,7 +58,7 @@ class WeaverRulesTest {
     return Stream.of(
         row("unmarked caller hidden by throws Exception", "t/Caller", "run", "()V", "/*L*/",
             "calls suspendable t.Caller.park()V but is not declared 'throws Suspendable' (a broader throws clause"
-                + " such as 'throws Exception' hides it); add 'throws Suspendable'",
+                + " such as 'throws Exception', or a catch of Exception or Throwable, hides it); add 'throws Suspendable'",
             unit("package t;",
                 "import io.krill.fibers.Suspendable;",
                 "class Caller {",
@@ -70,7 +70,7 @@ class WeaverRulesTest {
                 "}")),
         row("unmarked caller that catches Exception around the call", "t/Catcher", "run", "(Lt/Service;)I", "/*L*/",
             "calls suspendable t.Service.fetch(I)I but is not declared 'throws Suspendable' (a broader throws clause"
-                + " such as 'throws Exception' hides it); add 'throws Suspendable'",
+                + " such as 'throws Exception', or a catch of Exception or Throwable, hides it); add 'throws Suspendable'",
             unit("package t;",
                 "import io.krill.fibers.Suspendable;",
                 "interface Service { int fetch(int key) throws Suspendable; }"),
@@ -228,6 +228,43 @@ class WeaverRulesTest {
             unit("package t;",
                 "abstract class Runner implements io.krill.fibers.SuspendableRunnable {",
                 "  public abstract void run();",
+                "}")),
+        row("suspendable override with a body names its first line", "t/Worker", "run", "()V", "/*L*/",
+            "is declared 'throws Suspendable' but overrides t.Job.run()V, which is not, so callers through"
+                + " t.Job.run()V cannot suspend; declare 'throws Suspendable' there too, or remove it here",
+            unit("package t;",
+                "interface Job { void run() throws Exception; }"),
+            unit("package t;",
+                "import io.krill.fibers.Suspendable;",
+                "class Worker implements Job {",
+                "  public void run() throws Suspendable {",
+                "    System.out.println(1); /*L*/",
+                "  }",
+                "}")),
+        row("generic override through a bridge: Callable<String> marked suspendable", "t/Fetch", "call",
+            "()Ljava/lang/String;", "/*L*/",
+            "is declared 'throws Suspendable' but overrides java.util.concurrent.Callable.call()Ljava/lang/Object;,"
+                + " which is not, so callers through java.util.concurrent.Callable.call()Ljava/lang/Object; cannot"
+                + " suspend; declare 'throws Suspendable' there too, or remove it here",
+            unit("package t;",
+                "import io.krill.fibers.Suspendable;",
+                "class Fetch implements java.util.concurrent.Callable<String> {",
+                "  public String call() throws Suspendable {",
+                "    return \"x\"; /*L*/",
+                "  }",
+                "}")),
+        row("generic override through a bridge: unmarked implementation of a suspendable generic method", "t/Plain2",
+            "get", "()Ljava/lang/String;", "/*L*/",
+            "overrides suspendable t.Source.get()Ljava/lang/Object; but is not declared 'throws Suspendable';"
+                + " declare it, so that every implementation of the method may suspend",
+            unit("package t;",
+                "import io.krill.fibers.Suspendable;",
+                "interface Source<T> { T get() throws Suspendable; }"),
+            unit("package t;",
+                "class Plain2 implements Source<String> {",
+                "  public String get() {",
+                "    return \"y\"; /*L*/",
+                "  }",
                 "}")));
   }
 

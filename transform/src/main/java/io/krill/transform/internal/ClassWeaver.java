@@ -134,7 +134,8 @@ public final class ClassWeaver {
       if (!declared && lambda == null && !bridge) {
         throw new TransformException(cn.name, m.name, m.desc, lineOf(first),
             "calls suspendable " + describe(first) + " but is not declared 'throws Suspendable'"
-                + " (a broader throws clause such as 'throws Exception' hides it); add 'throws Suspendable'");
+                + " (a broader throws clause such as 'throws Exception', or a catch of Exception or Throwable,"
+                + " hides it); add 'throws Suspendable'");
       }
       toWeave.add(m);
     }
@@ -248,27 +249,67 @@ public final class ClassWeaver {
     }
   }
 
+  /*
+   * A bridge overrides through erasure (Callable<String>.call()Object forwarding to
+   * call()String); it is checked in the name of the method it forwards to, so generic
+   * overrides follow the same rule as exact ones.
+   */
   private void checkOverride(ClassNode cn, MethodNode m) {
-    if ((m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC | Opcodes.ACC_BRIDGE)) != 0
-        || m.name.startsWith("<")) {
+    if ((m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0 || m.name.startsWith("<")) {
       return;
     }
-    boolean declared = declaresSuspendable(m);
+    MethodNode subject = m;
+    if ((m.access & Opcodes.ACC_BRIDGE) != 0) {
+      subject = bridgeTarget(cn, m);
+      if (subject == null) {
+        return;
+      }
+    } else if ((m.access & Opcodes.ACC_SYNTHETIC) != 0) {
+      return;
+    }
+    boolean declared = declaresSuspendable(subject);
     for (ClassHierarchy.MethodInfo sup : hierarchy.overridden(cn.name, m.name, m.desc)) {
       if (sup.suspendable() == declared) {
         continue;
       }
       String other = sup.owner().replace('/', '.') + "." + m.name + m.desc;
-      int line = m.instructions.size() == 0 ? -1 : lineOf(m.instructions.getFirst());
+      int line = firstLine(subject);
       if (declared) {
-        throw new TransformException(cn.name, m.name, m.desc, line,
+        throw new TransformException(cn.name, subject.name, subject.desc, line,
             "is declared 'throws Suspendable' but overrides " + other + ", which is not, so callers through "
                 + other + " cannot suspend; declare 'throws Suspendable' there too, or remove it here");
       }
-      throw new TransformException(cn.name, m.name, m.desc, line,
+      throw new TransformException(cn.name, subject.name, subject.desc, line,
           "overrides suspendable " + other + " but is not declared 'throws Suspendable'; declare it, so that"
               + " every implementation of the method may suspend");
     }
+  }
+
+  private static MethodNode bridgeTarget(ClassNode cn, MethodNode bridge) {
+    for (AbstractInsnNode insn : bridge.instructions) {
+      if (insn instanceof MethodInsnNode) {
+        MethodInsnNode call = (MethodInsnNode) insn;
+        if (call.owner.equals(cn.name) && call.name.equals(bridge.name)) {
+          for (MethodNode candidate : cn.methods) {
+            if (candidate.name.equals(call.name) && candidate.desc.equals(call.desc)
+                && (candidate.access & Opcodes.ACC_BRIDGE) == 0) {
+              return candidate;
+            }
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /** @return the first source line of a method's body, or -1 */
+  private static int firstLine(MethodNode m) {
+    for (AbstractInsnNode n = m.instructions.getFirst(); n != null; n = n.getNext()) {
+      if (n instanceof LineNumberNode) {
+        return ((LineNumberNode) n).line;
+      }
+    }
+    return -1;
   }
 
   private void checkPlacement(ClassNode cn, MethodNode m, List<MethodInsnNode> sites) {
