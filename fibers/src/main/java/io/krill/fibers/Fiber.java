@@ -650,6 +650,11 @@ public final class Fiber extends Stack implements Runnable {
     return true;
   }
 
+  private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+    throw new java.io.NotSerializableException("Fiber " + name() + ": fibers are bound to a scheduler;"
+        + " serialize a suspended Continuation instead");
+  }
+
   // ------------------------------------------------------------------ locals and dumps
 
   Map<FiberLocal<?>, Object> localMap() {
