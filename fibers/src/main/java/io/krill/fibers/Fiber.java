@@ -583,6 +583,18 @@ public final class Fiber extends Stack implements Runnable {
     unpark();
   }
 
+  /*
+   * For the CSP primitives: a cancellation was thrown while a channel or lock operation
+   * completed anyway (the item was handed over); the operation returns normally, and the
+   * fiber's next blocking call throws the cancellation instead of losing it.
+   */
+  void rearmCancellation() {
+    int s;
+    do {
+      s = state;
+    } while (!STATE.compareAndSet(this, s, s & ~CANCEL_THROWN));
+  }
+
   // ------------------------------------------------------------------ joining
 
   /**

@@ -1,0 +1,390 @@
+package io.krill.fibers;
+
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A CSP channel: rendezvous (capacity 0, a send completes when a receiver takes the item) or
+ * buffered (a send completes once the item is in the buffer). Both ends are shared: any number
+ * of strands may send and receive concurrently, and each item is received exactly once, in
+ * FIFO order per sender.
+ *
+ * <pre>{@code
+ * Channel<String> ch = Channel.create(0, "greetings");
+ * Fiber.start(() -> ch.send("hello"));
+ * String s = ch.receive();   // "hello"
+ * ch.close();
+ * }</pre>
+ *
+ * <p>{@link #send} and {@link #receive} may suspend: they suspend the calling fiber and never
+ * block its carrier; called from a platform or virtual thread they block that thread. A waiting
+ * fiber parks with the channel as its blocker, so dumps show the channel's name. Items must not
+ * be null. {@link #close()} ends the channel: buffered items can still be received, then
+ * receives throw {@link ChannelClosedException}; sends throw at once; strands parked in either
+ * operation wake up and throw. {@link Select} waits on several channels at once.
+ *
+ * <p>Thread-safe.
+ */
+public final class Channel<T> {
+  /*
+   * Implementation notes.
+   *
+   * State (buffer, the two queues of parked waiters, closed) is guarded by `lock`, held only
+   * for a few field updates, never across a park. A waiter is a Waiter in `senders` (with its
+   * item) or `receivers`; a counterparty completes it by claiming it (see Waiter) under the
+   * lock, and wakes its strand after the unlock: the strand to wake is left in `woken` and
+   * unlockAndWake() picks it up, so no syscall runs under the lock and nothing is allocated.
+   *
+   * Invariants under the lock: open receivers wait only while the buffer is empty; open
+   * senders wait only while the buffer is full. Dead waiters (of a select that won elsewhere,
+   * or that timed out) may linger until their owner unlinks them; whoever meets one drops it.
+   *
+   * Select locks all its channels at once, in `id` order, so its poll of every case and its
+   * registration on every channel are one atomic step; single operations take only their
+   * channel's lock. Locks are always taken in `id` order, so they cannot deadlock.
+   */
+  static final Object EMPTY = new Object();
+  static final Object CLOSED = new Object();
+  static final int OK = 0;
+  static final int FULL = 1;
+  static final int SHUT = 2;
+
+  private static final AtomicLong IDS = new AtomicLong();
+
+  final long id = IDS.incrementAndGet();
+  final ReentrantLock lock = new ReentrantLock();
+  private final int capacity;
+  private final String name;
+  private final ArrayDeque<Object> buffer;
+  private final WaitQueue senders = new WaitQueue();
+  private final WaitQueue receivers = new WaitQueue();
+  private boolean closed;
+  private Waiter woken;
+
+  private Channel(int capacity, String name) {
+    this.capacity = capacity;
+    this.name = name;
+    this.buffer = capacity == 0 ? null : new ArrayDeque<>(Math.min(capacity, 16));
+  }
+
+  /**
+   * Creates a rendezvous channel: a send waits for a receiver.
+   *
+   * @param <T> the item type
+   * @return the channel
+   */
+  public static <T> Channel<T> rendezvous() {
+    return create(0);
+  }
+
+  /**
+   * Creates a channel.
+   *
+   * @param capacity how many items the buffer holds; 0 for a rendezvous channel
+   * @param <T> the item type
+   * @return the channel, named "channel-ID"
+   * @throws IllegalArgumentException if capacity is negative
+   */
+  public static <T> Channel<T> create(int capacity) {
+    return create(capacity, null);
+  }
+
+  /**
+   * Creates a named channel.
+   *
+   * @param capacity how many items the buffer holds; 0 for a rendezvous channel
+   * @param name the name shown in fiber dumps and exceptions, or null for "channel-ID"
+   * @param <T> the item type
+   * @return the channel
+   * @throws IllegalArgumentException if capacity is negative
+   */
+  public static <T> Channel<T> create(int capacity, String name) {
+    if (capacity < 0) {
+      throw new IllegalArgumentException("capacity: " + capacity + " (expected: >= 0)");
+    }
+    return new Channel<>(capacity, name);
+  }
+
+  /** @return the name given at creation, or "channel-ID" */
+  public String name() {
+    return name != null ? name : "channel-" + id;
+  }
+
+  /** @return the buffer capacity; 0 for a rendezvous channel */
+  public int capacity() {
+    return capacity;
+  }
+
+  /** @return true once {@link #close()} was called */
+  public boolean isClosed() {
+    lock.lock();
+    try {
+      return closed;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Channel[" + name() + ", capacity " + capacity + "]";
+  }
+
+  // ------------------------------------------------------------------ operations
+
+  /**
+   * Sends {@code item}: hands it to a waiting receiver or buffers it, else waits until a
+   * receiver takes it (rendezvous) or buffer space frees up. May suspend.
+   *
+   * @param item the item, not null
+   * @throws ChannelClosedException if the channel is closed, or closes while this waits
+   * @throws FiberCancelledException if the calling fiber is cancelled while it waits (the item
+   *     was then not sent)
+   * @throws Suspendable never; marks that this method may suspend
+   */
+  public void send(T item) throws Suspendable {
+    Waiter w = offerOrRegister(Objects.requireNonNull(item, "item"));
+    if (w != null) {
+      Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
+      if (w.closed) {
+        throw closedException("send");
+      }
+    }
+  }
+
+  /**
+   * Receives the next item, waiting for one if none is available. May suspend.
+   *
+   * @return the item
+   * @throws ChannelClosedException if the channel is closed and drained, or closes while this
+   *     waits
+   * @throws FiberCancelledException if the calling fiber is cancelled while it waits (no item
+   *     was then taken)
+   * @throws Suspendable never; marks that this method may suspend
+   */
+  @SuppressWarnings("unchecked")
+  public T receive() throws Suspendable {
+    Object x = pollOrRegister();
+    if (x instanceof Waiter) { // items cannot be Waiters: the type is package-private
+      Waiter w = (Waiter) x;
+      Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
+      if (w.closed) {
+        throw closedException("receive");
+      }
+      x = w.item;
+    }
+    return (T) x;
+  }
+
+  /**
+   * Sends {@code item} if that needs no wait: a receiver is waiting, or the buffer has room.
+   *
+   * @param item the item, not null
+   * @return true if sent; false if the send would wait
+   * @throws ChannelClosedException if the channel is closed
+   */
+  public boolean trySend(T item) {
+    Objects.requireNonNull(item, "item");
+    int r;
+    lock.lock();
+    try {
+      r = offerLocked(item);
+    } finally {
+      unlockAndWake();
+    }
+    if (r == SHUT) {
+      throw closedException("send");
+    }
+    return r == OK;
+  }
+
+  /**
+   * Receives an item if one is available without waiting.
+   *
+   * @return the item, or null if a receive would wait
+   * @throws ChannelClosedException if the channel is closed and drained
+   */
+  @SuppressWarnings("unchecked")
+  public T tryReceive() {
+    Object x;
+    lock.lock();
+    try {
+      x = pollLocked();
+    } finally {
+      unlockAndWake();
+    }
+    if (x == CLOSED) {
+      throw closedException("receive");
+    }
+    return x == EMPTY ? null : (T) x;
+  }
+
+  /**
+   * Closes the channel. Buffered items stay receivable; parked senders and parked receivers
+   * wake up and throw {@link ChannelClosedException}. Idempotent.
+   *
+   * @return true if this call closed the channel, false if it was closed already
+   */
+  public boolean close() {
+    Waiter first;
+    lock.lock();
+    try {
+      if (closed) {
+        return false;
+      }
+      closed = true;
+      first = receivers.claimAll(true, senders.claimAll(true, null));
+    } finally {
+      lock.unlock();
+    }
+    Waiter.wakeAll(first);
+    return true;
+  }
+
+  ChannelClosedException closedException(String operation) {
+    return new ChannelClosedException(name(), operation);
+  }
+
+  // ------------------------------------------------------------------ locked steps (also used by Select)
+
+  private Waiter offerOrRegister(Object item) {
+    int r;
+    Waiter w = null;
+    lock.lock();
+    try {
+      r = offerLocked(item);
+      if (r == FULL) {
+        w = new Waiter(Strands.current(), item);
+        senders.add(w);
+      }
+    } finally {
+      unlockAndWake();
+    }
+    if (r == SHUT) {
+      throw closedException("send");
+    }
+    return w;
+  }
+
+  private Object pollOrRegister() {
+    Object x;
+    lock.lock();
+    try {
+      x = pollLocked();
+      if (x == EMPTY) {
+        Waiter w = new Waiter(Strands.current(), null);
+        receivers.add(w);
+        x = w;
+      }
+    } finally {
+      unlockAndWake();
+    }
+    if (x == CLOSED) {
+      throw closedException("receive");
+    }
+    return x;
+  }
+
+  /**
+   * Hands {@code item} to an open receiver or buffers it. Caller holds the lock.
+   *
+   * @return OK, FULL (the send must wait) or SHUT
+   */
+  int offerLocked(Object item) {
+    if (closed) {
+      return SHUT;
+    }
+    Waiter r;
+    while ((r = receivers.pollOpen()) != null) {
+      r.item = item;
+      if (r.claim()) {
+        woken = r;
+        return OK;
+      }
+    }
+    if (buffer != null && buffer.size() < capacity) {
+      buffer.addLast(item);
+      return OK;
+    }
+    return FULL;
+  }
+
+  /**
+   * Takes the next item: the buffer's head (refilled from an open sender) or an open sender's
+   * item. Caller holds the lock.
+   *
+   * @return the item, EMPTY (the receive must wait) or CLOSED
+   */
+  Object pollLocked() {
+    if (buffer != null && !buffer.isEmpty()) {
+      Object item = buffer.pollFirst();
+      Waiter s = claimSender();
+      if (s != null) {
+        buffer.addLast(s.item);
+      }
+      return item;
+    }
+    Waiter s = claimSender();
+    if (s != null) {
+      return s.item;
+    }
+    return closed ? CLOSED : EMPTY;
+  }
+
+  private Waiter claimSender() {
+    Waiter s;
+    while ((s = senders.pollOpen()) != null) {
+      if (s.claim()) {
+        woken = s;
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** Parks {@code w} in the queue of senders (send) or receivers. Caller holds the lock. */
+  void registerLocked(Waiter w, boolean send) {
+    (send ? senders : receivers).add(w);
+  }
+
+  /** Unlinks {@code w} if it is still queued here; takes the lock. */
+  void unregister(Waiter w) {
+    lock.lock();
+    try {
+      WaitQueue q = w.queue;
+      if (q != null) {
+        q.remove(w);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Unlocks, then wakes the strand that a locked step completed, if any. */
+  void unlockAndWake() {
+    Waiter w = woken;
+    woken = null;
+    lock.unlock();
+    if (w != null) {
+      Strands.wake(w.strand);
+    }
+  }
+
+  private boolean withdraw(Waiter w) {
+    lock.lock();
+    try {
+      if (!w.abort()) {
+        return false;
+      }
+      WaitQueue q = w.queue;
+      if (q != null) {
+        q.remove(w);
+      }
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package io.krill.fibers;
+
+/**
+ * A FIFO of {@link Waiter}s as an intrusive doubly linked list, so that an abandoned waiter
+ * is unlinked in O(1). Not thread-safe: guarded by the lock of the structure that owns it.
+ */
+final class WaitQueue {
+  private Waiter head;
+  private Waiter tail;
+  private int size;
+
+  void add(Waiter w) {
+    w.queue = this;
+    w.prev = tail;
+    w.next = null;
+    if (tail == null) {
+      head = w;
+    } else {
+      tail.next = w;
+    }
+    tail = w;
+    size++;
+  }
+
+  /** @return the first waiter whose wait is still open, unlinked; dropping dead ones; or null */
+  Waiter pollOpen() {
+    Waiter w;
+    while ((w = head) != null) {
+      remove(w);
+      if (w.isOpen()) {
+        return w;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Claims every open waiter, unlinking all; {@code closed} is written into each before its
+   * claim. The claimed ones come back chained through {@link Waiter#next}, for
+   * {@link Waiter#wakeAll} after the caller's unlock.
+   *
+   * @return the first claimed waiter of the chain, or {@code chain} if none was claimed
+   */
+  Waiter claimAll(boolean closed, Waiter chain) {
+    Waiter w;
+    while ((w = pollOpen()) != null) {
+      w.closed = closed;
+      if (w.claim()) {
+        w.next = chain;
+        chain = w;
+      }
+    }
+    return chain;
+  }
+
+  /** @return the first waiter, still linked, or null */
+  Waiter peek() {
+    return head;
+  }
+
+  /** Unlinks {@code w} if it is in this queue; idempotent. */
+  void remove(Waiter w) {
+    if (w.queue != this) {
+      return;
+    }
+    Waiter p = w.prev;
+    Waiter n = w.next;
+    if (p == null) {
+      head = n;
+    } else {
+      p.next = n;
+    }
+    if (n == null) {
+      tail = p;
+    } else {
+      n.prev = p;
+    }
+    w.prev = null;
+    w.next = null;
+    w.queue = null;
+    size--;
+  }
+
+  boolean isEmpty() {
+    return head == null;
+  }
+
+  int size() {
+    return size;
+  }
+}

@@ -1,0 +1,175 @@
+package io.krill.fibers;
+
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.util.function.Predicate;
+
+/**
+ * One registration of a waiting strand in a {@link WaitQueue}: a parked send, receive, lock
+ * acquisition, or one case of a {@link Select}. Package-private.
+ *
+ * <p>Every waiter belongs to an owner that holds the decision. A single operation is its own
+ * owner; the cases of a select share one owner, so at most one of them can ever win.
+ */
+final class Waiter {
+  /*
+   * Implementation notes.
+   *
+   * `decision` (on the owner only) is null while the wait is open. A counterparty that wants
+   * to complete a waiter w CASes null -> w (claim); the waiting strand itself CASes
+   * null -> ABORTED when it times out or is cancelled (abort). Exactly one CAS succeeds, so
+   * an item is handed over exactly once and a select has exactly one winner.
+   *
+   * A counterparty writes `item` or `closed` into w *before* its claim CAS and wakes the
+   * strand after it; the strand reads `decision` (volatile) before `item`, so it sees the
+   * values of the winning claim. A claim that fails leaves writes in a waiter that nobody
+   * will read: it lost, and it is dropped.
+   *
+   * `prev`, `next` and `queue` are guarded by the lock of whatever structure holds the queue.
+   */
+  static final Object ABORTED = new Object() {
+    @Override
+    public String toString() {
+      return "ABORTED";
+    }
+  };
+
+  /** A deadline meaning "wait forever". */
+  static final long NO_DEADLINE = Long.MAX_VALUE;
+
+  private static final AtomicReferenceFieldUpdater<Waiter, Object> DECISION =
+      AtomicReferenceFieldUpdater.newUpdater(Waiter.class, Object.class, "decision");
+
+  final Waiter owner;
+  final Object strand;
+  final int index;
+  Object item;
+  boolean closed;
+  long amount;
+  Waiter prev;
+  Waiter next;
+  WaitQueue queue;
+  private volatile Object decision;
+
+  /** Creates a waiter that is its own owner: a single blocking operation of {@code strand}. */
+  Waiter(Object strand, Object item) {
+    this.owner = this;
+    this.strand = strand;
+    this.index = -1;
+    this.item = item;
+  }
+
+  /** Creates case {@code index} of a select whose decision {@code owner} holds. */
+  Waiter(Waiter owner, int index, Object item) {
+    this.owner = owner;
+    this.strand = owner.strand;
+    this.index = index;
+    this.item = item;
+  }
+
+  /** @return true if this waiter won: the caller completes it and must wake {@link #strand} */
+  boolean claim() {
+    return DECISION.compareAndSet(owner, null, this);
+  }
+
+  /** @return true if the owner's wait was still open and is now abandoned */
+  boolean abort() {
+    return DECISION.compareAndSet(owner, null, ABORTED);
+  }
+
+  /** @return the owner's decision: null while open, the winning waiter, or {@link #ABORTED} */
+  Object decision() {
+    return owner.decision;
+  }
+
+  /** @return true while nobody has claimed or aborted the owner's wait */
+  boolean isOpen() {
+    return owner.decision == null;
+  }
+
+  /** @return the current strand's clock: the fiber's scheduler's, or System.nanoTime() */
+  static long now() {
+    Fiber f = Fiber.current();
+    return f != null ? f.scheduler().nanoTime() : System.nanoTime();
+  }
+
+  /**
+   * Checks a timeout argument at an API boundary.
+   *
+   * @return the timeout in nanoseconds, saturated at about 292 years
+   * @throws IllegalArgumentException if the timeout is negative
+   */
+  static long timeoutNanos(java.time.Duration timeout) {
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout: " + timeout + " (expected: >= 0)");
+    }
+    try {
+      return timeout.toNanos();
+    } catch (ArithmeticException e) {
+      return NO_DEADLINE - 1;
+    }
+  }
+
+  /** @return the deadline {@code nanos} from now on the current strand's clock, saturated */
+  static long deadline(long nanos) {
+    long now = now();
+    long d = now + nanos;
+    return nanos > 0 && d < now ? NO_DEADLINE - 1 : d;
+  }
+
+  /**
+   * Parks the current strand until {@code owner} is decided. On timeout or cancellation it
+   * calls {@code withdraw}, which aborts the wait and unregisters it, or answers false if a
+   * counterparty decided first; then the wait counts as decided, and a cancellation is
+   * re-armed so that the strand's next blocking call throws it.
+   *
+   * @return true if decided by a counterparty; false if the deadline passed
+   * @throws FiberCancelledException if cancelled before a decision
+   */
+  static boolean await(Waiter owner, Object blocker, long deadline, Predicate<Waiter> withdraw) throws Suspendable {
+    while (owner.decision == null) {
+      try {
+        if (deadline == NO_DEADLINE) {
+          Strands.park(blocker);
+        } else {
+          long left = deadline - now();
+          if (left <= 0) {
+            if (withdraw.test(owner)) {
+              return false;
+            }
+            break;
+          }
+          Strands.parkNanos(blocker, left);
+        }
+      } catch (FiberCancelledException e) {
+        if (withdraw.test(owner)) {
+          throw e;
+        }
+        rearmCancellation();
+        break;
+      }
+    }
+    return true;
+  }
+
+  /** Wakes the strands of a chain built by {@link WaitQueue#claimAll}. */
+  static void wakeAll(Waiter first) {
+    for (Waiter w = first; w != null; ) {
+      Waiter next = w.next;
+      Strands.wake(w.strand);
+      w = next;
+    }
+  }
+
+  /* Off-fiber, Strands already re-interrupted the thread. */
+  private static void rearmCancellation() {
+    Fiber f = Fiber.current();
+    if (f != null) {
+      f.rearmCancellation();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Waiter[" + strand + (index >= 0 ? ", case " + index : "") + "]";
+  }
+}

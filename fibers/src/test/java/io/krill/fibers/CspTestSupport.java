@@ -1,0 +1,99 @@
+package io.krill.fibers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+/** Helpers shared by the CSP tests. */
+final class CspTestSupport {
+  private CspTestSupport() {}
+
+  /** Starts a named fiber whose uncaught exceptions are left to joinFailure(). */
+  static Fiber fiber(FiberScheduler s, String name, SuspendableRunnable body) {
+    return Fiber.builder().scheduler(s).name(name).uncaughtExceptionHandler((t, e) -> {}).start(body);
+  }
+
+  /** @return how the (finished) fiber ended; blocks the calling thread until it has */
+  static Throwable failureOf(Fiber f) {
+    return Continuation.callOnThread(f::joinFailure);
+  }
+
+  static void join(Fiber f) {
+    Continuation.runOnThread(f::join);
+  }
+
+  /** Asserts the deterministic scheduler ran everything: no live fiber, no timer. */
+  static void assertQuiescent(DeterministicScheduler s) {
+    s.runUntilIdle();
+    assertThat(s.liveFibers()).as("live fibers").isEmpty();
+    assertThat(s.pendingTimers()).as("pending timers").isZero();
+  }
+
+  static Stream<String> kinds() {
+    return Stream.of("eventLoop", "workStealing");
+  }
+
+  static FiberScheduler create(String kind) {
+    return kind.equals("eventLoop") ? FiberScheduler.eventLoop(2) : FiberScheduler.workStealing(2);
+  }
+
+  /** A platform thread that runs suspendable code, and keeps its failure. */
+  static final class StrandThread {
+    final Thread thread;
+    final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    private StrandThread(Thread thread) {
+      this.thread = thread;
+    }
+
+    static StrandThread start(String name, SuspendableRunnable body) {
+      return start(name, body, false);
+    }
+
+    /** Starts on a virtual thread if {@code virtual} (JDK 21+), else a platform thread. */
+    static StrandThread start(String name, SuspendableRunnable body, boolean virtual) {
+      StrandThread[] self = new StrandThread[1];
+      Runnable r = () -> {
+        try {
+          Continuation.runOnThread(body);
+        } catch (Throwable e) {
+          self[0].failure.set(e);
+        }
+      };
+      Thread t = virtual ? unstartedVirtual(r) : new Thread(r, name);
+      t.setName(name);
+      self[0] = new StrandThread(t);
+      t.start();
+      return self[0];
+    }
+
+    Throwable join() throws InterruptedException {
+      thread.join(20_000);
+      assertThat(thread.isAlive()).as(thread.getName() + " finished").isFalse();
+      return failure.get();
+    }
+  }
+
+  /** @return true when this JDK has virtual threads */
+  static boolean hasVirtualThreads() {
+    try {
+      Thread.class.getMethod("ofVirtual");
+      return true;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
+  }
+
+  private static Thread unstartedVirtual(Runnable r) {
+    try {
+      Method ofVirtual = Thread.class.getMethod("ofVirtual");
+      Object builder = ofVirtual.invoke(null);
+      Method unstarted = Class.forName("java.lang.Thread$Builder").getMethod("unstarted", Runnable.class);
+      return (Thread) unstarted.invoke(builder, r);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("virtual threads need JDK 21+", e);
+    }
+  }
+}
