@@ -36,21 +36,31 @@ final class WaitQueue {
 
   /**
    * Claims every open waiter, unlinking all; {@code closed} is written into each before its
-   * claim. The claimed ones come back chained through {@link Waiter#next}, for
-   * {@link Waiter#wakeAll} after the caller's unlock.
+   * claim. The claimed ones come back chained through {@link Waiter#next} in queue order,
+   * followed by {@code rest}, for {@link Waiter#wakeAll} after the caller's unlock.
    *
-   * @return the first claimed waiter of the chain, or {@code chain} if none was claimed
+   * @return the first claimed waiter of the chain, or {@code rest} if none was claimed
    */
-  Waiter claimAll(boolean closed, Waiter chain) {
+  Waiter claimAll(boolean closed, Waiter rest) {
+    Waiter first = null;
+    Waiter last = null;
     Waiter w;
     while ((w = pollOpen()) != null) {
       w.closed = closed;
       if (w.claim()) {
-        w.next = chain;
-        chain = w;
+        if (last == null) {
+          first = w;
+        } else {
+          last.next = w;
+        }
+        last = w;
       }
     }
-    return chain;
+    if (last == null) {
+      return rest;
+    }
+    last.next = rest;
+    return first;
   }
 
   /** @return the first waiter, still linked, or null */
