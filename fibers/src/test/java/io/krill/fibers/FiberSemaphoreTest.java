@@ -1,0 +1,118 @@
+package io.krill.fibers;
+
+import static io.krill.fibers.CspTestSupport.assertQuiescent;
+import static io.krill.fibers.CspTestSupport.failureOf;
+import static io.krill.fibers.CspTestSupport.fiber;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.krill.fibers.CspTestSupport.StrandThread;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class FiberSemaphoreTest {
+  private final DeterministicScheduler s = FiberScheduler.deterministic();
+  private final List<String> log = new ArrayList<>();
+
+  @Test
+  void create_negativePermits_throwsWithHouseFormat() {
+    assertThatThrownBy(() -> FiberSemaphore.create(-1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("permits: -1 (expected: >= 0)");
+    assertThatThrownBy(() -> FiberSemaphore.create(1).release(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("permits: 0 (expected: > 0)");
+  }
+
+  @Test
+  void acquire_fair_bigRequestAtHeadIsNotOvertaken() {
+    FiberSemaphore sem = FiberSemaphore.create(1);
+    fiber(s, "big", () -> {
+      sem.acquire(3);
+      log.add("big");
+    });
+    fiber(s, "small", () -> {
+      sem.acquire(1);
+      log.add("small");
+    });
+    s.runUntilIdle();
+    assertThat(log).isEmpty();
+    assertThat(sem.tryAcquire()).as("no barging past waiters").isFalse();
+    sem.release(2);
+    s.runUntilIdle();
+    assertThat(log).containsExactly("big");
+    sem.release();
+    s.runUntilIdle();
+    assertThat(log).containsExactly("big", "small");
+    assertThat(sem.availablePermits()).isZero();
+    assertQuiescent(s);
+  }
+
+  @Test
+  void tryAcquire_timeoutOfHeadWaiter_letsTheNextOneThrough() {
+    FiberSemaphore sem = FiberSemaphore.create(2);
+    fiber(s, "big", () -> log.add("big " + sem.tryAcquire(5, Duration.ofMillis(10)) + "@" + s.nanoTime() / 1_000_000));
+    fiber(s, "small", () -> {
+      sem.acquire(2);
+      log.add("small@" + s.nanoTime() / 1_000_000);
+    });
+    s.run();
+    assertThat(log).containsExactly("big false@10", "small@10");
+    assertQuiescent(s);
+  }
+
+  @Test
+  void cancel_waitingFiber_takesNoPermit() {
+    FiberSemaphore sem = FiberSemaphore.create(0);
+    Fiber f = fiber(s, "waiter", sem::acquire);
+    s.runUntilIdle();
+    f.cancel();
+    s.runUntilIdle();
+    assertThat(failureOf(f)).isInstanceOf(FiberCancelledException.class);
+    sem.release();
+    assertThat(sem.availablePermits()).isEqualTo(1);
+    assertQuiescent(s);
+  }
+
+  @Tag("stress")
+  @Test
+  void stress_manyThreadsReleasingToTheSameFibers_everyPermitConsumedOnce() throws Exception {
+    int threads = 6;
+    int perThread = 20_000;
+    try (FiberScheduler loops = FiberScheduler.eventLoop(2)) {
+      FiberSemaphore sem = FiberSemaphore.create(0);
+      AtomicLong acquired = new AtomicLong();
+      List<Fiber> fibers = new ArrayList<>();
+      int consumers = 4;
+      for (int f = 0; f < consumers; f++) {
+        fibers.add(Fiber.builder().scheduler(loops).start(() -> {
+          for (int i = 0; i < threads * perThread / consumers; i++) {
+            sem.acquire();
+            acquired.incrementAndGet();
+          }
+        }));
+      }
+      List<StrandThread> releasers = new ArrayList<>();
+      AtomicInteger started = new AtomicInteger();
+      for (int t = 0; t < threads; t++) {
+        releasers.add(StrandThread.start("releaser-" + t, () -> {
+          started.incrementAndGet();
+          for (int i = 0; i < perThread; i++) {
+            sem.release();
+          }
+        }));
+      }
+      for (StrandThread t : releasers) {
+        assertThat(t.join()).isNull();
+      }
+      fibers.forEach(CspTestSupport::join);
+      assertThat(acquired.get()).isEqualTo((long) threads * perThread);
+      assertThat(sem.availablePermits()).isZero();
+    }
+  }
+}
