@@ -9,6 +9,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread. Thread-safe.
  */
 public final class FiberCountDownLatch {
+  private static final Waiter NOT_OPEN = new Waiter(null, null);
+
   private final ReentrantLock mutex = new ReentrantLock();
   private final WaitQueue waiters = new WaitQueue();
   private long count;
@@ -82,7 +84,6 @@ public final class FiberCountDownLatch {
     return Waiter.await(w, this, Waiter.deadline(nanos), this::withdraw);
   }
 
-  private static final Waiter NOT_OPEN = new Waiter(null, null);
 
   /* Returns null if open (count zero); else a registered waiter, or NOT_OPEN. */
   private Waiter register(boolean wait) {

@@ -31,6 +31,8 @@ public final class FiberLock {
    * so a woken strand never competes again and the lock is FIFO-fair; the owner is null only
    * while no open waiter exists. A timed-out or cancelled waiter aborts under `mutex`.
    */
+  private static final Waiter NOT_ACQUIRED = new Waiter(null, null);
+
   private final ReentrantLock mutex = new ReentrantLock();
   private final WaitQueue waiters = new WaitQueue();
   private final String name;
@@ -89,7 +91,6 @@ public final class FiberLock {
     return Waiter.await(w, this, Waiter.deadline(nanos), this::withdraw);
   }
 
-  private static final Waiter NOT_ACQUIRED = new Waiter(null, null);
 
   /* Returns null if acquired; else a registered waiter, or NOT_ACQUIRED if !register. */
   private Waiter acquireOrRegister(boolean register) {

@@ -21,6 +21,8 @@ public final class FiberSemaphore {
    * cancelled withdraws under `mutex` and re-runs grantLocked(): the strands queued behind it
    * may now be satisfiable.
    */
+  private static final Waiter NOT_ACQUIRED = new Waiter(null, null);
+
   private final ReentrantLock mutex = new ReentrantLock();
   private final WaitQueue waiters = new WaitQueue();
   private long permits;
@@ -99,7 +101,6 @@ public final class FiberSemaphore {
     return Waiter.await(w, this, Waiter.deadline(nanos), this::withdraw);
   }
 
-  private static final Waiter NOT_ACQUIRED = new Waiter(null, null);
 
   private static int checkPermits(int n) {
     if (n < 1) {
