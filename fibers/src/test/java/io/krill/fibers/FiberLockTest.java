@@ -73,14 +73,18 @@ class FiberLockTest {
   @Test
   void unlock_byNonOwner_throwsIllegalMonitorState() {
     FiberLock lock = new FiberLock("l");
-    fiber(s, "owner", () -> {
+    Fiber owner = fiber(s, "owner", () -> {
       lock.lock();
       Fiber.park("hold");
+      lock.unlock();
     });
     s.runUntilIdle();
     assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("not held by");
     assertThat(lock.tryLock()).isFalse();
-    s.close();
+    owner.unpark();
+    s.runUntilIdle();
+    assertThat(lock.isLocked()).isFalse();
+    assertQuiescent(s);
   }
 
   @Test
