@@ -648,18 +648,51 @@ public final class Fiber extends Stack implements Runnable {
     }
     FiberScheduler clock = me instanceof Fiber ? ((Fiber) me).scheduler : null;
     long start = clock != null ? clock.nanoTime() : System.nanoTime();
-    while (!isDone()) {
-      if (nanos == Long.MAX_VALUE) {
-        Strands.park(this);
-      } else {
-        long left = nanos - ((clock != null ? clock.nanoTime() : System.nanoTime()) - start);
-        if (left <= 0) {
-          return false;
+    boolean finished = false;
+    try {
+      while (!isDone()) {
+        if (nanos == Long.MAX_VALUE) {
+          Strands.park(this);
+        } else {
+          long left = nanos - ((clock != null ? clock.nanoTime() : System.nanoTime()) - start);
+          if (left <= 0) {
+            return false;
+          }
+          Strands.parkNanos(this, left);
         }
-        Strands.parkNanos(this, left);
+      }
+      finished = true;
+      return true;
+    } finally {
+      if (!finished) {
+        removeJoiner(me);
       }
     }
-    return true;
+  }
+
+  /* A waiter that gave up (timeout, cancellation) takes its node out, so polling never grows the stack. */
+  private void removeJoiner(Object strand) {
+    for (;;) {
+      Object head = joiners;
+      if (!(head instanceof Joiner)) {
+        return;
+      }
+      Object rebuilt = without((Joiner) head, strand);
+      if (rebuilt == head || JOINERS.compareAndSet(this, head, rebuilt)) {
+        return;
+      }
+    }
+  }
+
+  private static Object without(Joiner node, Object strand) {
+    if (node.strand == strand) {
+      return node.next;
+    }
+    if (!(node.next instanceof Joiner)) {
+      return node;
+    }
+    Object rest = without((Joiner) node.next, strand);
+    return rest == node.next ? node : new Joiner(node.strand, rest);
   }
 
   private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {

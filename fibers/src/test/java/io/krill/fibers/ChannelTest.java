@@ -5,7 +5,6 @@ import static io.krill.fibers.CspTestSupport.failureOf;
 import static io.krill.fibers.CspTestSupport.fiber;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.krill.fibers.CspTestSupport.StrandThread;
 import java.util.ArrayList;
@@ -305,7 +304,10 @@ class ChannelTest {
 
   @Test
   void offFiber_virtualThreads_exchangeWithFibers() throws Exception {
-    assumeTrue(CspTestSupport.hasVirtualThreads(), "skipped: virtual threads need JDK 21+");
+    boolean virtual = CspTestSupport.hasVirtualThreads();
+    if (!virtual) {
+      System.out.println("virtual threads need JDK 21+: exchanging with platform threads instead");
+    }
     try (FiberScheduler loop = FiberScheduler.eventLoop(1)) {
       Channel<Integer> ch = Channel.create(4);
       AtomicLong sum = new AtomicLong();
@@ -315,7 +317,7 @@ class ChannelTest {
           for (int i = 1; i <= 250; i++) {
             ch.send(i);
           }
-        }, true));
+        }, virtual));
       }
       Fiber consumer = Fiber.builder().scheduler(loop).start(() -> {
         for (int i = 0; i < 1000; i++) {

@@ -6,24 +6,36 @@ import java.util.Map;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestInstanceFactoryContext;
+import org.junit.jupiter.api.extension.TestInstancePreConstructCallback;
 
 /**
  * Checks, after every test of this module, the invariants of every scheduler the test created:
  * no leaked fiber, run queues drained, no timers left. Registered for all tests through
  * {@code META-INF/services} and JUnit's extension autodetection.
  */
-public final class FiberInvariantsExtension implements BeforeEachCallback, AfterEachCallback {
+public final class FiberInvariantsExtension
+    implements TestInstancePreConstructCallback, BeforeEachCallback, AfterEachCallback {
   private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(FiberInvariantsExtension.class);
   private static final long GRACE_NANOS = 2_000_000_000L;
 
+  /* Schedulers created in field initializers belong to the test too: record before construction. */
   @Override
-  public void beforeEach(ExtensionContext context) {
+  public void preConstructTestInstance(TestInstanceFactoryContext factory, ExtensionContext context) {
     context.getStore(NS).put("serial", FiberScheduler.SEQUENCE.get());
   }
 
   @Override
+  public void beforeEach(ExtensionContext context) {
+    if (context.getStore(NS).get("serial") == null) {
+      context.getStore(NS).put("serial", FiberScheduler.SEQUENCE.get());
+    }
+  }
+
+  @Override
   public void afterEach(ExtensionContext context) throws InterruptedException {
-    int before = context.getStore(NS).get("serial", Integer.class);
+    Integer recorded = context.getStore(NS).get("serial", Integer.class);
+    int before = recorded != null ? recorded : Integer.MAX_VALUE;
     List<FiberScheduler> created = new ArrayList<>();
     synchronized (FiberScheduler.CREATED) {
       for (Map.Entry<FiberScheduler, Integer> e : FiberScheduler.CREATED.entrySet()) {

@@ -283,4 +283,29 @@ class FiberTest {
           .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("home: elsewhere (expected: an event loop of");
     }
   }
+
+  @Test
+  void joinTimeout_repeated_doesNotGrowTheWaiterList() throws Exception {
+    DeterministicScheduler s = FiberScheduler.deterministic();
+    Fiber target = Fiber.builder().scheduler(s).start(() -> Fiber.park("forever"));
+    AtomicInteger timeouts = new AtomicInteger();
+    Fiber poller = Fiber.builder().scheduler(s).start(() -> {
+      for (int i = 0; i < 1000; i++) {
+        try {
+          target.join(Duration.ofMillis(1));
+        } catch (TimeoutException e) {
+          timeouts.incrementAndGet();
+        }
+      }
+    });
+    s.run();
+    assertThat(timeouts.get()).isEqualTo(1000);
+    java.lang.reflect.Field f = Fiber.class.getDeclaredField("joiners");
+    f.setAccessible(true);
+    assertThat(f.get(target)).isNotInstanceOf(Fiber.class).extracting(Object::getClass).extracting(Class::getSimpleName)
+        .isEqualTo("Object");
+    target.unpark();
+    s.run();
+    assertThat(poller.isDone()).isTrue();
+  }
 }
