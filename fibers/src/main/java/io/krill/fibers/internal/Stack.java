@@ -54,6 +54,14 @@ public class Stack implements Serializable {
 
   private static final ThreadLocal<Stack[]> FALLBACK = ThreadLocal.withInitial(() -> new Stack[] {NONE});
 
+  /*
+   * How many threads that are not carriers have a stack bound right now. While it is zero,
+   * woven code on platform and virtual threads skips the thread-local lookup. A thread sees
+   * its own increment, so a thread that bound a stack always takes the lookup.
+   */
+  private static final java.util.concurrent.atomic.AtomicInteger BOUND_OFF_CARRIER =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private static final byte NEW = 0;
   private static final byte RUNNING = 1;
   private static final byte SUSPENDED = 2;
@@ -97,6 +105,9 @@ public class Stack implements Serializable {
     if (t instanceof StealingWorker) {
       return ((StealingWorker) t).stack;
     }
+    if (BOUND_OFF_CARRIER.get() == 0) {
+      return NONE;
+    }
     return FALLBACK.get()[0];
   }
 
@@ -117,6 +128,11 @@ public class Stack implements Serializable {
     Stack[] holder = FALLBACK.get();
     Stack prev = holder[0];
     holder[0] = s;
+    if (prev == NONE && s != NONE) {
+      BOUND_OFF_CARRIER.incrementAndGet();
+    } else if (prev != NONE && s == NONE) {
+      BOUND_OFF_CARRIER.decrementAndGet();
+    }
     return prev;
   }
 
