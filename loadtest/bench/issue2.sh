@@ -50,5 +50,5 @@ mkdir -p loadtest/results
 "${TASKSET[@]}" "$JDK_NEWEST/bin/java" -cp loadtest/target/benchmarks.jar \
   io.krill.loadtest.continuations.ContinuationsReport "${JDKS[@]}" \
   --out loadtest/results --name "$DATE-continuations" --heap-count "$HEAP_COUNT" \
-  --command "loadtest/bench/issue2.sh ${QUICK[*]:-}" --commit "$COMMIT" "${QUICK[@]}" \
+  --command "$(echo loadtest/bench/issue2.sh "${QUICK[@]}")" --commit "$COMMIT" "${QUICK[@]}" \
   2>&1 | tee loadtest/target/issue2.log

@@ -243,6 +243,11 @@ public final class ContinuationsReport {
     throw new IOException(home + "/release: no JAVA_VERSION");
   }
 
+  private static double loadAverage(String uptime) {
+    Matcher m = Pattern.compile("load average: ([0-9.]+)").matcher(uptime);
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+  }
+
   private static String cpus() {
     try {
       List<String> l = exec(List.of("nproc", "--all"));
@@ -342,9 +347,9 @@ public final class ContinuationsReport {
       boolean metWithError = !(r1[2] > GOAL_SWITCH);
       rows.add(new String[] {"suspend+resume at depth 1 ÷ virtual-thread park/unpark switch", "≤ 0.2×",
           ratioCell(r1) + " (" + fmt(cont1[0]) + " vs " + fmt(vt1[0]) + " ns)", verdict(met, metWithError),
-          met ? "a resume re-enters one woven frame (one tableswitch, two restored locals) and a suspend pushes"
-              + " one frame into the continuation's arrays, which are kept between suspensions, so the steady"
-              + " state allocates nothing; a virtual-thread switch freezes and thaws a stack chunk and goes"
+          met ? "a resume re-enters the woven frame (a tableswitch and a reload of its live locals) and a suspend"
+              + " pushes the frame into the continuation's arrays, which are kept between suspensions, so the"
+              + " steady state allocates nothing; a virtual-thread switch freezes and thaws a stack chunk and goes"
               + " through the ForkJoinPool queue"
               : "suspend+resume costs " + fmt(cont1[0]) + " ns against " + fmt(vt1[0] * GOAL_SWITCH)
               + " ns allowed; see the suspend+resume table"});
@@ -429,6 +434,16 @@ public final class ContinuationsReport {
         .append(" CPUs; JMH forks pinned with `taskset -c 0`, so the JMH thread, the worker")
         .append(" thread and the virtual-thread carrier (`-Djdk.virtualThreadScheduler.parallelism=1`) share one")
         .append(" core. Shared machine: compare ratios within one run, not absolute times.\n");
+    for (JdkRun r : runs) {
+      double load = loadAverage(r.loadBefore);
+      double cores = Double.parseDouble(cpus().replaceAll("[^0-9]", "0"));
+      if (cores > 0 && load > cores) {
+        b.append("- **Noisy run:** the 1-minute load average was ").append(fmt(load)).append(" on ")
+            .append(cpus()).append(" CPUs before the JDK ").append(r.version)
+            .append(" run (other work on the shared machine), so errors are wide; rerun on a quiet machine")
+            .append(" before quoting a ratio whose range crosses its goal.\n");
+      }
+    }
     b.append("- Scores are ns per operation, JMH average time, ± the 99.9% error; ratios show [low–high] from")
         .append(" those errors. Every measured loop runs on a worker thread that the JMH thread hands a batch of")
         .append(" 10,000 operations, the same hand-off for every competitor.\n\n");
