@@ -23,7 +23,17 @@ public final class Krill implements Callable<Integer> {
    * @param args the command line
    */
   public static void main(String[] args) {
+    installDumpSignal();
     System.exit(run(args));
+  }
+
+  /* kill -USR2 <pid> prints every parked fiber, like jstack does for threads. */
+  private static void installDumpSignal() {
+    try {
+      sun.misc.Signal.handle(new sun.misc.Signal("USR2"), sig -> System.err.print(io.krill.fibers.Fibers.dumpAll()));
+    } catch (IllegalArgumentException | UnsupportedOperationException e) {
+      // no such signal on this platform: dumps stay reachable through Fibers.dumpAll()
+    }
   }
 
   /**

@@ -19,13 +19,14 @@ public final class DeterministicScheduler extends FiberScheduler {
   private final PriorityQueue<Timer> timerQueue = new PriorityQueue<>();
   private long now;
   private long sequence;
+  private int pending;
   private long steps;
 
   private static final class Timer implements Comparable<Timer> {
     final long deadline;
     final long order;
     final Runnable task;
-    boolean cancelled;
+    boolean done;
 
     Timer(long deadline, long order, Runnable task) {
       this.deadline = deadline;
@@ -53,15 +54,36 @@ public final class DeterministicScheduler extends FiberScheduler {
   protected synchronized BooleanSupplier schedule(Runnable task, long delayNanos) {
     Timer t = new Timer(now + Math.max(0, delayNanos), sequence++, task);
     timerQueue.add(t);
+    pending++;
     return () -> {
       synchronized (this) {
-        if (t.cancelled || !timerQueue.remove(t)) {
+        if (t.done) {
           return false;
         }
-        t.cancelled = true;
+        t.done = true;
+        pending--;
         return true;
       }
     };
+  }
+
+  /* Cancelled timers stay queued until they reach the head (lazy removal keeps cancel O(1)). */
+  private Timer pollDue(long limit) {
+    Timer t;
+    while ((t = timerQueue.peek()) != null) {
+      if (t.done) {
+        timerQueue.poll();
+        continue;
+      }
+      if (t.deadline > limit) {
+        return null;
+      }
+      timerQueue.poll();
+      t.done = true;
+      pending--;
+      return t;
+    }
+    return null;
   }
 
   /** @return the virtual time in nanoseconds since creation */
@@ -109,12 +131,11 @@ public final class DeterministicScheduler extends FiberScheduler {
     while (true) {
       Timer t;
       synchronized (this) {
-        t = timerQueue.peek();
-        if (t == null || t.deadline > target) {
-          now = target;
+        t = pollDue(target);
+        if (t == null) {
+          now = Math.max(now, target);
           break;
         }
-        timerQueue.poll();
         now = Math.max(now, t.deadline);
       }
       t.task.run();
@@ -133,7 +154,7 @@ public final class DeterministicScheduler extends FiberScheduler {
       runUntilIdle();
       Timer t;
       synchronized (this) {
-        t = timerQueue.poll();
+        t = pollDue(Long.MAX_VALUE);
         if (t == null) {
           return;
         }
@@ -145,12 +166,12 @@ public final class DeterministicScheduler extends FiberScheduler {
 
   /** @return true when no fiber is runnable and no timer is pending */
   public synchronized boolean isIdle() {
-    return runQueue.isEmpty() && timerQueue.isEmpty();
+    return runQueue.isEmpty() && pending == 0;
   }
 
   /** @return how many timers are pending */
   public synchronized int pendingTimers() {
-    return timerQueue.size();
+    return pending;
   }
 
   @Override
@@ -168,6 +189,7 @@ public final class DeterministicScheduler extends FiberScheduler {
     runQueue.clear();
     synchronized (this) {
       timerQueue.clear();
+      pending = 0;
     }
   }
 }

@@ -19,6 +19,28 @@ public final class Fibers {
   private Fibers() {}
 
   /**
+   * Describes every parked fiber of every live scheduler in this JVM: name, what it waits on,
+   * and its suspended frames. The CLI prints it on {@code SIGUSR2} ({@code kill -USR2 <pid>}).
+   *
+   * @return the dump, one block per scheduler that has parked fibers
+   */
+  public static String dumpAll() {
+    java.util.List<FiberScheduler> schedulers;
+    synchronized (FiberScheduler.CREATED) {
+      schedulers = new java.util.ArrayList<>(FiberScheduler.CREATED.keySet());
+    }
+    schedulers.sort(java.util.Comparator.comparingInt(s -> s.serial));
+    StringBuilder sb = new StringBuilder("krill fiber dump\n");
+    for (FiberScheduler s : schedulers) {
+      String parked = s.dumpParked();
+      if (!parked.isEmpty()) {
+        sb.append(s.name()).append(":\n").append(parked);
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
    * Runs {@code body} as a fiber on the default scheduler and blocks the calling thread until
    * it finishes; its exception is rethrown here.
    *

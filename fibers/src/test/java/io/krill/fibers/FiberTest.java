@@ -308,4 +308,33 @@ class FiberTest {
     s.run();
     assertThat(poller.isDone()).isTrue();
   }
+
+  @Test
+  @Timeout(180)
+  void deterministic_millionFibers_simulatedExactly() {
+    DeterministicScheduler s = FiberScheduler.deterministic();
+    int n = 1_000_000;
+    long[] total = new long[1];
+    for (int i = 0; i < n; i++) {
+      int delay = i % 1000;
+      Fiber.builder().scheduler(s).start(() -> {
+        Fiber.sleep(Duration.ofMillis(delay));
+        total[0] += s.nanoTime() / 1_000_000;
+      });
+    }
+    s.run();
+    assertThat(total[0]).isEqualTo((long) n / 1000 * (999L * 1000 / 2));
+    assertThat(s.nanoTime()).isEqualTo(999_000_000L);
+    assertThat(s.liveFibers()).isEmpty();
+  }
+
+  @Test
+  void dumpAll_listsParkedFibersOfEveryScheduler() {
+    DeterministicScheduler s = FiberScheduler.deterministic();
+    Fiber f = Fiber.builder().scheduler(s).name("dumped").start(() -> Fiber.park("the dump test"));
+    s.runUntilIdle();
+    assertThat(Fibers.dumpAll()).contains(s.name() + ":").contains("\"dumped\"").contains("waiting on the dump test");
+    f.unpark();
+    s.run();
+  }
 }
