@@ -8,33 +8,33 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** The event-loop scheduler netio tests share, and a way to run a test body in a fiber. */
-final class TestLoops {
+public final class TestLoops {
   private static final FiberScheduler SCHEDULER = FiberScheduler.eventLoop(2);
 
   private TestLoops() {}
 
-  static FiberScheduler scheduler() {
+  public static FiberScheduler scheduler() {
     return SCHEDULER;
   }
 
   /** @return options on the test scheduler with short deadlines */
-  static SocketOptions.Builder options() {
+  public static SocketOptions.Builder options() {
     return SocketOptions.builder().scheduler(SCHEDULER).connectTimeout(Duration.ofSeconds(5))
         .readTimeout(Duration.ofSeconds(20)).writeTimeout(Duration.ofSeconds(20));
   }
 
   /** Binds a server on 127.0.0.1 from the test thread. */
-  static FiberServerSocket bind(SocketOptions options) {
+  public static FiberServerSocket bind(SocketOptions options) {
     return Continuation.callOnThread(() -> FiberServerSocket.bind("127.0.0.1", 0, options));
   }
 
   /** Binds a server on 127.0.0.1 that serves every connection with {@code handler}. */
-  static FiberServerSocket serve(SocketOptions options, SocketHandler handler) {
+  public static FiberServerSocket serve(SocketOptions options, SocketHandler handler) {
     return bind(options).serve(handler);
   }
 
   /** Runs {@code body} in a fiber of the test scheduler and returns its result; rethrows its failure. */
-  static <T> T inFiber(SuspendableCallable<T> body) throws Exception {
+  public static <T> T inFiber(SuspendableCallable<T> body) throws Exception {
     AtomicReference<T> result = new AtomicReference<>();
     AtomicReference<Throwable> failure = new AtomicReference<>();
     Fiber f = Fiber.builder().scheduler(SCHEDULER).name("test").start(() -> {

@@ -84,6 +84,7 @@ public final class DnsResolver {
   private final long maxTtlNanos;
   private final long negativeTtlNanos;
   private final long budgetNanos;
+  private final int retries;
   private final LongAdder lookups = new LongAdder();
   private final LongAdder cacheHits = new LongAdder();
   private final LongAdder hostsHits = new LongAdder();
@@ -100,12 +101,15 @@ public final class DnsResolver {
       resolvers.add(r);
     }
     ExtendedResolver extended = new ExtendedResolver(resolvers);
-    extended.setRetries(b.retries + 1); // dnsjava counts attempts per server
+    // One attempt per server here; retries after a timeout are ours (see query), so that
+    // their count and the time they take do not depend on dnsjava's retry policy.
+    extended.setRetries(1);
     extended.setLoadBalance(false);
-    Duration total = b.timeout.multipliedBy((long) (b.retries + 1) * resolvers.size());
-    extended.setTimeout(total);
+    Duration attempt = b.timeout.multipliedBy(resolvers.size());
+    extended.setTimeout(attempt);
     this.session = LookupSession.builder().resolver(extended).clearCaches().build();
-    this.budgetNanos = total.toNanos() + Duration.ofMillis(500).toNanos();
+    this.budgetNanos = attempt.toNanos() + Duration.ofMillis(500).toNanos();
+    this.retries = b.retries;
     this.hosts = b.hostsFile == null ? null : new HostsFileParser(b.hostsFile);
     this.cache = new DnsCache(b.cacheSize);
     this.preference = b.preference;
@@ -195,6 +199,18 @@ public final class DnsResolver {
   }
 
   private List<InetAddress> query(String host, String key, Name name) throws UnknownHostException, Suspendable {
+    for (int attempt = 0;; attempt++) {
+      try {
+        return queryOnce(host, key, name);
+      } catch (UnknownHostException e) {
+        if (attempt >= retries || !isTimeout(e.getCause())) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private List<InetAddress> queryOnce(String host, String key, Name name) throws UnknownHostException, Suspendable {
     int[] types = types();
     List<CompletableFuture<LookupResult>> pending = new ArrayList<>(types.length);
     for (int type : types) {
@@ -267,13 +283,17 @@ public final class DnsResolver {
     throw e;
   }
 
-  private static String describe(Throwable failure) {
+  private static boolean isTimeout(Throwable failure) {
+    return failure instanceof TimeoutException || failure instanceof IOException
+        && String.valueOf(failure.getMessage()).toLowerCase(Locale.ROOT).contains("timed out");
+  }
+
+  private String describe(Throwable failure) {
     if (failure instanceof ServerFailedException) {
       return "SERVFAIL (server failure)";
     }
-    if (failure instanceof TimeoutException || failure instanceof IOException
-        && String.valueOf(failure.getMessage()).toLowerCase(Locale.ROOT).contains("timed out")) {
-      return "timed out (" + failure.getMessage() + ")";
+    if (isTimeout(failure)) {
+      return "timed out after " + (retries + 1) + " attempt(s) (" + failure.getMessage() + ")";
     }
     return failure == null ? "no addresses" : failure.toString();
   }
