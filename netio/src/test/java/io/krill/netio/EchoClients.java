@@ -20,7 +20,12 @@ final class EchoClients {
   private EchoClients() {}
 
   static void run(String host, int port, int connections, FiberScheduler scheduler) throws Exception {
-    SocketOptions o = SocketOptions.builder().scheduler(scheduler).connectTimeout(Duration.ofSeconds(30))
+    run(host, port, connections, scheduler, Transport.NIO);
+  }
+
+  static void run(String host, int port, int connections, FiberScheduler scheduler, Transport transport)
+      throws Exception {
+    SocketOptions o = SocketOptions.builder().scheduler(scheduler).transport(transport).connectTimeout(Duration.ofSeconds(30))
         .readTimeout(Duration.ofSeconds(60)).build();
     Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
     AtomicInteger open = new AtomicInteger();

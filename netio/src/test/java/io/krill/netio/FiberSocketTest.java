@@ -115,6 +115,19 @@ class FiberSocketTest {
     EchoClients.run("127.0.0.1", startEchoServer(), connections, TestLoops.scheduler());
   }
 
+  @Test
+  void echo_epollTransport_everyByteReturnsInOrder() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Transport.EPOLL.isAvailable(), "epoll does not load here");
+    FiberServerSocket server = TestLoops.serve(options().transport(Transport.EPOLL).build(), BYTE_ECHO);
+    SERVERS.add(server);
+    EchoClients.run("127.0.0.1", server.port(), 200, TestLoops.scheduler(), Transport.EPOLL);
+  }
+
+  @Test
+  void transport_auto_resolvesToAvailableOne() {
+    assertThat(Transport.AUTO.resolve()).isEqualTo(Transport.EPOLL.isAvailable() ? Transport.EPOLL : Transport.NIO);
+  }
+
   private static int startEchoServer() throws Exception {
     FiberServerSocket server = Continuation.callOnThread(
         () -> TestLoops.serve(options().backlog(4096).build(), BYTE_ECHO));
