@@ -1,0 +1,274 @@
+package io.krill.netio;
+
+import io.krill.fibers.Suspendable;
+import io.krill.netio.internal.Checks;
+import io.krill.netio.internal.Errors;
+import io.netty.buffer.ByteBuf;
+import io.netty.util.ReferenceCountUtil;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The buffered input of a {@link FiberSocket}. A read parks only when the buffer is empty; then
+ * it asks the channel for one more read and waits for it (reads are on demand, so a slow
+ * reader holds at most one read's worth of bytes).
+ *
+ * <p>Threading: one strand reads at a time. Reads may suspend the calling fiber, never its
+ * carrier; off-fiber they block the thread. End of stream is {@code -1} / {@code null}; the
+ * socket's read timeout raises {@link java.net.SocketTimeoutException}, a reset
+ * {@link java.net.SocketException} naming the peer.
+ */
+public final class FiberInput {
+  /** Default: the longest line {@link #readLine()} accepts, in bytes, without its terminator. */
+  public static final int DEFAULT_MAX_LINE_LENGTH = 8192;
+
+  private final FiberSocket socket;
+  private ByteBuf current;
+  private boolean eof;
+  private boolean closed;
+  private byte[] line = new byte[128];
+
+  FiberInput(FiberSocket socket) {
+    this.socket = socket;
+  }
+
+  /**
+   * Reads one byte. May suspend.
+   *
+   * @return the byte, 0..255, or -1 at end of stream
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public int read() throws IOException, Suspendable {
+    if (!fill()) {
+      return -1;
+    }
+    synchronized (this) {
+      return checkedCurrent().readUnsignedByte();
+    }
+  }
+
+  /**
+   * Reads up to {@code b.length} bytes. May suspend.
+   *
+   * @param b where to put them
+   * @return how many were read (at least 1 unless {@code b} is empty), or -1 at end of stream
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public int read(byte[] b) throws IOException, Suspendable {
+    return read(b, 0, b.length);
+  }
+
+  /**
+   * Reads up to {@code len} bytes, parking only if none are buffered. May suspend.
+   *
+   * @param b where to put them
+   * @param off the first index of {@code b} to fill
+   * @param len the most bytes to read
+   * @return how many were read (at least 1 unless {@code len} is 0), or -1 at end of stream
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public int read(byte[] b, int off, int len) throws IOException, Suspendable {
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    if (len == 0) {
+      return 0;
+    }
+    if (!fill()) {
+      return -1;
+    }
+    synchronized (this) {
+      ByteBuf buf = checkedCurrent();
+      int n = Math.min(len, buf.readableBytes());
+      buf.readBytes(b, off, n);
+      return n;
+    }
+  }
+
+  /**
+   * Reads exactly {@code b.length} bytes. May suspend.
+   *
+   * @param b where to put them
+   * @throws EOFException if the stream ends first
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public void readFully(byte[] b) throws IOException, Suspendable {
+    readFully(b, 0, b.length);
+  }
+
+  /**
+   * Reads exactly {@code len} bytes. May suspend.
+   *
+   * @param b where to put them
+   * @param off the first index of {@code b} to fill
+   * @param len how many bytes
+   * @throws EOFException if the stream ends first, saying how many bytes came
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public void readFully(byte[] b, int off, int len) throws IOException, Suspendable {
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    int done = 0;
+    while (done < len) {
+      int n = read(b, off + done, len - done);
+      if (n < 0) {
+        throw new EOFException("End of stream after " + done + " of " + len + " bytes from " + socket.peer());
+      }
+      done += n;
+    }
+  }
+
+  /**
+   * Reads a line of at most {@link #DEFAULT_MAX_LINE_LENGTH} bytes; see {@link #readLine(int)}.
+   *
+   * @return the line, or null at end of stream
+   * @throws IOException on timeout, reset, close or an over-long line
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public String readLine() throws IOException, Suspendable {
+    return readLine(DEFAULT_MAX_LINE_LENGTH);
+  }
+
+  /**
+   * Reads a line ended by LF or CRLF, decoded as UTF-8, without its terminator. A last line
+   * without terminator is returned as it is. May suspend.
+   *
+   * @param maxLength the most bytes the line may have, without terminator, > 0
+   * @return the line, or null at end of stream
+   * @throws LineTooLongException if the line is longer; the stream position is then undefined
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public String readLine(int maxLength) throws IOException, Suspendable {
+    Checks.positive("maxLength", maxLength);
+    int n = 0;
+    for (;;) {
+      if (!fill()) {
+        return n == 0 ? null : decodeLine(n, maxLength);
+      }
+      synchronized (this) {
+        ByteBuf buf = checkedCurrent();
+        int start = buf.readerIndex();
+        int end = buf.writerIndex();
+        int lf = buf.indexOf(start, end, (byte) '\n');
+        int chunk = (lf < 0 ? end : lf) - start;
+        if (n + chunk > maxLength + 1) { // + 1: room for the CR of a CRLF
+          throw new LineTooLongException(socket.peer(), maxLength);
+        }
+        if (n + chunk > line.length) {
+          line = Arrays.copyOf(line, Math.min(Math.max(line.length * 2, n + chunk), maxLength + 1));
+        }
+        buf.readBytes(line, n, chunk);
+        n += chunk;
+        if (lf >= 0) {
+          buf.skipBytes(1);
+          return decodeLine(n, maxLength);
+        }
+      }
+    }
+  }
+
+  private String decodeLine(int n, int maxLength) throws LineTooLongException {
+    if (n > 0 && line[n - 1] == '\r') {
+      n--;
+    }
+    if (n > maxLength) {
+      throw new LineTooLongException(socket.peer(), maxLength);
+    }
+    return new String(line, 0, n, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Skips up to {@code n} bytes, parking only if none are buffered. May suspend.
+   *
+   * @param n how many bytes to skip, >= 0
+   * @return how many were skipped; 0 at end of stream
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public long skip(long n) throws IOException, Suspendable {
+    if (n < 0) {
+      throw new IllegalArgumentException("n: " + n + " (expected: >= 0)");
+    }
+    if (n == 0 || !fill()) {
+      return 0;
+    }
+    synchronized (this) {
+      ByteBuf buf = checkedCurrent();
+      int k = (int) Math.min(n, buf.readableBytes());
+      buf.skipBytes(k);
+      return k;
+    }
+  }
+
+  /** @return how many bytes can be read without parking (at least) */
+  public synchronized int available() {
+    return current == null ? 0 : current.readableBytes();
+  }
+
+  /** Ensures buffered bytes; false at end of stream. */
+  private boolean fill() throws IOException, Suspendable {
+    ByteBuf buf = current;
+    return buf != null && buf.isReadable() || fillSlow();
+  }
+
+  private boolean fillSlow() throws IOException, Suspendable {
+    for (;;) {
+      synchronized (this) {
+        if (closed) {
+          throw Errors.closed(socket.peer());
+        }
+        if (current != null) {
+          if (current.isReadable()) {
+            return true;
+          }
+          current.release();
+          current = null;
+        }
+        if (eof) {
+          return false;
+        }
+      }
+      Object m = socket.connection.take(socket.readTimeoutNanos);
+      if (m == null) {
+        synchronized (this) {
+          eof = true;
+        }
+        return false;
+      }
+      if (!(m instanceof ByteBuf)) {
+        ReferenceCountUtil.release(m);
+        throw new IllegalStateException("FiberInput of " + socket.peer() + " got a " + m.getClass().getName()
+            + " (expected: bytes; use FiberSocket.messages for decoded messages)");
+      }
+      synchronized (this) {
+        if (closed) {
+          ((ByteBuf) m).release();
+          throw Errors.closed(socket.peer());
+        }
+        current = (ByteBuf) m;
+      }
+    }
+  }
+
+  private ByteBuf checkedCurrent() throws IOException {
+    ByteBuf buf = current;
+    if (buf == null) { // closed by another strand after fill()
+      throw Errors.closed(socket.peer());
+    }
+    return buf;
+  }
+
+  /** Releases the buffer; later reads throw. */
+  synchronized void close() {
+    closed = true;
+    if (current != null) {
+      current.release();
+      current = null;
+    }
+  }
+}

@@ -1,0 +1,168 @@
+package io.krill.netio;
+
+import io.krill.fibers.Suspendable;
+import io.krill.netio.internal.Errors;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The buffered output of a {@link FiberSocket}. Writes gather bytes in a buffer of the
+ * socket's {@code outputBufferSize}; a full buffer, and {@link #flush()}, hand the bytes to the
+ * channel and then park while the channel is not writable (more than the high water mark is
+ * queued), so a fast writer cannot outrun a slow peer by more than the water mark.
+ *
+ * <p>Threading: one strand writes at a time. Writes and flushes may suspend the calling fiber,
+ * never its carrier; off-fiber they block the thread. The socket's write timeout raises
+ * {@link java.net.SocketTimeoutException} when the peer does not read.
+ */
+public final class FiberOutput {
+  private final FiberSocket socket;
+  private final int bufferSize;
+  private ByteBuf pending;
+  private boolean closed;
+
+  FiberOutput(FiberSocket socket, int bufferSize) {
+    this.socket = socket;
+    this.bufferSize = bufferSize;
+  }
+
+  /**
+   * Writes one byte. May suspend when the buffer fills.
+   *
+   * @param b the byte (low 8 bits)
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public void write(int b) throws IOException, Suspendable {
+    boolean full;
+    synchronized (this) {
+      ByteBuf buf = buffer();
+      buf.writeByte(b);
+      full = buf.readableBytes() >= bufferSize;
+    }
+    if (full) {
+      send();
+    }
+  }
+
+  /**
+   * Writes all of {@code b}. May suspend when the buffer fills.
+   *
+   * @param b the bytes
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public void write(byte[] b) throws IOException, Suspendable {
+    write(b, 0, b.length);
+  }
+
+  /**
+   * Writes {@code len} bytes of {@code b}. May suspend when the buffer fills.
+   *
+   * @param b the bytes
+   * @param off the first index
+   * @param len how many
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public void write(byte[] b, int off, int len) throws IOException, Suspendable {
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    while (len > 0) {
+      boolean full;
+      int n;
+      synchronized (this) {
+        ByteBuf buf = buffer();
+        n = Math.min(len, bufferSize - buf.readableBytes());
+        buf.writeBytes(b, off, n);
+        full = buf.readableBytes() >= bufferSize;
+      }
+      off += n;
+      len -= n;
+      if (full) {
+        send();
+      }
+    }
+  }
+
+  /**
+   * Writes {@code s} encoded as UTF-8. May suspend when the buffer fills.
+   *
+   * @param s the text
+   * @throws IOException on timeout, reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public void writeUtf8(CharSequence s) throws IOException, Suspendable {
+    write(s.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Sends what is buffered, then parks while the channel is not writable. May suspend.
+   *
+   * @throws java.net.SocketTimeoutException if the peer does not make room within the write timeout
+   * @throws IOException on reset or close
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public void flush() throws IOException, Suspendable {
+    ByteBuf buf;
+    synchronized (this) {
+      checkOpen();
+      buf = pending;
+      pending = null;
+    }
+    if (buf != null) {
+      socket.connection.write(buf, true);
+    } else {
+      socket.connection.flush();
+    }
+    socket.connection.awaitWritable(socket.writeTimeoutNanos);
+  }
+
+  private void send() throws IOException, Suspendable {
+    ByteBuf buf;
+    synchronized (this) {
+      buf = pending;
+      pending = null;
+    }
+    if (buf != null) {
+      socket.connection.write(buf, true);
+      socket.connection.awaitWritable(socket.writeTimeoutNanos);
+    }
+  }
+
+  private ByteBuf buffer() throws IOException {
+    checkOpen();
+    ByteBuf buf = pending;
+    if (buf == null) {
+      buf = socket.connection.channel().alloc().buffer(bufferSize);
+      pending = buf;
+    }
+    return buf;
+  }
+
+  private void checkOpen() throws IOException {
+    if (closed) {
+      throw Errors.closed(socket.peer());
+    }
+  }
+
+  /** Hands what is buffered to the channel without waiting; later writes throw. */
+  void close() {
+    ByteBuf buf;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      buf = pending;
+      pending = null;
+    }
+    if (buf != null) {
+      try {
+        socket.connection.write(buf, true);
+      } catch (IOException e) {
+        // write() released the buffer; the connection failed already and close goes on
+      }
+    }
+  }
+}

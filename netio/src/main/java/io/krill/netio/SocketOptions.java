@@ -1,0 +1,271 @@
+package io.krill.netio;
+
+import io.krill.fibers.FiberScheduler;
+import io.krill.netio.dns.DnsResolver;
+import io.krill.netio.internal.Checks;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of client and server sockets: deadlines, TCP options, buffer limits, TLS, transport
+ * and the scheduler whose fibers use the socket. Immutable and thread-safe; change a copy with
+ * {@link #toBuilder()}. Every limit has a {@code DEFAULT_*} constant, listed in the README.
+ *
+ * <pre>{@code
+ * SocketOptions o = SocketOptions.builder().readTimeout(Duration.ofSeconds(5)).tls(Tls.client()).build();
+ * }</pre>
+ */
+public final class SocketOptions {
+  /** Default: how long a connect may take. */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  /** Default: how long one read may wait for data (zero means forever). */
+  public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(60);
+  /** Default: how long a write or flush may wait for the peer to make room (zero means forever). */
+  public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(60);
+  /** Default: how long close() lets pending writes drain before it closes anyway. */
+  public static final Duration DEFAULT_LINGER = Duration.ofSeconds(5);
+  /** Default: bytes {@link FiberOutput} gathers before it writes them to the channel. */
+  public static final int DEFAULT_OUTPUT_BUFFER_SIZE = 8192;
+  /** Default: outbound bytes queued in Netty below which the channel is writable again. */
+  public static final int DEFAULT_WRITE_LOW_WATER_MARK = 32 * 1024;
+  /** Default: outbound bytes queued in Netty above which writers park. */
+  public static final int DEFAULT_WRITE_HIGH_WATER_MARK = 64 * 1024;
+  /** Default: pending connections the server's kernel queue holds. */
+  public static final int DEFAULT_BACKLOG = 1024;
+  /** Default: TCP_NODELAY. */
+  public static final boolean DEFAULT_TCP_NO_DELAY = true;
+  /** Default: SO_KEEPALIVE. */
+  public static final boolean DEFAULT_KEEP_ALIVE = false;
+
+  private static final SocketOptions DEFAULTS = new Builder().build();
+
+  final Duration connectTimeout;
+  final Duration readTimeout;
+  final Duration writeTimeout;
+  final Duration linger;
+  final int outputBufferSize;
+  final int writeLowWaterMark;
+  final int writeHighWaterMark;
+  final int backlog;
+  final boolean tcpNoDelay;
+  final boolean keepAlive;
+  final int sendBufferSize;
+  final int receiveBufferSize;
+  final Tls tls;
+  final Transport transport;
+  final FiberScheduler scheduler;
+  final DnsResolver resolver;
+
+  private SocketOptions(Builder b) {
+    connectTimeout = b.connectTimeout;
+    readTimeout = b.readTimeout;
+    writeTimeout = b.writeTimeout;
+    linger = b.linger;
+    outputBufferSize = b.outputBufferSize;
+    writeLowWaterMark = b.writeLowWaterMark;
+    writeHighWaterMark = b.writeHighWaterMark;
+    backlog = b.backlog;
+    tcpNoDelay = b.tcpNoDelay;
+    keepAlive = b.keepAlive;
+    sendBufferSize = b.sendBufferSize;
+    receiveBufferSize = b.receiveBufferSize;
+    tls = b.tls;
+    transport = b.transport;
+    scheduler = b.scheduler;
+    resolver = b.resolver;
+  }
+
+  /** @return the defaults */
+  public static SocketOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /** @return a builder starting from the defaults */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** @return a builder starting from these options */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** @return the connect timeout */
+  public Duration connectTimeout() {
+    return connectTimeout;
+  }
+
+  /** @return the read timeout (zero: none) */
+  public Duration readTimeout() {
+    return readTimeout;
+  }
+
+  /** @return the write timeout (zero: none) */
+  public Duration writeTimeout() {
+    return writeTimeout;
+  }
+
+  /** @return the TLS settings, or null for plain TCP */
+  public Tls tls() {
+    return tls;
+  }
+
+  /** @return the scheduler: the one given, else the current fiber's, else the default */
+  public FiberScheduler scheduler() {
+    if (scheduler != null) {
+      return scheduler;
+    }
+    io.krill.fibers.Fiber f = io.krill.fibers.Fiber.current();
+    return f != null ? f.scheduler() : FiberScheduler.defaultScheduler();
+  }
+
+  /** @return the transport, with AUTO resolved */
+  public Transport transport() {
+    return transport.resolve();
+  }
+
+  /** Builds {@link SocketOptions}. Not thread-safe. */
+  public static final class Builder {
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private Duration readTimeout = DEFAULT_READ_TIMEOUT;
+    private Duration writeTimeout = DEFAULT_WRITE_TIMEOUT;
+    private Duration linger = DEFAULT_LINGER;
+    private int outputBufferSize = DEFAULT_OUTPUT_BUFFER_SIZE;
+    private int writeLowWaterMark = DEFAULT_WRITE_LOW_WATER_MARK;
+    private int writeHighWaterMark = DEFAULT_WRITE_HIGH_WATER_MARK;
+    private int backlog = DEFAULT_BACKLOG;
+    private boolean tcpNoDelay = DEFAULT_TCP_NO_DELAY;
+    private boolean keepAlive = DEFAULT_KEEP_ALIVE;
+    private int sendBufferSize;
+    private int receiveBufferSize;
+    private Tls tls;
+    private Transport transport = Transport.fromSystemProperty();
+    private FiberScheduler scheduler;
+    private DnsResolver resolver;
+
+    private Builder() {}
+
+    private Builder(SocketOptions o) {
+      connectTimeout = o.connectTimeout;
+      readTimeout = o.readTimeout;
+      writeTimeout = o.writeTimeout;
+      linger = o.linger;
+      outputBufferSize = o.outputBufferSize;
+      writeLowWaterMark = o.writeLowWaterMark;
+      writeHighWaterMark = o.writeHighWaterMark;
+      backlog = o.backlog;
+      tcpNoDelay = o.tcpNoDelay;
+      keepAlive = o.keepAlive;
+      sendBufferSize = o.sendBufferSize;
+      receiveBufferSize = o.receiveBufferSize;
+      tls = o.tls;
+      transport = o.transport;
+      scheduler = o.scheduler;
+      resolver = o.resolver;
+    }
+
+    /** @param timeout how long a connect (and a client's TLS handshake wait) may take, > 0 @return this */
+    public Builder connectTimeout(Duration timeout) {
+      connectTimeout = Checks.positive("connectTimeout", timeout);
+      return this;
+    }
+
+    /** @param timeout how long one read may wait, zero for forever @return this */
+    public Builder readTimeout(Duration timeout) {
+      readTimeout = Checks.nonNegative("readTimeout", timeout);
+      return this;
+    }
+
+    /** @param timeout how long one write or flush may wait for room, zero for forever @return this */
+    public Builder writeTimeout(Duration timeout) {
+      writeTimeout = Checks.nonNegative("writeTimeout", timeout);
+      return this;
+    }
+
+    /** @param linger how long close() lets pending writes drain, zero to close at once @return this */
+    public Builder linger(Duration linger) {
+      this.linger = Checks.nonNegative("linger", linger);
+      return this;
+    }
+
+    /** @param bytes how many bytes FiberOutput gathers before writing, > 0 @return this */
+    public Builder outputBufferSize(int bytes) {
+      outputBufferSize = Checks.positive("outputBufferSize", bytes);
+      return this;
+    }
+
+    /**
+     * @param low the writable-again mark, > 0
+     * @param high the park-writers mark, >= low
+     * @return this
+     */
+    public Builder writeBufferWaterMark(int low, int high) {
+      Checks.positive("writeLowWaterMark", low);
+      if (high < low) {
+        throw new IllegalArgumentException("writeHighWaterMark: " + high + " (expected: >= writeLowWaterMark " + low + ")");
+      }
+      writeLowWaterMark = low;
+      writeHighWaterMark = high;
+      return this;
+    }
+
+    /** @param backlog the server's pending-connection queue, > 0 @return this */
+    public Builder backlog(int backlog) {
+      this.backlog = Checks.positive("backlog", backlog);
+      return this;
+    }
+
+    /** @param on TCP_NODELAY @return this */
+    public Builder tcpNoDelay(boolean on) {
+      tcpNoDelay = on;
+      return this;
+    }
+
+    /** @param on SO_KEEPALIVE @return this */
+    public Builder keepAlive(boolean on) {
+      keepAlive = on;
+      return this;
+    }
+
+    /** @param bytes SO_SNDBUF, 0 for the OS default @return this */
+    public Builder sendBufferSize(int bytes) {
+      sendBufferSize = Checks.nonNegative("sendBufferSize", bytes);
+      return this;
+    }
+
+    /** @param bytes SO_RCVBUF, 0 for the OS default @return this */
+    public Builder receiveBufferSize(int bytes) {
+      receiveBufferSize = Checks.nonNegative("receiveBufferSize", bytes);
+      return this;
+    }
+
+    /** @param tls TLS settings, or null for plain TCP @return this */
+    public Builder tls(Tls tls) {
+      this.tls = tls;
+      return this;
+    }
+
+    /** @param transport the transport @return this */
+    public Builder transport(Transport transport) {
+      this.transport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
+    /** @param scheduler the scheduler of the fibers that serve accepted connections @return this */
+    public Builder scheduler(FiberScheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /** @param resolver resolves hostnames for connect; null uses the JDK's resolver on the blocking pool @return this */
+    public Builder resolver(DnsResolver resolver) {
+      this.resolver = resolver;
+      return this;
+    }
+
+    /** @return the options */
+    public SocketOptions build() {
+      return new SocketOptions(this);
+    }
+  }
+}

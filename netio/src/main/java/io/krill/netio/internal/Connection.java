@@ -1,0 +1,363 @@
+package io.krill.netio.internal;
+
+import io.krill.fibers.Suspendable;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The last handler of a netio channel's pipeline: it hands what the pipeline decodes to one
+ * reading strand and tells one writing strand when the channel becomes writable again. Reads
+ * are on demand: the channel runs with autoRead off and {@link #take} asks for one more read
+ * only when its queue is empty, so a slow reader holds at most one read's worth of data. Not
+ * API.
+ */
+@io.netty.channel.ChannelHandler.Sharable // one pipeline only; Sharable so messages() can re-add it after the codecs
+public final class Connection extends ChannelDuplexHandler {
+  /*
+   * Implementation notes.
+   *
+   * The loop thread produces (channelRead, events); the reader and the writer strands may be
+   * fibers on this loop, fibers elsewhere, or platform threads. Queue and flags are guarded by
+   * `this`, held only for a few field accesses and never across a park. A strand publishes
+   * itself in `reader`/`writer` under the lock, after checking its condition, then parks; the
+   * loop changes the state under the lock, then wakes whoever is published. A wake-up that
+   * comes before the park leaves a permit (Fiber.unpark, LockSupport.unpark), so none is lost.
+   *
+   * Ownership: a message in `inbound` belongs to the queue. Whoever polls it (the reader, or
+   * close() draining) owns it and releases it. After close() no message is queued: channelRead
+   * releases it at once.
+   */
+
+  /** The handler's name in the pipeline. */
+  public static final String NAME = "krill-connection";
+
+  private final Channel channel;
+  private final String peer;
+  private final ArrayDeque<Object> inbound = new ArrayDeque<>();
+  private boolean inputEnded;
+  private boolean closed;
+  private boolean outputShutdown;
+  private Throwable failure;
+  private volatile Object reader;
+  private volatile Object writer;
+  private final ChannelFutureListener onWritten = f -> {
+    if (!f.isSuccess()) {
+      failed(f.cause());
+    }
+  };
+
+  /**
+   * @param channel the channel this handler serves
+   * @param peer the peer as {@code host:port}, for messages
+   */
+  public Connection(Channel channel, String peer) {
+    this.channel = channel;
+    this.peer = peer;
+  }
+
+  /** @return the channel */
+  public Channel channel() {
+    return channel;
+  }
+
+  /** @return the peer as {@code host:port} */
+  public String peer() {
+    return peer;
+  }
+
+  // ------------------------------------------------------------------ loop side
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    boolean drop;
+    synchronized (this) {
+      drop = closed;
+      if (!drop) {
+        inbound.add(msg);
+      }
+    }
+    if (drop) {
+      ReferenceCountUtil.release(msg);
+    } else {
+      Strand.wake(reader);
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    // A read that produced nothing for us (half a TLS record, half a frame): read on.
+    if (reader != null && isEmptyAndOpen()) {
+      ctx.read();
+    }
+  }
+
+  private synchronized boolean isEmptyAndOpen() {
+    return inbound.isEmpty() && !inputEnded && failure == null && !closed;
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof ChannelInputShutdownEvent) {
+      synchronized (this) {
+        inputEnded = true;
+      }
+      Strand.wake(reader);
+    }
+    ReferenceCountUtil.release(evt);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    synchronized (this) {
+      inputEnded = true;
+    }
+    Strand.wake(reader);
+    Strand.wake(writer);
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    Strand.wake(writer);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    failed(cause);
+  }
+
+  private void failed(Throwable cause) {
+    synchronized (this) {
+      if (failure == null) {
+        failure = cause;
+      }
+    }
+    Strand.wake(reader);
+    Strand.wake(writer);
+  }
+
+  // ------------------------------------------------------------------ reading strand
+
+  /**
+   * Takes the next inbound message, parking while there is none. Messages already received
+   * come before a failure.
+   *
+   * @param timeoutNanos the longest wait, 0 for none
+   * @return the message, owned by the caller; null at the end of the stream
+   * @throws SocketTimeoutException if nothing came in time
+   * @throws IOException if the connection failed or was closed locally
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public Object take(long timeoutNanos) throws IOException, Suspendable {
+    Object m = poll();
+    return m != null ? m : takeSlow(timeoutNanos);
+  }
+
+  private synchronized Object poll() {
+    return inbound.poll();
+  }
+
+  private Object takeSlow(long timeoutNanos) throws IOException, Suspendable {
+    long deadline = Strand.deadline(timeoutNanos);
+    Object me = Strand.current();
+    try {
+      for (;;) {
+        Throwable fail;
+        synchronized (this) {
+          Object m = inbound.poll();
+          if (m != null) {
+            return m;
+          }
+          if (closed) {
+            throw Errors.closed(peer);
+          }
+          fail = failure;
+          if (fail == null && inputEnded) {
+            return null;
+          }
+          reader = me;
+        }
+        if (fail != null) {
+          throw Errors.ioFailed(fail, peer);
+        }
+        channel.read();
+        if (!Strand.park(this, deadline)) {
+          throw new SocketTimeoutException("Read timed out after " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
+              + " ms: " + peer);
+        }
+      }
+    } finally {
+      reader = null;
+    }
+  }
+
+  /** @return true if a message is queued */
+  public synchronized boolean hasQueued() {
+    return !inbound.isEmpty();
+  }
+
+  // ------------------------------------------------------------------ writing strand
+
+  /**
+   * Writes a message; the pipeline takes ownership, also when this throws.
+   *
+   * @param msg the message
+   * @param flush whether to flush
+   * @throws IOException if the socket is closed, its output shut down, or a write failed
+   */
+  public void write(Object msg, boolean flush) throws IOException {
+    Throwable fail;
+    boolean refused;
+    synchronized (this) {
+      fail = failure;
+      refused = closed || outputShutdown;
+    }
+    if (refused || fail != null) {
+      ReferenceCountUtil.release(msg);
+      throw fail != null ? Errors.ioFailed(fail, peer) : Errors.closed(peer);
+    }
+    ChannelFuture f = flush ? channel.writeAndFlush(msg) : channel.write(msg);
+    f.addListener(onWritten);
+  }
+
+  /** Flushes what was written. */
+  public void flush() {
+    channel.flush();
+  }
+
+  /**
+   * Parks while the channel is not writable (its outbound buffer is above the high water
+   * mark). Call after flushing, or the buffer never drains.
+   *
+   * @param timeoutNanos the longest wait, 0 for none
+   * @throws SocketTimeoutException if the channel did not become writable in time
+   * @throws IOException if the connection failed or closed
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public void awaitWritable(long timeoutNanos) throws IOException, Suspendable {
+    if (!channel.isWritable()) {
+      awaitWritableSlow(timeoutNanos);
+    }
+  }
+
+  private void awaitWritableSlow(long timeoutNanos) throws IOException, Suspendable {
+    long deadline = Strand.deadline(timeoutNanos);
+    writer = Strand.current();
+    try {
+      while (!channel.isWritable()) {
+        Throwable fail;
+        synchronized (this) {
+          fail = failure;
+          if (fail == null && (closed || !channel.isActive())) {
+            throw Errors.closed(peer);
+          }
+        }
+        if (fail != null) {
+          throw Errors.ioFailed(fail, peer);
+        }
+        if (!Strand.park(this, deadline)) {
+          throw new SocketTimeoutException("Write timed out after " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
+              + " ms: " + peer + " is not reading");
+        }
+      }
+    } finally {
+      writer = null;
+    }
+  }
+
+  /**
+   * Half-closes: once everything written so far is on the wire, shuts the output down.
+   *
+   * @param timeoutNanos the longest wait for pending writes, 0 for none
+   * @throws IOException if that failed
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public void shutdownOutput(long timeoutNanos) throws IOException, Suspendable {
+    synchronized (this) {
+      if (closed) {
+        throw Errors.closed(peer);
+      }
+      if (outputShutdown) {
+        return;
+      }
+      outputShutdown = true;
+    }
+    if (!(channel instanceof DuplexChannel)) {
+      throw new UnsupportedOperationException("shutdownOutput: " + channel.getClass().getSimpleName() + " is not a duplex channel");
+    }
+    io.netty.channel.ChannelPromise done = channel.newPromise();
+    channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
+      if (f.isSuccess()) {
+        ((DuplexChannel) channel).shutdownOutput(done);
+      } else {
+        done.setFailure(f.cause());
+      }
+    });
+    if (!Await.done(done, Strand.deadline(timeoutNanos))) {
+      throw new SocketTimeoutException("Shutting down output timed out after "
+          + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms: " + peer + " is not reading");
+    }
+    if (!done.isSuccess()) {
+      throw Errors.ioFailed(done.cause(), peer);
+    }
+  }
+
+  // ------------------------------------------------------------------ closing
+
+  /**
+   * Closes without waiting: releases what is queued, wakes waiting strands, and closes the
+   * channel once what was written is flushed, or after {@code lingerNanos} at the latest.
+   *
+   * @param lingerNanos how long pending writes may take before the channel is closed anyway
+   */
+  public void close(long lingerNanos) {
+    List<Object> drained;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      drained = new ArrayList<>(inbound);
+      inbound.clear();
+    }
+    for (Object m : drained) {
+      ReferenceCountUtil.release(m);
+    }
+    Strand.wake(reader);
+    Strand.wake(writer);
+    if (!channel.isActive()) {
+      channel.close();
+      return;
+    }
+    channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    if (lingerNanos > 0) {
+      ScheduledFuture<?> force = channel.eventLoop().schedule(() -> {
+        channel.close();
+      }, lingerNanos, TimeUnit.NANOSECONDS);
+      channel.closeFuture().addListener(f -> force.cancel(false));
+    }
+  }
+
+  /** @return true until {@link #close} was called or the channel closed */
+  public synchronized boolean isOpen() {
+    return !closed && channel.isActive();
+  }
+
+  /** @return the failure that ended the connection, or null */
+  public synchronized Throwable failure() {
+    return failure;
+  }
+}

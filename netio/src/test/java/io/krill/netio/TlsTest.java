@@ -1,0 +1,102 @@
+package io.krill.netio;
+
+import static io.krill.netio.TestLoops.inFiber;
+import static io.krill.netio.TestLoops.options;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.pkitesting.CertificateBuilder;
+import io.netty.pkitesting.X509Bundle;
+import java.time.Duration;
+import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** TLS with certificates generated at test time by netty-pkitesting. */
+class TlsTest {
+  private static X509Bundle root;
+  private static X509Bundle localhost;
+  private static X509Bundle otherName;
+
+  @BeforeAll
+  static void certificates() throws Exception {
+    root = new CertificateBuilder().subject("CN=krill test root").setIsCertificateAuthority(true).buildSelfSigned();
+    localhost = new CertificateBuilder().subject("CN=localhost").addSanDnsName("localhost")
+        .addSanIpAddress("127.0.0.1").addExtendedKeyUsageServerAuth().buildIssuedBy(root);
+    otherName = new CertificateBuilder().subject("CN=other.test").addSanDnsName("other.test")
+        .addExtendedKeyUsageServerAuth().buildIssuedBy(root);
+  }
+
+  private static FiberServerSocket server(X509Bundle cert) throws Exception {
+    Tls tls = Tls.server(cert.getKeyPair().getPrivate(), cert.getCertificatePath());
+    return TestLoops.serve(options().tls(tls).build(), FiberSocketTest.LINE_ECHO);
+  }
+
+  @Test
+  void connect_trustedCertificateMatchingHost_echoesOverTls() throws Exception {
+    try (FiberServerSocket server = server(localhost)) {
+      SocketOptions o = options().tls(Tls.client(root.getCertificate())).build();
+      String echoed = inFiber(() -> {
+        try (FiberSocket s = FiberSocket.connect("localhost", server.port(), o)) {
+          s.output().writeUtf8("secret\n");
+          s.output().flush();
+          return s.input().readLine();
+        }
+      });
+      assertThat(echoed).isEqualTo("secret");
+    }
+  }
+
+  @Test
+  void connect_certificateNotTrusted_handshakeFailureNamesPeerAndCause() throws Exception {
+    try (FiberServerSocket server = server(localhost)) {
+      SocketOptions o = options().tls(Tls.client()).build();
+      assertThatThrownBy(() -> inFiber(() -> FiberSocket.connect("localhost", server.port(), o)))
+          .isInstanceOf(SSLHandshakeException.class)
+          .hasMessageStartingWith("TLS handshake with localhost:" + server.port() + " failed: ")
+          .hasMessageContaining("PKIX");
+    }
+  }
+
+  @Test
+  void connect_certificateForAnotherHost_hostnameVerificationFails() throws Exception {
+    try (FiberServerSocket server = server(otherName)) {
+      SocketOptions o = options().tls(Tls.client(root.getCertificate())).build();
+      assertThatThrownBy(() -> inFiber(() -> FiberSocket.connect("localhost", server.port(), o)))
+          .isInstanceOf(SSLHandshakeException.class)
+          .hasMessageStartingWith("TLS handshake with localhost:" + server.port() + " failed: ")
+          .hasMessageContaining("localhost");
+    }
+  }
+
+  @Test
+  void connect_insecureClient_acceptsCertificateForAnotherHost() throws Exception {
+    try (FiberServerSocket server = server(otherName)) {
+      SocketOptions o = options().tls(Tls.insecureClientTrustingAnyCertificate()).build();
+      String echoed = inFiber(() -> {
+        try (FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), o)) {
+          s.output().writeUtf8("anyway\n");
+          s.output().flush();
+          return s.input().readLine();
+        }
+      });
+      assertThat(echoed).isEqualTo("anyway");
+    }
+  }
+
+  @Test
+  void connect_plainServer_handshakeTimesOutOrFailsClearly() throws Exception {
+    try (FiberServerSocket server = TestLoops.serve(options().build(), s -> s.input().read())) {
+      SocketOptions o = options().tls(Tls.client(root.getCertificate()).handshakeTimeout(Duration.ofMillis(300))).build();
+      assertThatThrownBy(() -> inFiber(() -> FiberSocket.connect("localhost", server.port(), o)))
+          .isInstanceOf(java.io.IOException.class)
+          .hasMessageContaining("localhost:" + server.port());
+    }
+  }
+
+  @Test
+  void handshakeTimeout_zero_rejectedInHouseFormat() throws Exception {
+    assertThatThrownBy(() -> Tls.client().handshakeTimeout(Duration.ZERO))
+        .hasMessage("handshakeTimeout: PT0S (expected: > 0)");
+  }
+}

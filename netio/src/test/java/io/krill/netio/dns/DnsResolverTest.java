@@ -1,0 +1,216 @@
+package io.krill.netio.dns;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.krill.fibers.Continuation;
+import io.krill.netio.FiberServerSocket;
+import io.krill.netio.FiberSocket;
+import io.krill.netio.TestLoops;
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** DnsResolver against a real DNS server on 127.0.0.1 (TestDnsServer), over UDP and TCP. */
+class DnsResolverTest {
+  private TestDnsServer server;
+
+  @BeforeEach
+  void start() throws IOException {
+    server = new TestDnsServer();
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    server.close();
+  }
+
+  private DnsResolver.Builder resolver() {
+    return DnsResolver.builder().servers(List.of(server.address())).hostsFile(null)
+        .timeout(Duration.ofMillis(500)).retries(0);
+  }
+
+  private static List<InetAddress> resolveAll(DnsResolver r, String host) throws UnknownHostException {
+    return Continuation.callOnThread(() -> r.resolveAll(host));
+  }
+
+  @Test
+  void resolve_aRecord_returnsAddressAndAnswersRepeatsFromCache() throws Exception {
+    server.answer("www.krill.test", 300, "10.0.0.1", "10.0.0.2");
+    DnsResolver r = resolver().build();
+    InetAddress a = TestLoops.inFiber(() -> r.resolve("www.krill.test"));
+    assertThat(a.getHostAddress()).isEqualTo("10.0.0.1");
+    assertThat(a.getHostName()).isEqualTo("www.krill.test");
+    assertThat(resolveAll(r, "WWW.krill.test.")).extracting(InetAddress::getHostAddress).containsExactly("10.0.0.1", "10.0.0.2");
+    assertThat(server.udpQueries("www.krill.test")).isEqualTo(2); // A and AAAA, once
+    DnsMetrics m = r.metrics();
+    assertThat(m.lookups()).isEqualTo(2);
+    assertThat(m.cacheHits()).isEqualTo(1);
+    assertThat(m.queries()).isEqualTo(1);
+    assertThat(m.failures()).isZero();
+    assertThat(m.maxLatency()).isPositive();
+  }
+
+  @Test
+  void resolve_ttlExpires_asksAgain() throws Exception {
+    server.answer("short.krill.test", 1, "10.0.0.3");
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).build();
+    resolveAll(r, "short.krill.test");
+    resolveAll(r, "short.krill.test");
+    assertThat(server.queries("short.krill.test")).isEqualTo(1);
+    Thread.sleep(1100);
+    resolveAll(r, "short.krill.test");
+    assertThat(server.queries("short.krill.test")).isEqualTo(2);
+  }
+
+  @Test
+  void resolve_ttlAboveMaxTtl_clampedToMax() throws Exception {
+    server.answer("long.krill.test", 86400, "10.0.0.4");
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).maxTtl(Duration.ofMillis(200)).build();
+    resolveAll(r, "long.krill.test");
+    Thread.sleep(300);
+    resolveAll(r, "long.krill.test");
+    assertThat(server.queries("long.krill.test")).isEqualTo(2);
+  }
+
+  @Test
+  void resolve_ttlZeroBelowMinTtl_cachedForMin() throws Exception {
+    server.answer("zero.krill.test", 0, "10.0.0.5");
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).minTtl(Duration.ofMinutes(1)).build();
+    resolveAll(r, "zero.krill.test");
+    resolveAll(r, "zero.krill.test");
+    assertThat(server.queries("zero.krill.test")).isEqualTo(1);
+  }
+
+  @Test
+  void resolve_nxdomain_throwsUnknownHostNamingHostAndCachesNegatively() throws Exception {
+    DnsResolver r = resolver().build();
+    assertThatThrownBy(() -> resolveAll(r, "missing.krill.test")).isInstanceOf(UnknownHostException.class)
+        .hasMessage("missing.krill.test: NXDOMAIN (no such name)");
+    assertThatThrownBy(() -> resolveAll(r, "missing.krill.test")).isInstanceOf(UnknownHostException.class)
+        .hasMessage("missing.krill.test: NXDOMAIN (no such name) (cached)");
+    assertThat(server.queries("missing.krill.test")).isEqualTo(2); // A and AAAA, once
+    assertThat(r.metrics().failures()).isEqualTo(2);
+  }
+
+  @Test
+  void resolve_negativeTtlZero_asksEveryTime() throws Exception {
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).negativeTtl(Duration.ZERO).build();
+    assertThatThrownBy(() -> resolveAll(r, "gone.krill.test")).isInstanceOf(UnknownHostException.class);
+    assertThatThrownBy(() -> resolveAll(r, "gone.krill.test")).isInstanceOf(UnknownHostException.class);
+    assertThat(server.queries("gone.krill.test")).isEqualTo(2);
+  }
+
+  @Test
+  void resolve_servfail_throwsUnknownHostNamingServfailAndDoesNotCache() throws Exception {
+    server.mode("broken.krill.test", TestDnsServer.Mode.SERVFAIL, 60, List.of());
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).build();
+    assertThatThrownBy(() -> resolveAll(r, "broken.krill.test")).isInstanceOf(UnknownHostException.class)
+        .hasMessage("broken.krill.test: SERVFAIL (server failure)");
+    int asked = server.queries("broken.krill.test");
+    assertThatThrownBy(() -> resolveAll(r, "broken.krill.test")).isInstanceOf(UnknownHostException.class);
+    assertThat(server.queries("broken.krill.test")).isGreaterThan(asked);
+  }
+
+  @Test
+  void resolve_truncatedUdpAnswer_retriesOverTcp() throws Exception {
+    List<InetAddress> many = new ArrayList<>();
+    for (int i = 1; i <= 40; i++) {
+      many.add(InetAddress.getByAddress(new byte[] {10, 1, 0, (byte) i}));
+    }
+    server.mode("big.krill.test", TestDnsServer.Mode.TRUNCATE_UDP, 60, many);
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).build();
+    assertThat(resolveAll(r, "big.krill.test")).hasSize(40);
+    assertThat(server.udpQueries("big.krill.test")).isEqualTo(1);
+    assertThat(server.tcpQueries("big.krill.test")).isEqualTo(1);
+  }
+
+  @Test
+  void resolve_serverNeverAnswers_throwsUnknownHostNamingTimeout() throws Exception {
+    server.mode("silent.krill.test", TestDnsServer.Mode.SILENT, 60, List.of());
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).timeout(Duration.ofMillis(200)).retries(1).build();
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> TestLoops.inFiber(() -> r.resolve("silent.krill.test")))
+        .isInstanceOf(UnknownHostException.class).hasMessageStartingWith("silent.krill.test: timed out");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    assertThat(server.udpQueries("silent.krill.test")).isEqualTo(2); // the query and one retry
+  }
+
+  @Test
+  void resolve_ipv6First_returnsAaaaBeforeA() throws Exception {
+    server.answer("dual.krill.test", 60, "10.0.0.6", "fd00::6");
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV6_FIRST).build();
+    List<InetAddress> all = resolveAll(r, "dual.krill.test");
+    assertThat(all).hasSize(2);
+    assertThat(all.get(0)).isInstanceOf(Inet6Address.class);
+    DnsResolver v4 = resolver().ipPreference(IpPreference.IPV4_ONLY).build();
+    assertThat(resolveAll(v4, "dual.krill.test")).extracting(InetAddress::getHostAddress).containsExactly("10.0.0.6");
+  }
+
+  @Test
+  void resolve_nameInHostsFile_answersWithoutQuery(@TempDir Path dir) throws Exception {
+    Path hosts = dir.resolve("hosts");
+    Files.writeString(hosts, "# test\n10.9.8.7 pinned.krill.test pinned\n");
+    DnsResolver r = resolver().hostsFile(hosts).ipPreference(IpPreference.IPV4_ONLY).build();
+    assertThat(resolveAll(r, "pinned.krill.test")).extracting(InetAddress::getHostAddress).containsExactly("10.9.8.7");
+    assertThat(server.queries("pinned.krill.test")).isZero();
+    assertThat(r.metrics().hostsFileHits()).isEqualTo(1);
+  }
+
+  @Test
+  void cache_moreNamesThanSize_keepsOnlyMostRecent() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      server.answer("n" + i + ".krill.test", 300, "10.0.1." + i);
+    }
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).cacheSize(2).build();
+    for (int i = 0; i < 3; i++) {
+      resolveAll(r, "n" + i + ".krill.test");
+    }
+    assertThat(r.cacheSize()).isEqualTo(2);
+    resolveAll(r, "n0.krill.test");
+    assertThat(server.queries("n0.krill.test")).isEqualTo(2); // evicted, asked again
+  }
+
+  @Test
+  void resolve_ipLiteral_returnsItWithoutLookup() throws Exception {
+    DnsResolver r = resolver().build();
+    assertThat(resolveAll(r, "127.0.0.1")).extracting(InetAddress::getHostAddress).containsExactly("127.0.0.1");
+    assertThat(r.metrics().lookups()).isZero();
+  }
+
+  @Test
+  void connect_hostnameThroughResolver_reachesServer() throws Exception {
+    server.answer("echo.krill.test", 60, "127.0.0.1");
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).build();
+    try (FiberServerSocket echo = TestLoops.serve(TestLoops.options().build(), s -> {
+      s.output().writeUtf8("hi\n");
+    })) {
+      String line = TestLoops.inFiber(() -> {
+        try (FiberSocket s = FiberSocket.connect("echo.krill.test", echo.port(),
+            TestLoops.options().resolver(r).build())) {
+          return s.input().readLine();
+        }
+      });
+      assertThat(line).isEqualTo("hi");
+    }
+  }
+
+  @Test
+  void builder_invalidLimits_rejectedInHouseFormat() {
+    assertThatThrownBy(() -> DnsResolver.builder().retries(-1)).hasMessage("retries: -1 (expected: 0..10)");
+    assertThatThrownBy(() -> DnsResolver.builder().cacheSize(0)).hasMessage("cacheSize: 0 (expected: > 0)");
+    assertThatThrownBy(() -> DnsResolver.builder().timeout(Duration.ZERO)).hasMessage("timeout: PT0S (expected: > 0)");
+    assertThatThrownBy(() -> DnsResolver.builder().minTtl(Duration.ofSeconds(5)).maxTtl(Duration.ofSeconds(1)).build())
+        .hasMessage("maxTtl: PT1S (expected: >= minTtl PT5S)");
+  }
+}
