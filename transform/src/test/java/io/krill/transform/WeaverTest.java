@@ -54,6 +54,63 @@ class WeaverTest {
     assertThat(actual).isEqualTo(expected);
   }
 
+  /* Found by the fuzzer: the monitor dataflow diverged when a synchronized block sat in a try in a loop. */
+  @Test
+  @org.junit.jupiter.api.Timeout(20)
+  void weave_synchronizedInTryInLoop_terminatesAndAcceptsSuspensionOutsideTheMonitor() {
+    CompiledClasses classes = TestCompiler.compile(String.join("\n",
+        "package t;",
+        "import io.krill.fibers.Suspendable;",
+        "public class MonitorLoop {",
+        "  static final Object LOCK = new Object();",
+        "  static int n;",
+        "  static void park() throws Suspendable {}",
+        "  static void m() throws Suspendable {",
+        "    for (int i = 0; i < 2; i++) {",
+        "      try {",
+        "        synchronized (LOCK) {",
+        "          n++;",
+        "        }",
+        "        park();",
+        "      } catch (RuntimeException e) {",
+        "        n--;",
+        "      }",
+        "    }",
+        "    park();",
+        "  }",
+        "}"));
+    byte[] woven = classes.weaver().weave(classes.bytes("t/MonitorLoop"));
+    assertThat(woven).isNotSameAs(classes.bytes("t/MonitorLoop"));
+    assertThat(markerFields(woven)).hasSize(1);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(20)
+  void weave_suspensionInsideSynchronizedInTryInLoop_rejected() {
+    CompiledClasses classes = TestCompiler.compile(String.join("\n",
+        "package t;",
+        "import io.krill.fibers.Suspendable;",
+        "public class MonitorLoop2 {",
+        "  static final Object LOCK = new Object();",
+        "  static void park() throws Suspendable {}",
+        "  static void m() throws Suspendable {",
+        "    for (int i = 0; i < 2; i++) {",
+        "      try {",
+        "        synchronized (LOCK) {",
+        "          park();",
+        "        }",
+        "      } catch (RuntimeException e) {",
+        "        i++;",
+        "      }",
+        "    }",
+        "  }",
+        "}"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> classes.weaver().weave(classes.bytes("t/MonitorLoop2")))
+        .isInstanceOf(TransformException.class)
+        .hasMessage("t.MonitorLoop2.m()V (line 10): calls suspendable t.MonitorLoop2.park()V inside a synchronized block,"
+            + " which would hold the monitor while suspended; use a fiber-aware io.krill.fibers lock instead of synchronized");
+  }
+
   @Test
   void weave_wovenClass_returnsSameArrayAndKeepsOneMarker() {
     CompiledClasses classes = TestCompiler.compile(SIMPLE);

@@ -337,13 +337,20 @@ public final class ClassWeaver {
     }
   }
 
-  /* Forward dataflow of the number of monitors held; javac's blocks are balanced on every path. */
+  /*
+   * Forward dataflow of the number of monitors held; javac's blocks are balanced on every path.
+   * An exception edge leaves from before the instruction (a throwing monitorenter holds
+   * nothing new) and goes only to the handlers that can catch first: the covering handlers in
+   * table order up to the first catch-all, which is how javac's synchronized handler shields
+   * the outer handlers. Depths are capped at the number of monitorenters so that code that is
+   * not balanced still terminates (and counts as holding a monitor).
+   */
   private static AbstractInsnNode suspendsUnderMonitor(ClassNode cn, MethodNode m, List<MethodInsnNode> sites) {
-    boolean any = false;
+    int enters = 0;
     for (AbstractInsnNode insn : m.instructions) {
-      any |= insn.getOpcode() == Opcodes.MONITORENTER;
+      enters += insn.getOpcode() == Opcodes.MONITORENTER ? 1 : 0;
     }
-    if (!any) {
+    if (enters == 0) {
       return null;
     }
     int n = m.instructions.size();
@@ -356,17 +363,26 @@ public final class ClassWeaver {
       protected void newControlFlowEdge(int insn, int successor) {
         succ.get(insn).add(successor);
       }
-
-      @Override
-      protected boolean newControlFlowExceptionEdge(int insn, int successor) {
-        succ.get(insn).add(successor);
-        return true;
-      }
     };
     try {
       analyzer.analyze(cn.name, m);
     } catch (AnalyzerException e) {
       throw new TransformException(cn.name, m.name, m.desc, lineOf(e.node), "cannot analyse the method: " + e.getMessage());
+    }
+    List<List<Integer>> handlers = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      List<Integer> hs = new ArrayList<>(1);
+      for (org.objectweb.asm.tree.TryCatchBlockNode tcb : m.tryCatchBlocks) {
+        int from = m.instructions.indexOf(tcb.start);
+        int to = m.instructions.indexOf(tcb.end);
+        if (i >= from && i < to) {
+          hs.add(m.instructions.indexOf(tcb.handler));
+          if (tcb.type == null) {
+            break;
+          }
+        }
+      }
+      handlers.add(hs);
     }
     int[] depth = new int[n];
     java.util.Arrays.fill(depth, -1);
@@ -376,12 +392,20 @@ public final class ClassWeaver {
     while (!work.isEmpty()) {
       int i = work.poll();
       int op = m.instructions.get(i).getOpcode();
-      int after = depth[i] + (op == Opcodes.MONITORENTER ? 1 : op == Opcodes.MONITOREXIT ? -1 : 0);
+      int before = depth[i];
+      int after = Math.min(enters, Math.max(0, before + (op == Opcodes.MONITORENTER ? 1 : op == Opcodes.MONITOREXIT ? -1 : 0)));
       for (int s : succ.get(i)) {
-        int d = Math.max(0, after);
-        if (depth[s] < d) {
-          depth[s] = d;
+        if (depth[s] < after) {
+          depth[s] = after;
           work.add(s);
+        }
+      }
+      if (op >= 0) {
+        for (int h : handlers.get(i)) {
+          if (depth[h] < before) {
+            depth[h] = before;
+            work.add(h);
+          }
         }
       }
     }
