@@ -52,7 +52,10 @@ class ContinuationFuzzTest {
   private static final int MAX_REPORTED = 10;
   private static final long RUN_TIMEOUT_SECONDS = 30;
 
-  private final ExecutorService worker = newWorker();
+  private static final long WEAVE_TIMEOUT_SECONDS = 20;
+  private static final String WORKER_NAME = "fuzz-worker";
+
+  private ExecutorService worker = newWorker();
 
   @AfterEach
   void stopWorker() {
@@ -139,17 +142,26 @@ class ContinuationFuzzTest {
     Map<Integer, String> broken = new LinkedHashMap<>();
     for (Map.Entry<String, byte[]> e : plain.entrySet()) {
       int index = programIndex(e.getKey());
+      // On the worker, with a time limit: a weaver bug may also be a weaver that never returns.
+      Future<byte[]> f = worker.submit(() -> weaver.weave(e.getValue()));
       try {
-        woven.put(e.getKey(), weaver.weave(e.getValue()));
-      } catch (RuntimeException ex) { // TransformException, or a crash of the weaver
-        broken.merge(index, "weaving " + e.getKey() + " failed: " + stackTrace(ex), (x, y) -> x + "\n" + y);
+        woven.put(e.getKey(), f.get(WEAVE_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+      } catch (ExecutionException ex) { // TransformException, or a crash of the weaver
+        broken.merge(index, "weaving " + e.getKey() + " failed: " + stackTrace(ex.getCause()), (x, y) -> x + "\n" + y);
+      } catch (TimeoutException ex) {
+        broken.merge(index, "weaving " + e.getKey() + " did not finish in " + WEAVE_TIMEOUT_SECONDS + " s:\n"
+            + abandonWorker(), (x, y) -> x + "\n" + y);
       }
     }
     BytesClassLoader plainLoader = new BytesClassLoader(testLoader, plain);
     BytesClassLoader wovenLoader = new BytesClassLoader(testLoader, woven);
     for (Map.Entry<String, byte[]> e : woven.entrySet()) {
       StringWriter report = new StringWriter();
-      CheckClassAdapter.verify(new ClassReader(e.getValue()), wovenLoader, false, new PrintWriter(report));
+      try {
+        CheckClassAdapter.verify(new ClassReader(e.getValue()), wovenLoader, false, new PrintWriter(report));
+      } catch (RuntimeException | LinkageError ex) {
+        report.write(stackTrace(ex));
+      }
       if (!report.toString().isEmpty()) {
         broken.merge(programIndex(e.getKey()), "woven " + e.getKey() + " fails verification:\n" + report,
             (x, y) -> x + "\n" + y);
@@ -281,8 +293,8 @@ class ContinuationFuzzTest {
     try {
       return f.get(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
-      f.cancel(true);
-      return new Outcome("-", "timeout: still running after " + RUN_TIMEOUT_SECONDS + " s", "", 0, 0);
+      return new Outcome("-", "timeout: still running after " + RUN_TIMEOUT_SECONDS + " s at\n" + abandonWorker(),
+          "", 0, 0);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
@@ -291,9 +303,31 @@ class ContinuationFuzzTest {
     }
   }
 
+  /**
+   * Gives up on a worker thread that is stuck in a weaver or program bug (it cannot be
+   * stopped; it is a daemon and dies with the test JVM) and starts a new one.
+   *
+   * @return where the stuck thread was
+   */
+  private String abandonWorker() {
+    StringBuilder where = new StringBuilder();
+    Thread[] threads = new Thread[Thread.activeCount() + 8];
+    for (int i = Thread.enumerate(threads) - 1; i >= 0; i--) {
+      if (threads[i].getName().equals(WORKER_NAME)) {
+        for (StackTraceElement e : threads[i].getStackTrace()) {
+          where.append("    at ").append(e).append('\n');
+        }
+        threads[i].setName(WORKER_NAME + "-abandoned");
+      }
+    }
+    worker.shutdownNow();
+    worker = newWorker();
+    return where.toString();
+  }
+
   private static ExecutorService newWorker() {
     return Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(null, r, "fuzz-worker", 16L << 20);
+      Thread t = new Thread(null, r, WORKER_NAME, 16L << 20);
       t.setDaemon(true);
       return t;
     });

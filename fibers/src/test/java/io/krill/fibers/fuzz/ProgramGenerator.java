@@ -127,6 +127,7 @@ final class ProgramGenerator {
   private final Deque<Target> targets = new ArrayDeque<>();
   private final Deque<String> caught = new ArrayDeque<>();
   private int nesting;
+  private int synchronizedDepth;
   private int statementBudget;
 
   ProgramGenerator(long seed, String className) {
@@ -292,10 +293,12 @@ final class ProgramGenerator {
       loop();
     } else if (r < 86) {
       switchStatement();
-    } else if (r < 97) {
+    } else if (r < 95) {
       tryStatement();
-    } else {
+    } else if (r < 98) {
       tryWithResources();
+    } else {
+      synchronizedStatement();
     }
   }
 
@@ -326,12 +329,23 @@ final class ProgramGenerator {
       scopes.peek().add(new Var(name, Type.OBJECT, false, true));
       return;
     }
-    if (r == 1 && current.suspendable) {
+    if (r == 1 && canSuspend()) {
       lambda();
       return;
     }
     Type t = r < 4 ? Type.BOOLEAN : pick(VALUE_TYPES);
     String name = fresh("v");
+    if (r == 4) {
+      // Declared without a value: unset (not saved) at the points in the first branch.
+      line(t.java + " " + name + ";");
+      line("if (" + expr(Type.BOOLEAN, 2) + ") {");
+      line("  " + name + " = " + expr(t, 2) + ";");
+      line("} else {");
+      line("  " + name + " = " + expr(t, 2) + ";");
+      line("}");
+      scopes.peek().add(new Var(name, t, false, true));
+      return;
+    }
     line(t.java + " " + name + " = " + expr(t, 3) + ";");
     scopes.peek().add(new Var(name, t, false, true));
   }
@@ -411,7 +425,7 @@ final class ProgramGenerator {
   }
 
   private void pointStatement() {
-    if (!current.suspendable) {
+    if (!canSuspend()) {
       line("log(" + (nextPoint++) + ", \"plain\");");
       return;
     }
@@ -538,7 +552,7 @@ final class ProgramGenerator {
     scopes.push(new ArrayList<>());
     switch (rnd.nextInt(4)) {
       case 0:
-        String limit = current.suspendable && rnd.nextInt(3) == 0
+        String limit = canSuspend() && rnd.nextInt(3) == 0
             ? "spI(" + (nextPoint++) + ", " + bound + ")" : Integer.toString(bound);
         line(prefix + "for (int " + i + " = 0; " + i + " < " + limit + "; " + i + "++) {");
         scopes.peek().add(new Var(i, Type.INT, false, false));
@@ -643,6 +657,15 @@ final class ProgramGenerator {
     line("}");
   }
 
+  /** A monitor region in suspendable code; nothing inside it may suspend. */
+  private void synchronizedStatement() {
+    line("synchronized (" + (current.isStatic || rnd.nextBoolean() ? "other" : "this") + ") {");
+    synchronizedDepth++;
+    indented(this::block);
+    synchronizedDepth--;
+    line("}");
+  }
+
   private void tryWithResources() {
     String r = fresh("r");
     line("try (Res " + r + " = new Res(" + (nextPoint++) + ")) {");
@@ -678,7 +701,7 @@ final class ProgramGenerator {
     if (r < 14) {
       return leaf(t);
     }
-    if (r < 30 && current.suspendable) {
+    if (r < 30 && canSuspend()) {
       return "sp" + t.point + "(" + (nextPoint++) + ", " + expr(t, depth - 1) + ")";
     }
     if (r < 40) {
@@ -792,7 +815,7 @@ final class ProgramGenerator {
       }
       case 7: {
         Var f = variable(Type.FN, false);
-        if (f != null && current.suspendable) {
+        if (f != null && canSuspend()) {
           return f.name + ".apply(" + expr(Type.LONG, depth - 1) + ")";
         }
         return "-(" + expr(Type.LONG, depth - 1) + ")";
@@ -919,7 +942,7 @@ final class ProgramGenerator {
       scopes.push(new ArrayList<>());
       scopes.peek().add(new Var(q, qt, false, true));
       s.append("default -> { ").append(qt.java).append(' ').append(q).append(" = ").append(init).append("; ");
-      if (rnd.nextBoolean() && current.suspendable) {
+      if (rnd.nextBoolean() && canSuspend()) {
         s.append("sp(").append(nextPoint++).append("); ");
       }
       s.append("yield ").append(expr(t, depth - 1)).append("; } })");
@@ -977,7 +1000,7 @@ final class ProgramGenerator {
     List<Method> out = new ArrayList<>();
     for (Method m : methods) {
       boolean reachable = m.index > current.index || (m == current && m.recursive);
-      if (!reachable || (m.suspendable && !current.suspendable)) {
+      if (!reachable || (m.suspendable && !canSuspend())) {
         continue;
       }
       if (statement || m.ret == t || (t != null && m.ret != null && widens(m.ret, t) && m.ret != Type.STRING)) {
@@ -1036,6 +1059,11 @@ final class ProgramGenerator {
       }
     }
     return found.isEmpty() ? null : pick(found);
+  }
+
+  /** @return whether code generated here may suspend: a marked method, outside synchronized */
+  private boolean canSuspend() {
+    return current.suspendable && synchronizedDepth == 0;
   }
 
   private String fresh(String prefix) {
