@@ -48,7 +48,9 @@ final class ProgramGenerator {
     /** Locals that hold null or a String: null-typed values in frames. */
     OBJECT("Object", '-'),
     /** Locals that hold a suspendable lambda of the program's interface Fn. */
-    FN("Fn", '-');
+    FN("Fn", '-'),
+    /** Locals that hold a suspendable lambda of the program's generic interface G, as G<String>. */
+    GEN("G<String>", '-');
 
     final String java;
     /** Suffix of the FuzzRuntime point method for this type. */
@@ -62,6 +64,7 @@ final class ProgramGenerator {
 
   private static final Type[] VALUE_TYPES = {Type.INT, Type.LONG, Type.DOUBLE, Type.STRING};
   private static final Type[] ARRAY_TYPES = {Type.INT, Type.LONG, Type.DOUBLE, Type.STRING};
+  private static final Type[] NUMERIC_TYPES = {Type.INT, Type.LONG, Type.DOUBLE};
   private static final Type[] SCALAR_TYPES = {Type.INT, Type.LONG, Type.DOUBLE, Type.STRING, Type.BOOLEAN};
   /** Catchable types, each listed before its supertypes. */
   private static final String[] CATCHABLE = {
@@ -92,6 +95,7 @@ final class ProgramGenerator {
     final boolean isStatic;
     final boolean suspendable;
     final boolean recursive;
+    boolean isPrivate;
 
     Method(int index, Type ret, boolean isStatic, boolean suspendable, boolean recursive) {
       this.index = index;
@@ -146,6 +150,7 @@ final class ProgramGenerator {
       boolean suspendable = i == 0 || !(last && rnd.nextInt(3) == 0);
       boolean recursive = i > 0 && suspendable && rnd.nextInt(4) == 0;
       Method m = new Method(i, ret, isStatic, suspendable, recursive);
+      m.isPrivate = rnd.nextInt(4) == 0;
       if (recursive) {
         m.params.add(Type.INT);
         m.arrayParams.add(false);
@@ -178,6 +183,14 @@ final class ProgramGenerator {
     line("");
     line("interface Fn {");
     line("  long apply(long x) throws Suspendable;");
+    line("");
+    line("  default long twice(long x) throws Suspendable {");
+    line("    return apply(spL(" + (nextPoint++) + ", apply(x)));");
+    line("  }");
+    line("}");
+    line("");
+    line("interface G<T> {");
+    line("  T get(T x) throws Suspendable;");
     line("}");
     line("");
     line("static int si;");
@@ -203,6 +216,12 @@ final class ProgramGenerator {
     scopes.pop();
     line("  result = " + call + " + \"|\" + si + \"|\" + sl + \"|\" + sd + \"|\" + ss + \"|\" + fi + \"|\" + fl"
         + " + \"|\" + fs + \"|\" + other.fi + \"|\" + other.fl + \"|\" + other.fs;");
+    line("}");
+    line("");
+    line("/** A receiver that a suspendable call computes. */");
+    line("static " + className + " self(int k) throws Suspendable {");
+    line("  sp(" + (nextPoint++) + ");");
+    line("  return other;");
     line("}");
     for (Method m : methods) {
       line("");
@@ -235,7 +254,7 @@ final class ProgramGenerator {
       sig.append(t.java).append(array ? "[] " : " ").append(name);
     }
     String ret = m.ret == null ? "void" : m.ret.java;
-    line((m.isStatic ? "static " : "") + ret + " " + m.name + "(" + sig + ")"
+    line((m.isPrivate ? "private " : "") + (m.isStatic ? "static " : "") + ret + " " + m.name + "(" + sig + ")"
         + (m.suspendable ? " throws Suspendable" : "") + " {");
     indent++;
     scopes.push(params);
@@ -330,7 +349,11 @@ final class ProgramGenerator {
       return;
     }
     if (r == 1 && canSuspend()) {
-      lambda();
+      if (rnd.nextBoolean()) {
+        lambda();
+      } else {
+        genericLambda();
+      }
       return;
     }
     Type t = r < 4 ? Type.BOOLEAN : pick(VALUE_TYPES);
@@ -378,6 +401,22 @@ final class ProgramGenerator {
     scopes.peek().add(new Var(name, Type.FN, false, false));
   }
 
+  /** Declares a lambda of the generic interface: erased calls, a checkcast after each. */
+  private void genericLambda() {
+    String name = fresh("g");
+    String x = fresh("x");
+    Deque<List<Var>> saved = new ArrayDeque<>(scopes);
+    scopes.clear();
+    scopes.push(new ArrayList<>(List.of(new Var(x, Type.STRING, false, false))));
+    String body = expr(Type.STRING, 2);
+    scopes.clear();
+    for (java.util.Iterator<List<Var>> it = saved.descendingIterator(); it.hasNext(); ) {
+      scopes.push(it.next());
+    }
+    line("G<String> " + name + " = " + x + " -> cut(" + body + ");");
+    scopes.peek().add(new Var(name, Type.GEN, false, false));
+  }
+
   private String objectExpr(int depth) {
     Var o = variable(Type.OBJECT, false);
     int r = rnd.nextInt(4);
@@ -420,7 +459,7 @@ final class ProgramGenerator {
         }
         // compound assignment narrows implicitly, so any numeric operand type works
         String op = pick(new String[] {" += ", " -= ", " *= "});
-        return v.name + op + expr(rnd.nextInt(4) == 0 ? pick(VALUE_TYPES, Type.STRING) : v.type, depth);
+        return v.name + op + expr(rnd.nextInt(4) == 0 ? pick(NUMERIC_TYPES) : v.type, depth);
     }
   }
 
@@ -552,16 +591,14 @@ final class ProgramGenerator {
     scopes.push(new ArrayList<>());
     switch (rnd.nextInt(4)) {
       case 0:
-        String limit = canSuspend() && rnd.nextInt(3) == 0
-            ? "spI(" + (nextPoint++) + ", " + bound + ")" : Integer.toString(bound);
-        line(prefix + "for (int " + i + " = 0; " + i + " < " + limit + "; " + i + "++) {");
+        line(prefix + "for (int " + i + " = 0; " + i + " < " + limit(bound) + "; " + i + "++) {");
         scopes.peek().add(new Var(i, Type.INT, false, false));
         loopBody();
         line("}");
         break;
       case 1:
         line("int " + i + " = 0;");
-        line(prefix + "while (" + i + "++ < " + bound + ") {");
+        line(prefix + "while (" + i + "++ < " + limit(bound) + ") {");
         scopes.peek().add(new Var(i, Type.INT, false, false));
         loopBody();
         line("}");
@@ -571,7 +608,7 @@ final class ProgramGenerator {
         line(prefix + "do {");
         scopes.peek().add(new Var(i, Type.INT, false, false));
         loopBody();
-        line("} while (++" + i + " < " + bound + ");");
+        line("} while (++" + i + " < " + limit(bound) + ");");
         break;
       default:
         Var a = variable(null, true);
@@ -588,6 +625,11 @@ final class ProgramGenerator {
     }
     scopes.pop();
     targets.pop();
+  }
+
+  /** @return a loop bound, sometimes passed through a suspension point in the condition */
+  private String limit(int bound) {
+    return canSuspend() && rnd.nextInt(3) == 0 ? "spI(" + (nextPoint++) + ", " + bound + ")" : Integer.toString(bound);
   }
 
   private void loopBody() {
@@ -816,7 +858,7 @@ final class ProgramGenerator {
       case 7: {
         Var f = variable(Type.FN, false);
         if (f != null && canSuspend()) {
-          return f.name + ".apply(" + expr(Type.LONG, depth - 1) + ")";
+          return f.name + (rnd.nextInt(3) == 0 ? ".twice(" : ".apply(") + expr(Type.LONG, depth - 1) + ")";
         }
         return "-(" + expr(Type.LONG, depth - 1) + ")";
       }
@@ -877,8 +919,13 @@ final class ProgramGenerator {
           default:
             return "Boolean.toString(" + expr(Type.BOOLEAN, depth - 1) + ")";
         }
-      case 4:
+      case 4: {
+        Var g = variable(Type.GEN, false);
+        if (g != null && canSuspend()) {
+          return g.name + ".get(" + expr(Type.STRING, depth - 1) + ")";
+        }
         return "cut(" + expr(Type.STRING, depth - 1) + ")";
+      }
       case 5: {
         Var a = variable(Type.STRING, true);
         if (a != null) {
@@ -1028,7 +1075,11 @@ final class ProgramGenerator {
     }
     String receiver = "";
     if (!m.isStatic) {
-      receiver = current.isStatic || rnd.nextBoolean() ? "other." : rnd.nextBoolean() ? "this." : "";
+      if (canSuspend() && rnd.nextInt(5) == 0) {
+        receiver = "self(" + expr(Type.INT, 1) + ").";
+      } else {
+        receiver = current.isStatic || rnd.nextBoolean() ? "other." : rnd.nextBoolean() ? "this." : "";
+      }
     } else if (rnd.nextInt(4) == 0) {
       receiver = className + ".";
     }
@@ -1087,16 +1138,6 @@ final class ProgramGenerator {
 
   private <T> T pick(T[] options) {
     return options[rnd.nextInt(options.length)];
-  }
-
-  @SafeVarargs
-  private <T> T pick(T[] options, T... exclude) {
-    while (true) {
-      T t = options[rnd.nextInt(options.length)];
-      if (!List.of(exclude).contains(t)) {
-        return t;
-      }
-    }
   }
 
   private <T> T pick(List<T> options) {
