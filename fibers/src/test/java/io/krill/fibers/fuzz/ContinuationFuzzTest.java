@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.krill.fibers.Continuation;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.transform.Weaver;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,15 +43,19 @@ import org.objectweb.asm.util.CheckClassAdapter;
  * </pre>
  *
  * A failure prints the seed, the program index and the program's source; rerun that one
- * program alone with {@code -Dkrill.fuzz.seed=SEED -Dkrill.fuzz.index=INDEX}.
+ * program alone with {@code -Dkrill.fuzz.seed=SEED -Dkrill.fuzz.index=INDEX}. Weaving that
+ * throws or never returns, a woven class that fails verification, and a continuation that
+ * runs a different number of times than it has suspension points also fail.
+ *
+ * <p>See {@link ProgramGenerator} for what the programs contain.
  */
 class ContinuationFuzzTest {
   /** Programs per javac run; also the unit of the debug-info choice (even batches get -g). */
   static final int BATCH = 50;
   /** Failures reported in full; later ones are only counted. */
   private static final int MAX_REPORTED = 10;
+  /** Limits that turn a weaver or woven code that never returns into a reported failure. */
   private static final long RUN_TIMEOUT_SECONDS = 30;
-
   private static final long WEAVE_TIMEOUT_SECONDS = 20;
   private static final String WORKER_NAME = "fuzz-worker";
 

@@ -90,7 +90,8 @@ final class InMemoryCompiler {
       }
     };
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-    List<String> options = List.of("--release", "17", "-proc:none",
+    // The running JDK's own release: on a newer JDK the weaver meets that javac's class files.
+    List<String> options = List.of("--release", Integer.toString(Runtime.version().feature()), "-proc:none",
         debugInfo ? "-g" : "-g:none", "-classpath", classPath);
     boolean ok = javac.getTask(null, files, diagnostics, options, null, units).call();
     if (!ok) {

@@ -11,6 +11,25 @@ import java.util.Random;
  * {@code SuspendableRunnable} and {@code Supplier<Object>} (its result), with suspendable
  * helper methods that call each other and the points of {@link FuzzRuntime}.
  *
+ * <p>What the programs contain:
+ * <ul>
+ *   <li>expressions over int, long, double, String and boolean (arithmetic, shifts, casts,
+ *       float intermediates, string concatenation, conditionals, && and ||, switch
+ *       expressions, assignments to locals, array elements and fields as values);
+ *   <li>suspension points anywhere in an expression (operands, arguments, conditions,
+ *       receivers computed by a suspendable call, loop bounds, switch selectors), as
+ *       statements, and direct {@code Continuation.suspend()} calls;
+ *   <li>static, instance, private and recursive helpers with up to six parameters of all the
+ *       types and arrays, some unmarked (never suspend), called on {@code this} and on another
+ *       instance; suspendable lambdas of a plain and a generic interface and a default method;
+ *   <li>for, while, do-while and for-each loops, labeled break and continue, if/else, switch
+ *       on ints and strings with fall-through, try/catch/finally and multi-catch with thrown,
+ *       rethrown and runtime exceptions (division by zero, index out of bounds),
+ *       try-with-resources, synchronized blocks, returns from inside finally;
+ *   <li>locals of every type: arrays, locals declared without a value, Object locals holding
+ *       null, catch parameters, fields and statics.
+ * </ul>
+ *
  * <p>Not thread-safe; one generator per program.
  */
 final class ProgramGenerator {
