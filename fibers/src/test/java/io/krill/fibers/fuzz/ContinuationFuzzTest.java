@@ -56,7 +56,7 @@ class ContinuationFuzzTest {
   private static final int MAX_REPORTED = 10;
   /** Limits that turn a weaver or woven code that never returns into a reported failure. */
   private static final long RUN_TIMEOUT_SECONDS = 30;
-  private static final long WEAVE_TIMEOUT_SECONDS = 20;
+  private static final long WEAVE_TIMEOUT_SECONDS = 10;
   private static final String WORKER_NAME = "fuzz-worker";
 
   private ExecutorService worker = newWorker();
@@ -94,7 +94,7 @@ class ContinuationFuzzTest {
     System.out.printf("krill fuzz: seed %d, %d programs in %d ms: %s%n", seed, to - from,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), stats);
     assertThat(failed[0])
-        .withFailMessage(() -> failed[0] + " of " + (to - from) + " programs failed (seed " + seed + "; the first "
+        .withFailMessage(() -> failed[0] + " of " + (to - from) + " programs failed " + stats.failures + " (seed " + seed + "; the first "
             + failures.size() + " follow)\n\n" + String.join("\n\n", failures))
         .isZero();
     if (only == null) {
@@ -151,8 +151,10 @@ class ContinuationFuzzTest {
       try {
         woven.put(e.getKey(), f.get(WEAVE_TIMEOUT_SECONDS, TimeUnit.SECONDS));
       } catch (ExecutionException ex) { // TransformException, or a crash of the weaver
+        stats.failed("weaving threw " + ex.getCause().getClass().getSimpleName());
         broken.merge(index, "weaving " + e.getKey() + " failed: " + stackTrace(ex.getCause()), (x, y) -> x + "\n" + y);
       } catch (TimeoutException ex) {
+        stats.failed("weaving never returned");
         broken.merge(index, "weaving " + e.getKey() + " did not finish in " + WEAVE_TIMEOUT_SECONDS + " s:\n"
             + abandonWorker(), (x, y) -> x + "\n" + y);
       }
@@ -167,6 +169,7 @@ class ContinuationFuzzTest {
         report.write(stackTrace(ex));
       }
       if (!report.toString().isEmpty()) {
+        stats.failed("verification");
         broken.merge(programIndex(e.getKey()), "woven " + e.getKey() + " fails verification:\n" + report,
             (x, y) -> x + "\n" + y);
       }
@@ -185,19 +188,22 @@ class ContinuationFuzzTest {
       Outcome offFiber = runPlain(wovenLoader, name);
       Outcome suspending = runSuspending(wovenLoader, name);
       stats.add(suspending);
-      String problem = null;
+      String kind = null;
+      String detail = null;
       if (!offFiber.sameAs(reference)) {
-        problem = "woven off-fiber run differs from the unwoven run\n"
-            + reference.diff("unwoven", offFiber, "woven off-fiber");
+        kind = "woven off-fiber run differs from the unwoven run";
+        detail = reference.diff("unwoven", offFiber, "woven off-fiber");
       } else if (!suspending.sameAs(reference)) {
-        problem = "suspending run differs from the unwoven run\n"
-            + reference.diff("unwoven", suspending, "woven, suspending");
+        kind = "suspending run differs from the unwoven run";
+        detail = reference.diff("unwoven", suspending, "woven, suspending");
       } else if (suspending.runs != suspending.suspensions + 1) {
-        problem = "continuation ran " + suspending.runs + " times for " + suspending.suspensions
+        kind = "continuation runs do not match its suspension points";
+        detail = "  " + suspending.runs + " runs for " + suspending.suspensions
             + " suspension points (expected: one run per suspension, plus one)";
       }
-      if (problem != null) {
-        failures.accept(describe(seed, i, source) + "\n" + problem);
+      if (kind != null) {
+        stats.failed(kind);
+        failures.accept(describe(seed, i, source) + "\n" + kind + "\n" + detail);
       }
     }
     stats.runNanos += System.nanoTime() - t2;
@@ -322,11 +328,25 @@ class ContinuationFuzzTest {
           where.append("    at ").append(e).append('\n');
         }
         threads[i].setName(WORKER_NAME + "-abandoned");
+        stopIfPossible(threads[i]);
       }
     }
     worker.shutdownNow();
     worker = newWorker();
     return where.toString();
+  }
+
+  /*
+   * A weaver stuck in a loop would otherwise spin for the rest of the run and slow every
+   * later batch. Thread.stop works up to JDK 19 and throws UnsupportedOperationException
+   * since; it is called reflectively so that the build has no removal warning.
+   */
+  private static void stopIfPossible(Thread t) {
+    try {
+      Thread.class.getMethod("stop").invoke(t);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      // not supported on this JDK: the daemon thread spins until the test JVM exits
+    }
   }
 
   private static ExecutorService newWorker() {
@@ -408,9 +428,14 @@ class ContinuationFuzzTest {
     int exhausted;
     int maxSuspensions;
     final java.util.TreeMap<String, Integer> errors = new java.util.TreeMap<>();
+    final java.util.TreeMap<String, Integer> failures = new java.util.TreeMap<>();
     long compileNanos;
     long weaveNanos;
     long runNanos;
+
+    void failed(String kind) {
+      failures.merge(kind, 1, Integer::sum);
+    }
 
     void add(Outcome o) {
       programs++;
@@ -429,7 +454,7 @@ class ContinuationFuzzTest {
 
     @Override
     public String toString() {
-      return suspensions + " suspensions (max " + maxSuspensions + " in one program), " + threw
+      return (failures.isEmpty() ? "" : "FAILURES " + failures + "; ") + suspensions + " suspensions (max " + maxSuspensions + " in one program), " + threw
           + " programs ended by an exception " + errors + "; javac "
           + TimeUnit.NANOSECONDS.toMillis(compileNanos) + " ms, weaving and verification "
           + TimeUnit.NANOSECONDS.toMillis(weaveNanos) + " ms, runs " + TimeUnit.NANOSECONDS.toMillis(runNanos) + " ms";
