@@ -271,8 +271,7 @@ public final class EchoClientMain {
         epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
     Run run = new Run(o.size);
     for (int i = 0; i < o.threads; i++) {
-      EventLoop loop = group.next();
-      run.stats.put(loop, new LoopStats());
+      run.stats.put(group.next(), new LoopStats());
     }
     List<Channel> channels = new ArrayList<>(o.connections);
     List<EchoHandler> handlers = new ArrayList<>(o.connections);
@@ -280,97 +279,125 @@ public final class EchoClientMain {
       Bootstrap b = new Bootstrap().group(group).channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
           .option(ChannelOption.TCP_NODELAY, true)
           .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 30_000);
-      InetSocketAddress server = new InetSocketAddress(InetAddress.getLoopbackAddress(), o.port);
       long t0 = System.nanoTime();
-      long deadline = t0 + TimeUnit.SECONDS.toNanos(o.connectSeconds);
-      Semaphore inFlight = new Semaphore(o.connectsInFlight);
-      List<ChannelFuture> futures = new ArrayList<>(o.connections);
-      for (int i = 0; i < o.connections; i++) {
-        if (!inFlight.tryAcquire(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-          System.out.println("failed: connected fewer than " + (i + 1) + " of " + o.connections + " in "
-              + o.connectSeconds + " s");
-          return 2;
-        }
-        EchoHandler h = new EchoHandler(run);
-        handlers.add(h);
-        byte[] source = {127, 0, 0, (byte) (2 + i % o.sources)};
-        ChannelFuture f = b.clone().handler(h)
-            .connect(server, new InetSocketAddress(InetAddress.getByAddress(source), 0));
-        f.addListener(x -> inFlight.release());
-        futures.add(f);
-      }
-      for (ChannelFuture f : futures) {
-        long left = deadline - System.nanoTime();
-        if (!f.awaitUninterruptibly(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))) || !f.isSuccess()) {
-          System.out.println("failed: connect " + (f.isDone() ? String.valueOf(f.cause()) : "timed out"));
-          return 2;
-        }
-        channels.add(f.channel());
+      String failed = connect(o, b, run, channels, handlers);
+      if (failed != null) {
+        System.out.println("failed: " + failed);
+        return 2;
       }
       System.out.println("connected " + o.connections + " ms " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)
           + " transport " + (epoll ? "epoll" : "nio"));
       System.out.flush();
-
       for (int i = 0; i < channels.size(); i++) {
-        EchoHandler h = handlers.get(i);
-        channels.get(i).eventLoop().execute(h::start);
+        channels.get(i).eventLoop().execute(handlers.get(i)::start);
       }
-      long warmupEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(o.warmupMillis);
-      while (System.nanoTime() < warmupEnd && run.sum(false) < o.warmupCount && run.failures.get() == 0) {
-        Thread.sleep(2);
-      }
-      run.phase = MEASURE;
-      long start = System.nanoTime();
-      System.out.println("phase measure");
-      System.out.flush();
-      long measureEnd = start + TimeUnit.MILLISECONDS.toNanos(o.measureMillis);
-      while (System.nanoTime() < measureEnd && run.sum(true) < o.measureCount && run.failures.get() == 0) {
-        Thread.sleep(2);
-      }
-      run.phase = STOP;
-      long end = System.nanoTime();
-      System.out.println("phase done");
-      System.out.flush();
-
-      long drainEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (run.idle.get() < channels.size() && run.failures.get() == 0 && System.nanoTime() < drainEnd) {
-        Thread.sleep(2);
-      }
-      Histogram all = new Histogram(HIGHEST_TRACKABLE_NANOS, 3);
-      long measured = 0;
-      long warmup = 0;
-      for (Map.Entry<EventLoop, LoopStats> e : run.stats.entrySet()) {
-        LoopStats s = e.getValue();
-        // Copied on the loop that writes it; a late round trip may still be recorded there.
-        Histogram copy = e.getKey().submit(s.histogram::copy).get(10, TimeUnit.SECONDS);
-        all.add(copy);
-        measured += s.measuredRoundTrips;
-        warmup += s.warmupRoundTrips;
-      }
-      double seconds = (end - start) / 1e9;
-      ByteBuffer buf = ByteBuffer.allocate(all.getNeededByteBufferCapacity());
-      int len = all.encodeIntoCompressedByteBuffer(buf);
-      String histogram = Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), len));
-      System.out.printf(java.util.Locale.ROOT,
-          "result connections=%d size=%d warmup=%d measured=%d seconds=%.6f rps=%.1f p50us=%.1f p99us=%.1f "
-              + "failures=%d idle=%d histogram=%s%n",
-          o.connections, o.size, warmup, measured, seconds, measured / seconds,
-          all.getValueAtPercentile(50) / 1e3, all.getValueAtPercentile(99) / 1e3,
-          run.failures.get(), run.idle.get(), histogram);
+      long nanos = drive(o, run);
+      awaitIdle(run, channels.size());
+      report(o, run, nanos);
       if (run.failures.get() > 0) {
         System.out.println("failed: " + run.failures.get() + " failures, first: " + run.firstFailure);
         return 2;
       }
       return 0;
     } finally {
+      long closeEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       for (Channel ch : channels) {
         ch.close();
       }
-      long closeEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       for (Channel ch : channels) {
         ch.closeFuture().awaitUninterruptibly(Math.max(1, TimeUnit.NANOSECONDS.toMillis(closeEnd - System.nanoTime())));
       }
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5000);
     }
+  }
+
+  /**
+   * Opens every connection, at most {@code connectsInFlight} at a time, from source addresses
+   * 127.0.0.2, 127.0.0.3, ... in turn, so that no one address runs out of ephemeral ports.
+   *
+   * @return null when all are connected, else why not
+   */
+  private static String connect(Options o, Bootstrap b, Run run, List<Channel> channels, List<EchoHandler> handlers)
+      throws Exception {
+    InetSocketAddress server = new InetSocketAddress(InetAddress.getLoopbackAddress(), o.port);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(o.connectSeconds);
+    Semaphore inFlight = new Semaphore(o.connectsInFlight);
+    List<ChannelFuture> futures = new ArrayList<>(o.connections);
+    for (int i = 0; i < o.connections; i++) {
+      if (!inFlight.tryAcquire(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        return "connected fewer than " + (i + 1) + " of " + o.connections + " in " + o.connectSeconds + " s";
+      }
+      EchoHandler h = new EchoHandler(run);
+      handlers.add(h);
+      byte[] source = {127, 0, 0, (byte) (2 + i % o.sources)};
+      ChannelFuture f = b.clone().handler(h).connect(server, new InetSocketAddress(InetAddress.getByAddress(source), 0));
+      f.addListener(x -> inFlight.release());
+      futures.add(f);
+    }
+    for (ChannelFuture f : futures) {
+      long left = deadline - System.nanoTime();
+      if (!f.awaitUninterruptibly(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))) || !f.isSuccess()) {
+        return "connect " + (f.isDone() ? String.valueOf(f.cause()) : "timed out");
+      }
+      channels.add(f.channel());
+    }
+    return null;
+  }
+
+  /**
+   * Runs the warm-up, then the measured phase, each to its time or count, then tells every
+   * connection to stop after its round trip in flight.
+   *
+   * @return the measured phase's length in nanoseconds
+   */
+  private static long drive(Options o, Run run) throws InterruptedException {
+    long warmupEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(o.warmupMillis);
+    while (System.nanoTime() < warmupEnd && run.sum(false) < o.warmupCount && run.failures.get() == 0) {
+      Thread.sleep(2);
+    }
+    run.phase = MEASURE;
+    long start = System.nanoTime();
+    System.out.println("phase measure");
+    System.out.flush();
+    long measureEnd = start + TimeUnit.MILLISECONDS.toNanos(o.measureMillis);
+    while (System.nanoTime() < measureEnd && run.sum(true) < o.measureCount && run.failures.get() == 0) {
+      Thread.sleep(2);
+    }
+    run.phase = STOP;
+    long nanos = System.nanoTime() - start;
+    System.out.println("phase done");
+    System.out.flush();
+    return nanos;
+  }
+
+  private static void awaitIdle(Run run, int connections) throws InterruptedException {
+    long drainEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (run.idle.get() < connections && run.failures.get() == 0 && System.nanoTime() < drainEnd) {
+      Thread.sleep(2);
+    }
+  }
+
+  /** Prints the {@code result} line: counts, throughput, and the merged histogram of every loop. */
+  private static void report(Options o, Run run, long nanos) throws Exception {
+    Histogram all = new Histogram(HIGHEST_TRACKABLE_NANOS, 3);
+    long measured = 0;
+    long warmup = 0;
+    for (Map.Entry<EventLoop, LoopStats> e : run.stats.entrySet()) {
+      LoopStats s = e.getValue();
+      // Copied on the loop that writes it.
+      all.add(e.getKey().submit(s.histogram::copy).get(10, TimeUnit.SECONDS));
+      measured += s.measuredRoundTrips;
+      warmup += s.warmupRoundTrips;
+    }
+    double seconds = nanos / 1e9;
+    ByteBuffer buf = ByteBuffer.allocate(all.getNeededByteBufferCapacity());
+    int len = all.encodeIntoCompressedByteBuffer(buf);
+    String histogram = Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), len));
+    System.out.printf(java.util.Locale.ROOT,
+        "result connections=%d size=%d warmup=%d measured=%d seconds=%.6f rps=%.1f p50us=%.1f p99us=%.1f "
+            + "failures=%d idle=%d histogram=%s%n",
+        o.connections, o.size, warmup, measured, seconds, measured / seconds,
+        all.getValueAtPercentile(50) / 1e3, all.getValueAtPercentile(99) / 1e3,
+        run.failures.get(), run.idle.get(), histogram);
   }
 }

@@ -209,8 +209,8 @@ final class EchoReport {
         b.append("; the load generator's CPU was saturated in both, so the ratio understates the servers' difference"
             + " (compare CPU per round trip)");
       } else if (fs < SATURATED_PERCENT && os < SATURATED_PERCENT && fl < SATURATED_PERCENT) {
-        b.append("; neither side saturated its CPU: latency (wake-up and scheduling on a shared machine) bounds this"
-            + " closed loop, not CPU");
+        b.append("; neither JVM got 90% of its core (on a loaded machine other work takes the rest), so CPU per"
+            + " round trip is the steadier comparison");
       }
     } else {
       b.append("CPU use not measured (no /proc)");
@@ -270,6 +270,8 @@ final class EchoReport {
     b.append("- Commit: `").append(s.commit).append("`; JDK ").append(s.javaVersion).append(" (`").append(s.java)
         .append("`) for every JVM\n");
     b.append("- Load before: `").append(s.loadBefore).append("`; after: `").append(s.loadAfter).append("`\n");
+    b.append("  (the load average counts runnable threads of this run too: the platform-thread server alone has up to one per\n"
+        + "  connection, so the figure after a 10,000-connection cell overstates the other work on the machine)\n");
     double load = loadAverage(s.loadBefore);
     int cpus = Runtime.getRuntime().availableProcessors();
     if (load > cpus / 2.0) {
