@@ -1,0 +1,192 @@
+package io.krill.loadtest.echo;
+
+import io.krill.fibers.Continuation;
+import io.krill.fibers.FiberScheduler;
+import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.netio.FiberInput;
+import io.krill.netio.FiberOutput;
+import io.krill.netio.FiberServerSocket;
+import io.krill.netio.SocketHandler;
+import io.krill.netio.SocketOptions;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * One echo server of the comparison, alone in its JVM: {@code fiber} (a fiber per connection
+ * on netio, blocking-style), {@code netty} (an async Netty handler), {@code virtual} and
+ * {@code platform} (blocking {@link ServerSocket}, one virtual or platform thread per
+ * connection). Listens on 127.0.0.1, prints {@code port N threads T}, and serves until its
+ * standard input closes or {@code maxSeconds} pass, whichever is first.
+ *
+ * <p>usage: {@code EchoServerMain KIND [maxSeconds]}. Every server uses as many event loops
+ * (or virtual-thread carriers) as the JVM has processors, TCP_NODELAY, a backlog of
+ * {@value #BACKLOG}, no read timeout and a {@value #BUFFER}-byte read buffer.
+ */
+public final class EchoServerMain {
+  /** Accept backlog of every server; the client also bounds its connects in flight. */
+  static final int BACKLOG = 4096;
+  /** Bytes read at most per read call, in every server. */
+  static final int BUFFER = 4096;
+
+  private EchoServerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 1) {
+      throw new IllegalArgumentException("usage: EchoServerMain fiber|netty|virtual|platform [maxSeconds]");
+    }
+    String kind = args[0];
+    long maxSeconds = args.length > 1 ? Long.parseLong(args[1]) : 3600;
+    int threads = Runtime.getRuntime().availableProcessors();
+    exitAfter(maxSeconds);
+    AutoCloseable server;
+    int port;
+    switch (kind) {
+      case "fiber": {
+        FiberScheduler scheduler = FiberScheduler.eventLoop(threads);
+        FiberServerSocket s = Continuation.callOnThread(() -> FiberServerSocket.bind("127.0.0.1", 0,
+            SocketOptions.builder().scheduler(scheduler).backlog(BACKLOG)
+                .readTimeout(Duration.ZERO).writeTimeout(Duration.ZERO).build()));
+        s.serve(FIBER_ECHO);
+        port = s.port();
+        server = () -> {
+          s.close();
+          scheduler.close();
+        };
+        break;
+      }
+      case "netty": {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
+        Channel ch = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+            .option(ChannelOption.SO_BACKLOG, BACKLOG)
+            .option(ChannelOption.SO_REUSEADDR, true)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(new NettyEchoHandler())
+            .bind(InetAddress.getLoopbackAddress(), 0).sync().channel();
+        port = ((InetSocketAddress) ch.localAddress()).getPort();
+        server = () -> {
+          ch.close().sync();
+          group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+        };
+        break;
+      }
+      case "virtual":
+        if (!VirtualThreads.available()) {
+          System.out.println(VirtualThreads.SKIPPED);
+          return;
+        }
+        server = threadPerConnection(VirtualThreads::unstarted);
+        port = ((ServerSocket) server).getLocalPort();
+        break;
+      case "platform":
+        server = threadPerConnection(task -> new Thread(task, "echo"));
+        port = ((ServerSocket) server).getLocalPort();
+        break;
+      default:
+        throw new IllegalArgumentException("kind: " + kind + " (expected: fiber, netty, virtual or platform)");
+    }
+    System.out.println("port " + port + " threads " + threads);
+    System.out.flush();
+    InputStream stdin = System.in;
+    while (stdin.read() >= 0) {
+      // Serve until the driver closes our standard input (or dies, which closes it too).
+    }
+    server.close();
+    System.exit(0);
+  }
+
+  /** Echoes bytes until end of stream, blocking-style; each read parks only when nothing is buffered. */
+  static final SocketHandler FIBER_ECHO = s -> {
+    byte[] buf = new byte[BUFFER];
+    FiberInput in = s.input();
+    FiberOutput out = s.output();
+    for (int n; (n = in.read(buf)) > 0; ) {
+      out.write(buf, 0, n);
+      out.flush();
+    }
+  };
+
+  /** Writes back what it reads, flushing once per read batch: Netty's own echo example. */
+  @ChannelHandler.Sharable
+  static final class NettyEchoHandler extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      ctx.write(msg);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      ctx.flush();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      ctx.close();
+    }
+  }
+
+  private static ServerSocket threadPerConnection(Function<Runnable, Thread> threads) throws IOException {
+    ServerSocket ss = new ServerSocket();
+    ss.setReuseAddress(true);
+    ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
+    Thread acceptor = new Thread(() -> {
+      while (!ss.isClosed()) {
+        try {
+          Socket s = ss.accept();
+          s.setTcpNoDelay(true);
+          threads.apply(() -> blockingEcho(s)).start();
+        } catch (IOException e) {
+          if (!ss.isClosed()) {
+            System.err.println("accept failed: " + e);
+          }
+        }
+      }
+    }, "acceptor");
+    acceptor.setDaemon(true);
+    acceptor.start();
+    return ss;
+  }
+
+  private static void blockingEcho(Socket s) {
+    try (s) {
+      InputStream in = s.getInputStream();
+      OutputStream out = s.getOutputStream();
+      byte[] buf = new byte[BUFFER];
+      for (int n; (n = in.read(buf)) > 0; ) {
+        out.write(buf, 0, n);
+      }
+    } catch (IOException e) {
+      // The client reset the connection: nothing to report in a load test.
+    }
+  }
+
+  private static void exitAfter(long seconds) {
+    Thread t = new Thread(() -> {
+      try {
+        Thread.sleep(seconds * 1000);
+      } catch (InterruptedException e) {
+        return;
+      }
+      System.err.println("echo server: exiting after its limit of " + seconds + " s");
+      Runtime.getRuntime().halt(3);
+    }, "lifetime-limit");
+    t.setDaemon(true);
+    t.start();
+  }
+}
