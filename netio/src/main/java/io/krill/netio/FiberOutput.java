@@ -130,11 +130,14 @@ public final class FiberOutput {
     }
   }
 
+  /* Most writes between flushes are small: start small and grow to bufferSize on demand. */
+  private static final int INITIAL_BUFFER = 512;
+
   private ByteBuf buffer() throws IOException {
     checkOpen();
     ByteBuf buf = pending;
     if (buf == null) {
-      buf = socket.connection.channel().alloc().buffer(bufferSize);
+      buf = socket.connection.channel().alloc().buffer(Math.min(INITIAL_BUFFER, bufferSize), bufferSize);
       pending = buf;
     }
     return buf;
