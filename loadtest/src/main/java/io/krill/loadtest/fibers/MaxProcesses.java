@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The JVMCSP max-process test: pairs of strands that exchange one value over a krill channel,
@@ -32,7 +33,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>{@code KIND}: {@code fiberPairs}, {@code fiberPairsUntracked}, {@code fiberParked},
  * {@code fiberParkedUntracked} (krill fibers on an event-loop scheduler with one loop per core,
  * the live-fiber registry on or off), {@code virtualThreadPairs}, {@code virtualThreadParked},
- * {@code platformPairs}. In a pair, the reader waits in {@code receive} on the pair's
+ * {@code platformPairs}. A parked virtual thread calls {@code LockSupport.park} directly in its
+ * {@code run} method; a parked fiber calls {@code Fiber.park()} in its body. In a pair, the reader waits in {@code receive} on the pair's
  * rendezvous channel and the writer parks until every strand is live, then sends.
  *
  * <p>The run spawns up to each step of 10k, 100k, 1M, 2M, 5M, 10M, ... {@code MAX}, waits until
@@ -115,7 +117,8 @@ public final class MaxProcesses {
             strands[live + 1] = start(scheduler, virtual, () -> write(ch));
             live += 2;
           } else {
-            strands[live++] = start(scheduler, virtual, MaxProcesses::parked);
+            strands[live++] = scheduler != null ? start(scheduler, false, MaxProcesses::parked)
+                : VirtualThreads.start(MaxProcesses::parkedThread);
           }
           if ((live & 0xffff) == 0 && System.nanoTime() > deadline) {
             stoppedBy = "time bound of " + seconds + " s";
@@ -210,6 +213,15 @@ public final class MaxProcesses {
     WAITING.increment();
     while (!released) {
       Fiber.park();
+    }
+    DONE.increment();
+  }
+
+  /* Threads park directly, not through krill's woven code, so their stack is the shallowest. */
+  private static void parkedThread() {
+    WAITING.increment();
+    while (!released) {
+      LockSupport.park();
     }
     DONE.increment();
   }
