@@ -22,7 +22,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Competitors: {@code fiber} (an event-loop scheduler with two loops, one fiber homed on
  * each, so every unpark is cross-loop), {@code virtualThread} (two carriers,
  * {@code -Djdk.virtualThreadScheduler.parallelism=2}; the JDK scheduler decides where each
- * runs), {@code platform} (two threads). Run on two CPUs, not pinned to one.
+ * runs), {@code platform} (two threads), and {@code fiberSameLoop} (both fibers homed on the
+ * first of the two loops: the same work without the cross-thread wake-up). Run on two CPUs, not pinned to one.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -34,7 +35,7 @@ public class CrossLoopUnparkBenchmark {
   /** Hand-overs per invocation. */
   public static final int BATCH = 10_000;
 
-  @Param({"fiber", "virtualThread", "platform"})
+  @Param({"fiber", "fiberSameLoop", "virtualThread", "platform"})
   public String competitor;
 
   private Model model;
@@ -43,11 +44,11 @@ public class CrossLoopUnparkBenchmark {
   /** Starts the answering strand, on the second loop for fibers. */
   @Setup
   public void setUp() {
-    model = Model.create(ParkUnparkBenchmark.modelName(competitor), 2);
+    model = Model.create(ParkUnparkBenchmark.modelName(competitor.equals("fiberSameLoop") ? "fiber" : competitor), 2);
     pingPong = new PingPong();
     PingPong p = pingPong;
     if (model instanceof Model.FiberModel) {
-      p.pong(((Model.FiberModel) model).spawnOn(1, p::answer));
+      p.pong(((Model.FiberModel) model).spawnOn(competitor.equals("fiber") ? 1 : 0, p::answer));
     } else {
       p.pong(model.spawn(p::answer));
     }

@@ -76,7 +76,7 @@ public final class MaxProcesses {
     if (max > Integer.MAX_VALUE - 8) {
       usage("MAX: " + max + " (expected: < 2^31)");
     }
-    boolean pairs = kind.endsWith("Pairs");
+    boolean pairs = kind.contains("Pairs");
     boolean fibers = kind.startsWith("fiber");
     boolean virtual = kind.startsWith("virtualThread");
     if (!kind.matches("fiber(Pairs|Parked)(Untracked)?|virtualThread(Pairs|Parked)|platformPairs")) {
