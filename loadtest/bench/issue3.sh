@@ -4,7 +4,7 @@
 #   loadtest/results/<date>-fibers.{json,md} and loadtest/results/README-fragment-issue3.md
 #
 # usage: loadtest/bench/issue3.sh [--quick | --full] [--rounds N]
-#   (default) 2 interleaved JMH rounds (-wi 2 -i 3), max-process test up to 1,000,000 strands in a
+#   (default) 3 interleaved JMH rounds (-wi 2 -i 3), max-process test up to 1,000,000 strands in a
 #             2 GB heap, platform threads up to 10,000, Mandelbrot 800x600 x 3 rounds: about 15 minutes
 #   --quick   1 round (-wi 1 -i 1), 100,000 strands, 2,000 platform threads, Mandelbrot 200x150: ~5 minutes
 #   --full    3 rounds (-wi 3 -i 5), 10,000,000 live fibers in an 8 GB heap (virtual threads stop where
