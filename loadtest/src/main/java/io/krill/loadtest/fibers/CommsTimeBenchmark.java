@@ -73,6 +73,11 @@ public class CommsTimeBenchmark {
     model.runAndWait(() -> next = consume(toConsumer, next, BATCH));
   }
 
+  /** @return the cycles completed so far, each checked by the consumer */
+  long cyclesDone() {
+    return next;
+  }
+
   /** Stops the network. */
   @TearDown
   public void tearDown() {

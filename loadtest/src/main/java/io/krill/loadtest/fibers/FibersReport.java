@@ -574,8 +574,9 @@ public final class FibersReport {
     b.append("\n## Pixel-parallel Mandelbrot, ").append(mandelWidth).append('×').append(mandelHeight)
         .append(", one strand per pixel (two CPUs)\n\n")
         .append("Seconds per image (median over ").append(mandelRounds).append(" interleaved rounds, then each round);")
-        .append(" checksum = `Arrays.hashCode` of the escape counts, which must equal the sequential one. At most ")
-        .append(String.format(Locale.ROOT, "%,d", Mandelbrot.WINDOW)).append(" pixels in flight.\n\n");
+        .append(" checksum = `Arrays.hashCode` of the escape counts, which must equal the sequential one. A strand per")
+        .append(" row spawns a strand per pixel and joins them; at most ").append(Mandelbrot.ROWS)
+        .append(" rows in flight. `platformPool`: a task per pixel on a pool of one thread per core.\n\n");
     b.append("| competitor | seconds | ns per pixel | ÷ fiberStealing | checksum |\n|---|---|---|---|---|\n");
     List<Double> fs = mandelSeconds.get("fiberStealing");
     double pixels = (double) mandelWidth * mandelHeight;

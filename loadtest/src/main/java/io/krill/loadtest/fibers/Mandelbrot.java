@@ -6,10 +6,13 @@ import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.FiberSemaphore;
 import io.krill.fibers.Suspendable;
 import io.krill.loadtest.internal.VirtualThreads;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Pixel-parallel Mandelbrot (PicoThreads / JVMCSP): one strand per pixel, each computing its
@@ -26,14 +29,15 @@ import java.util.concurrent.Executors;
  * scheduler: a fiber spawns onto its own loop, so one core does the work), {@code virtualThread}
  * (a virtual thread per pixel, default parallelism) and {@code platformPool} (a task per pixel
  * on a fixed pool of one platform thread per core; a platform thread per pixel would take
- * minutes). The spawning strand keeps at most {@link #WINDOW} pixels in flight with a
- * {@link FiberSemaphore}, so memory stays bounded. Prints one {@code mandelbrot ...} line per run,
- * and exits 1 on a checksum mismatch. Rounds stop early (and say so) after {@code SECONDS}
+ * minutes). A strand per row spawns a strand per pixel and joins them all (JVMCSP's par over the
+ * pixels of a row); at most {@link #ROWS} rows are in flight ({@link FiberSemaphore}), so memory
+ * stays bounded. Prints one {@code mandelbrot ...} line per run,
+ * after an untimed warm-up pass of every competitor, and exits 1 on a checksum mismatch. Rounds stop early (and say so) after {@code SECONDS}
  * (default 900).
  */
 public final class Mandelbrot {
-  /** Pixels in flight at most. */
-  public static final int WINDOW = 10_000;
+  /** Rows in flight at most. */
+  public static final int ROWS = 8;
   /** Escape-count limit. */
   public static final int MAX_ITERATIONS = 256;
   static final String[] COMPETITORS = {"sequential", "fiberStealing", "fiberEventLoop", "virtualThread", "platformPool"};
@@ -72,6 +76,11 @@ public final class Mandelbrot {
     Mandelbrot m = new Mandelbrot(width, height);
     Integer reference = null;
     boolean ok = true;
+    for (String c : COMPETITORS) { // untimed warm-up, so round 1 is not mostly JIT compilation
+      if (!c.equals("virtualThread") || VirtualThreads.available()) {
+        checksum(Math.min(width, 400), Math.min(height, 300), c, cores);
+      }
+    }
     for (int round = 1; round <= rounds; round++) {
       if (round > 1 && System.nanoTime() > deadline) {
         System.out.println("mandelbrot stopped: time bound of " + seconds + " s before round " + round);
@@ -82,11 +91,9 @@ public final class Mandelbrot {
           System.out.println("mandelbrot competitor=virtualThread " + VirtualThreads.SKIPPED);
           continue;
         }
-        Arrays.fill(m.counts, -1);
         long t0 = System.nanoTime();
-        m.run(c, cores);
+        int checksum = m.render(c, cores);
         long nanos = System.nanoTime() - t0;
-        int checksum = Arrays.hashCode(m.counts);
         if (reference == null) {
           reference = checksum;
         }
@@ -98,6 +105,26 @@ public final class Mandelbrot {
       }
     }
     System.exit(ok ? 0 : 1);
+  }
+
+  /**
+   * Renders the image once with one competitor.
+   *
+   * @param width pixels
+   * @param height pixels
+   * @param competitor one of {@link #COMPETITORS}
+   * @param cores carriers, workers or pool threads
+   * @return the checksum of the escape counts
+   * @throws Exception if a strand fails
+   */
+  static int checksum(int width, int height, String competitor, int cores) throws Exception {
+    return new Mandelbrot(width, height).render(competitor, cores);
+  }
+
+  private int render(String competitor, int cores) throws Exception {
+    Arrays.fill(counts, -1);
+    run(competitor, cores);
+    return Arrays.hashCode(counts);
   }
 
   private void run(String competitor, int cores) throws Exception {
@@ -125,7 +152,7 @@ public final class Mandelbrot {
       case "platformPool":
         ExecutorService pool = Executors.newFixedThreadPool(cores);
         try {
-          Continuation.runOnThread(() -> submitTasks(pool));
+          submitTasks(pool);
         } finally {
           pool.shutdown();
         }
@@ -135,43 +162,74 @@ public final class Mandelbrot {
     }
   }
 
+  /* A fiber per row spawns a fiber per pixel and joins them all; ROWS rows are in flight at most. */
   private void spawnFibers() throws Suspendable {
-    FiberSemaphore window = FiberSemaphore.create(WINDOW);
-    for (int i = 0; i < counts.length; i++) {
-      window.acquire();
-      int p = i;
+    FiberSemaphore rows = FiberSemaphore.create(ROWS);
+    for (int y = 0; y < height; y++) {
+      rows.acquire();
+      int row = y * width;
       Fiber.start(() -> {
-        pixel(p);
-        window.release();
+        Fiber[] pixels = new Fiber[width];
+        for (int x = 0; x < width; x++) {
+          int p = row + x;
+          pixels[x] = Fiber.start(() -> pixel(p));
+        }
+        for (Fiber f : pixels) {
+          f.join();
+        }
+        rows.release();
       });
     }
-    window.acquire(WINDOW);
+    rows.acquire(ROWS);
   }
 
   private void spawnVirtualThreads() throws Suspendable {
-    FiberSemaphore window = FiberSemaphore.create(WINDOW);
-    for (int i = 0; i < counts.length; i++) {
-      window.acquire();
-      int p = i;
+    FiberSemaphore rows = FiberSemaphore.create(ROWS);
+    for (int y = 0; y < height; y++) {
+      rows.acquire();
+      int row = y * width;
       VirtualThreads.start(() -> {
-        pixel(p);
-        window.release();
+        Thread[] pixels = new Thread[width];
+        for (int x = 0; x < width; x++) {
+          int p = row + x;
+          pixels[x] = VirtualThreads.start(() -> pixel(p));
+        }
+        try {
+          for (Thread t : pixels) {
+            t.join();
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        } finally {
+          rows.release();
+        }
       });
     }
-    window.acquire(WINDOW);
+    rows.acquire(ROWS);
   }
 
-  private void submitTasks(ExecutorService pool) throws Suspendable {
-    FiberSemaphore window = FiberSemaphore.create(WINDOW);
-    for (int i = 0; i < counts.length; i++) {
-      window.acquire();
-      int p = i;
-      pool.execute(() -> {
-        pixel(p);
-        window.release();
-      });
+  /* The pool's threads must not block on their own tasks, so the main thread waits for the oldest row. */
+  private void submitTasks(ExecutorService pool) throws InterruptedException, ExecutionException {
+    ArrayDeque<Future<?>[]> inFlight = new ArrayDeque<>();
+    for (int y = 0; y < height; y++) {
+      if (inFlight.size() == ROWS) {
+        for (Future<?> f : inFlight.removeFirst()) {
+          f.get();
+        }
+      }
+      Future<?>[] pixels = new Future<?>[width];
+      for (int x = 0; x < width; x++) {
+        int p = y * width + x;
+        pixels[x] = pool.submit(() -> pixel(p));
+      }
+      inFlight.addLast(pixels);
     }
-    window.acquire(WINDOW);
+    for (Future<?>[] row : inFlight) {
+      for (Future<?> f : row) {
+        f.get();
+      }
+    }
   }
 
   /* Fields written by many strands, read after the semaphore's final acquire (happens-before). */

@@ -37,17 +37,17 @@ import java.util.concurrent.locks.LockSupport;
  * {@code run} method; a parked fiber calls {@code Fiber.park()} in its body. In a pair, the reader waits in {@code receive} on the pair's
  * rendezvous channel and the writer parks until every strand is live, then sends.
  *
- * <p>The run spawns up to each step of 10k, 100k, 1M, 2M, 5M, 10M, ... {@code MAX}, waits until
+ * <p>The run spawns up to each step of 10k, 100k, 200k, 500k, 1M, 2M, 5M, 10M, ... {@code MAX}, waits until
  * every strand is parked, and prints {@code step kind=... live=N bytesPerStrand=...} (used heap
  * after full GCs minus the baseline, over N; a pair's channel counts half to each side) and the
  * resident-set growth per strand. It stops early, and says why, when the next step would not fit
- * in 85% of the heap, when a thread cannot be created, or after {@code SECONDS} (default 600).
+ * in 85% of the heap (projected from the heap each strand of the last step added), when a thread cannot be created, or after {@code SECONDS} (default 600).
  * Then it releases every writer, waits (bounded) for all exchanges, checks them, and prints
  * {@code result kind=... maxLive=... stoppedBy=...}. Exit code 1 if an exchange was lost.
  */
 public final class MaxProcesses {
-  private static final long[] STEPS = {10_000, 100_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000,
-      20_000_000, 50_000_000};
+  private static final long[] STEPS = {10_000, 100_000, 200_000, 500_000, 1_000_000, 2_000_000, 5_000_000,
+      10_000_000, 20_000_000, 50_000_000};
   private static final double HEAP_FRACTION = 0.85;
   private static final long RELEASE_TIMEOUT_NANOS = 300_000_000_000L;
 
@@ -107,6 +107,8 @@ public final class MaxProcesses {
       }
     }
     steps.add(max);
+    long prevUsed = baseline;
+    int prevLive = 0;
     for (long step : steps) {
       long t0 = System.nanoTime();
       try {
@@ -148,7 +150,8 @@ public final class MaxProcesses {
       int next = steps.indexOf(step) + 1;
       if (next < steps.size()) {
         long nextCount = steps.get(next);
-        double need = baseline + perStrand * nextCount;
+        double marginal = (used - prevUsed) / (double) (live - prevLive);
+        double need = used + marginal * (nextCount - live);
         if (need > HEAP_FRACTION * heapMax) {
           stoppedBy = String.format(Locale.ROOT, "heap bound: %d strands would need ~%.0f MB of the %d MB heap",
               nextCount, need / 1048576, heapMax / 1048576);
@@ -159,6 +162,8 @@ public final class MaxProcesses {
           break;
         }
       }
+      prevUsed = used;
+      prevLive = live;
     }
     long t0 = System.nanoTime();
     released = true;

@@ -86,7 +86,8 @@ final class Why {
     return base + ": " + fmt(untracked) + " B without the registry; the live-fiber registry (a ConcurrentHashMap"
         + " entry per live fiber, on by default, -Dkrill.fibers.track=false turns it off) adds "
         + fmt(tracked - untracked) + " B" + (tracked > 150 && untracked <= 150 ? ", which is what pushes the"
-        + " default over 150 B" : "") + (vt == null ? "" : "; a parked virtual thread keeps its frames in a heap"
-        + " stack chunk plus the Thread and Continuation objects");
+        + " default over 150 B" : "") + (vt == null ? "" : "; a parked virtual thread measured " + fmt(vt) + " B here"
+        + " (its frames in a heap stack chunk plus the Thread and Continuation objects), so \"5× smaller\" needs ≤ "
+        + fmt(vt / 5) + " B, which even the untracked fiber " + (untracked <= vt / 5 ? "meets" : "misses"));
   }
 }
