@@ -13,8 +13,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Helpers for the report writers: running a command, reading the machine's load, formatting
- * scores and ratios, quoting JSON. Not API.
+ * Helpers shared by the report writers ({@code ContinuationsReport}, {@code FibersReport}):
+ * running a command, reading the machine's load, formatting scores and ratios, quoting JSON.
+ * Not API.
  */
 public final class Reports {
   private Reports() {}
