@@ -47,7 +47,7 @@ if [[ "${SKIP_BUILD:-}" != 1 ]]; then
 fi
 
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-git diff --quiet HEAD -- loadtest fibers transform 2>/dev/null || COMMIT="$COMMIT+local changes"
+git diff --quiet HEAD -- loadtest/src loadtest/pom.xml fibers transform 2>/dev/null || COMMIT="$COMMIT+local changes"
 
 mkdir -p loadtest/results
 "$JDK_NEWEST/bin/java" -cp loadtest/target/benchmarks.jar io.krill.loadtest.fibers.FibersReport \

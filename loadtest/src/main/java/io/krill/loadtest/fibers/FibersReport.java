@@ -102,6 +102,10 @@ public final class FibersReport {
     r.parse(args);
     r.run();
     r.write();
+    if (r.scores.isEmpty()) {
+      System.err.println("FibersReport: JMH produced no results (see the problems in the report); failing");
+      System.exit(1);
+    }
   }
 
   private void parse(String[] args) {
