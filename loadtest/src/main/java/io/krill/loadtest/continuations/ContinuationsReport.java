@@ -1,9 +1,17 @@
 package io.krill.loadtest.continuations;
 
+import static io.krill.loadtest.internal.Reports.cell;
+import static io.krill.loadtest.internal.Reports.fmt;
+import static io.krill.loadtest.internal.Reports.fmtRatio;
+import static io.krill.loadtest.internal.Reports.javaVersion;
+import static io.krill.loadtest.internal.Reports.loadAverage;
+import static io.krill.loadtest.internal.Reports.q;
+import static io.krill.loadtest.internal.Reports.ratio;
+import static io.krill.loadtest.internal.Reports.uptime;
+
+import io.krill.loadtest.internal.Reports;
 import io.krill.loadtest.internal.VirtualThreads;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -208,7 +216,7 @@ public final class ContinuationsReport {
         "-XX:+UseSerialGC", "-Djdk.virtualThreadScheduler.parallelism=1", "-cp",
         System.getProperty("java.class.path"), SuspendedHeap.class.getName(), kind,
         Integer.toString(quick ? Math.min(heapCount, 100_000) : heapCount));
-    List<String> lines = exec(cmd);
+    List<String> lines = Reports.exec(cmd, false);
     for (String line : lines) {
       Matcher m = Pattern.compile("bytesPerItem=([0-9.]+)").matcher(line);
       if (line.startsWith("heap ") && m.find()) {
@@ -222,67 +230,16 @@ public final class ContinuationsReport {
         + String.join("\n", lines));
   }
 
-  private static List<String> exec(List<String> cmd) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String l = in.readLine(); l != null; l = in.readLine()) {
-        lines.add(l);
-      }
-    }
-    p.waitFor();
-    return lines;
-  }
-
-  private static String javaVersion(Path home) throws IOException {
-    for (String line : Files.readAllLines(home.resolve("release"))) {
-      if (line.startsWith("JAVA_VERSION=")) {
-        return line.substring("JAVA_VERSION=".length()).replace("\"", "");
-      }
-    }
-    throw new IOException(home + "/release: no JAVA_VERSION");
-  }
-
-  private static double loadAverage(String uptime) {
-    Matcher m = Pattern.compile("load average: ([0-9.]+)").matcher(uptime);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
-  }
-
   private static String cpus() {
     try {
-      List<String> l = exec(List.of("nproc", "--all"));
+      List<String> l = Reports.exec(List.of("nproc", "--all"), false);
       return l.isEmpty() ? "?" : l.get(0).trim();
     } catch (IOException | InterruptedException e) {
       return "?";
     }
   }
 
-  private static String uptime() {
-    try {
-      List<String> l = exec(List.of("uptime"));
-      return l.isEmpty() ? "?" : l.get(0).trim();
-    } catch (IOException | InterruptedException e) {
-      return "? (" + e + ")";
-    }
-  }
-
   // ---------------------------------------------------------------- numbers
-
-  private static double[] ratio(double[] a, double[] b) {
-    if (a == null || b == null) {
-      return null;
-    }
-    double lo = (a[0] - a[1]) / (b[0] + b[1]);
-    double hi = b[0] - b[1] > 0 ? (a[0] + a[1]) / (b[0] - b[1]) : Double.POSITIVE_INFINITY;
-    return new double[] {a[0] / b[0], Math.max(lo, 0), hi};
-  }
-
-  private static String cell(double[] s) {
-    if (s == null) {
-      return "—";
-    }
-    return Double.isNaN(s[1]) ? fmt(s[0]) : fmt(s[0]) + " ± " + fmt(s[1]);
-  }
 
   private static String ratioCell(double[] r) {
     if (r == null) {
@@ -292,20 +249,6 @@ public final class ContinuationsReport {
       return fmtRatio(r[0]);
     }
     return fmtRatio(r[0]) + " [" + fmtRatio(r[1]) + "–" + fmtRatio(r[2]) + "]";
-  }
-
-  private static String fmt(double v) {
-    if (Double.isNaN(v)) {
-      return "NaN";
-    }
-    return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
-  }
-
-  private static String fmtRatio(double v) {
-    if (Double.isInfinite(v)) {
-      return "∞";
-    }
-    return String.format(Locale.ROOT, v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v) + "×";
   }
 
   // ---------------------------------------------------------------- writing
@@ -588,27 +531,4 @@ public final class ContinuationsReport {
     return b.toString();
   }
 
-  private static String q(String s) {
-    StringBuilder b = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"':
-          b.append("\\\"");
-          break;
-        case '\\':
-          b.append("\\\\");
-          break;
-        case '\n':
-          b.append("\\n");
-          break;
-        default:
-          if (c < 0x20) {
-            b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-      }
-    }
-    return b.append('"').toString();
-  }
 }

@@ -1,0 +1,162 @@
+package io.krill.loadtest.internal;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Helpers shared by the report writers ({@code ContinuationsReport}, {@code FibersReport}):
+ * running a command, reading the machine's load, formatting scores and ratios, quoting JSON.
+ * Not API.
+ */
+public final class Reports {
+  private Reports() {}
+
+  /**
+   * Runs a command, echoing and collecting its output (stderr merged).
+   *
+   * @param cmd the command
+   * @param echo whether to print each line as it comes
+   * @return the lines
+   * @throws IOException if it cannot start
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public static List<String> exec(List<String> cmd, boolean echo) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String l = in.readLine(); l != null; l = in.readLine()) {
+        lines.add(l);
+        if (echo) {
+          System.out.println(l);
+        }
+      }
+    }
+    p.waitFor();
+    return lines;
+  }
+
+  /** @return the output of {@code uptime}: time, uptime and load averages */
+  public static String uptime() {
+    try {
+      List<String> l = exec(List.of("uptime"), false);
+      return l.isEmpty() ? "?" : l.get(0).trim();
+    } catch (IOException | InterruptedException e) {
+      return "? (" + e + ")";
+    }
+  }
+
+  /** @return the 1-minute load average in an {@link #uptime()} line, or 0 */
+  public static double loadAverage(String uptime) {
+    Matcher m = Pattern.compile("load average: ([0-9.]+)").matcher(uptime);
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+  }
+
+  /** @return the number of CPUs */
+  public static int cpus() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  /**
+   * @param home a JDK home
+   * @return its JAVA_VERSION from the release file
+   * @throws IOException if it has none
+   */
+  public static String javaVersion(Path home) throws IOException {
+    for (String line : Files.readAllLines(home.resolve("release"))) {
+      if (line.startsWith("JAVA_VERSION=")) {
+        return line.substring("JAVA_VERSION=".length()).replace("\"", "");
+      }
+    }
+    throw new IOException(home + "/release: no JAVA_VERSION");
+  }
+
+  /**
+   * A ratio with the range its two JMH errors allow.
+   *
+   * @param a score and error
+   * @param b score and error
+   * @return a / b, low, high; or null if either is missing
+   */
+  public static double[] ratio(double[] a, double[] b) {
+    if (a == null || b == null) {
+      return null;
+    }
+    double lo = (a[0] - a[1]) / (b[0] + b[1]);
+    double hi = b[0] - b[1] > 0 ? (a[0] + a[1]) / (b[0] - b[1]) : Double.POSITIVE_INFINITY;
+    return new double[] {a[0] / b[0], Math.max(lo, 0), hi};
+  }
+
+  /** @return "score ± error", or "—" */
+  public static String cell(double[] s) {
+    if (s == null) {
+      return "—";
+    }
+    return Double.isNaN(s[1]) ? fmt(s[0]) : fmt(s[0]) + " ± " + fmt(s[1]);
+  }
+
+  /** @return a number with 3 significant digits or so */
+  public static String fmt(double v) {
+    if (Double.isNaN(v)) {
+      return "NaN";
+    }
+    return String.format(Locale.ROOT, v >= 100 ? "%,.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+  }
+
+  /** @return a ratio such as "5.20×" */
+  public static String fmtRatio(double v) {
+    if (Double.isInfinite(v)) {
+      return "∞";
+    }
+    if (Double.isNaN(v)) {
+      return "—";
+    }
+    return String.format(Locale.ROOT, v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v) + "×";
+  }
+
+  /** @return {@code s} as a JSON string literal */
+  public static String q(String s) {
+    StringBuilder b = new StringBuilder("\"");
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '"':
+          b.append("\\\"");
+          break;
+        case '\\':
+          b.append("\\\\");
+          break;
+        case '\n':
+          b.append("\\n");
+          break;
+        default:
+          if (c < 0x20) {
+            b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+          } else {
+            b.append(c);
+          }
+      }
+    }
+    return b.append('"').toString();
+  }
+
+  /**
+   * The median of some values.
+   *
+   * @param values not empty
+   * @return the median (the mean of the middle two for an even count)
+   */
+  public static double median(List<Double> values) {
+    List<Double> v = new ArrayList<>(values);
+    v.sort(null);
+    int n = v.size();
+    return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+  }
+}
