@@ -299,8 +299,11 @@ public final class Fiber extends Stack implements Runnable {
     try {
       runStack();
     } catch (Throwable e) {
-      complete(new Failure(e));
-      uncaught(e);
+      try {
+        uncaught(e);
+      } finally {
+        complete(new Failure(e));
+      }
       return;
     } finally {
       if (carrier != null) {

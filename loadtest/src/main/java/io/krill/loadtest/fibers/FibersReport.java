@@ -538,7 +538,7 @@ public final class FibersReport {
     }
     table(b, "Spawn + join, ns per child (one carrier)", "SpawnJoin",
         new String[] {"fiber", "fiberUntracked", "virtualThread", "platform"},
-        "`fiberUntracked`: the live-fiber registry off (what `-Dkrill.fibers.track=false` does).");
+        "`fiberUntracked`: the live-fiber registry off (the library default; `-Dkrill.fibers.track=true` turns it on).");
     table(b, "Park → unpark, one-way, ns per hand-over (one carrier)", "ParkUnpark",
         new String[] {"fiber", "virtualThread", "platform"}, "Ping-pong with park/unpark; one hand-over is half a"
             + " round trip.");

@@ -44,7 +44,7 @@ public abstract class Model implements AutoCloseable {
   public static Model create(String competitor, int carriers) {
     switch (competitor) {
       case "fiber":
-        return new FiberModel(FiberScheduler.eventLoop(carriers));
+        return new FiberModel(new EventLoopScheduler(carriers, true));
       case "fiberUntracked":
         return new FiberModel(new EventLoopScheduler(carriers, false));
       case "virtualThreadSyncQueue":

@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * each; one operation is one child started, run, finished and joined.
  *
  * <p>Competitors: {@code fiber} (krill fibers on one event loop, the parent a fiber too, so a
- * join suspends it; the live-fiber registry on, the default), {@code fiberUntracked} (the same
- * with the registry off, {@code -Dkrill.fibers.track=false}), {@code virtualThread} (one
+ * join suspends it; the live-fiber registry on), {@code fiberUntracked} (the same
+ * with the registry off, the library default), {@code virtualThread} (one
  * carrier, {@code Thread.join}) and {@code platform} ({@code new Thread}, {@code start},
  * {@code join}). Run pinned to one CPU.
  */

@@ -86,7 +86,7 @@ final class Why {
       return base;
     }
     return base + ": " + fmt(untracked) + " B without the registry; the live-fiber registry (a ConcurrentHashMap"
-        + " entry per live fiber, on by default, -Dkrill.fibers.track=false turns it off) adds "
+        + " entry per live fiber; on for the `fiber` competitor, opt-in with -Dkrill.fibers.track=true in the library) adds "
         + fmt(tracked - untracked) + " B" + (tracked > 150 && untracked <= 150 ? ", which is what pushes the"
         + " default over 150 B" : "") + (vt == null ? "" : "; a parked virtual thread measured " + fmt(vt) + " B here"
         + " (its frames in a heap stack chunk plus the Thread and Continuation objects), so \"5× smaller\" needs ≤ "
