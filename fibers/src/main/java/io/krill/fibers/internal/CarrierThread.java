@@ -12,9 +12,6 @@ import io.netty.util.concurrent.FastThreadLocalThread;
 public final class CarrierThread extends FastThreadLocalThread {
   Stack stack = Stack.NONE;
   private Object loop;
-  /** Fibers made runnable by code on this carrier for its own loop; drained by one loop task. */
-  final java.util.ArrayDeque<Runnable> ready = new java.util.ArrayDeque<>();
-  boolean drainScheduled;
   private Object sliceOwner;
   private long slices;
 

@@ -22,19 +22,6 @@ import java.util.function.BooleanSupplier;
  * thread with no hand-off. Thread-safe.
  */
 public final class EventLoopScheduler extends FiberScheduler {
-  /*
-   * Implementation notes.
-   *
-   * A fiber woken from its own home loop (an I/O completion, a channel hand-off between two
-   * fibers of one loop) goes onto the carrier's plain ready deque instead of Netty's
-   * multi-producer task queue; the first such fiber schedules one drain task, so a batch of
-   * wake-ups costs one queue operation with atomics instead of one per fiber. The drain runs
-   * the fibers that were ready when it started and reschedules itself for the rest, so I/O
-   * and timers still get their turn between batches. Wake-ups from other threads use
-   * Netty's queue, which also wakes the selector.
-   */
-  private static final int DRAIN_BATCH = 1024;
-
   private final MultiThreadIoEventLoopGroup group;
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
   private final List<EventLoop> loops = new ArrayList<>();
@@ -100,46 +87,7 @@ public final class EventLoopScheduler extends FiberScheduler {
 
   @Override
   protected void submit(Fiber fiber) {
-    EventLoop loop = (EventLoop) homeOf(fiber);
-    Thread t = Thread.currentThread();
-    if (t instanceof CarrierThread && ((CarrierThread) t).loop() == loop) {
-      CarrierThread c = (CarrierThread) t;
-      c.ready.add(fiber);
-      if (!c.drainScheduled) {
-        c.drainScheduled = true;
-        loop.execute(new Drain(c));
-      }
-      return;
-    }
-    loop.execute(fiber);
-  }
-
-  /** Runs the fibers that were ready on one carrier when it started. */
-  private static final class Drain implements Runnable {
-    private final CarrierThread carrier;
-
-    Drain(CarrierThread carrier) {
-      this.carrier = carrier;
-    }
-
-    @Override
-    public void run() {
-      java.util.ArrayDeque<Runnable> ready = carrier.ready;
-      int n = Math.min(ready.size(), DRAIN_BATCH);
-      for (int i = 0; i < n; i++) {
-        Runnable fiber = ready.poll();
-        try {
-          fiber.run();
-        } catch (Throwable e) {
-          org.slf4j.LoggerFactory.getLogger(EventLoopScheduler.class).error("fiber slice failed: {}", fiber, e);
-        }
-      }
-      if (ready.isEmpty()) {
-        carrier.drainScheduled = false;
-      } else {
-        ((EventLoop) carrier.loop()).execute(this);
-      }
-    }
+    ((EventLoop) homeOf(fiber)).execute(fiber);
   }
 
   /** @return the loop a fiber of this scheduler lives on */
