@@ -124,6 +124,50 @@ class FiberSocketTest {
   }
 
   @Test
+  void serve_epollCarriers_channelsAndFibersShareTheEpollLoops() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Transport.EPOLL.isAvailable(), "epoll does not load here");
+    io.krill.fibers.internal.EventLoopScheduler epollLoops = new io.krill.fibers.internal.EventLoopScheduler(2, true, true);
+    try {
+      assertThat(io.krill.netio.internal.Transports.group(Transport.EPOLL, epollLoops)).isSameAs(epollLoops.group());
+      assertThat(io.krill.netio.internal.Transports.group(Transport.NIO, epollLoops)).isNotSameAs(epollLoops.group());
+      SocketOptions o = SocketOptions.builder().scheduler(epollLoops).transport(Transport.EPOLL)
+          .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ofSeconds(20)).build();
+      java.util.Set<String> handlerThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      FiberServerSocket server = Continuation.callOnThread(() -> FiberServerSocket.bind("127.0.0.1", 0, o));
+      try {
+        server.serve(s -> {
+          io.netty.channel.EventLoop loop = io.krill.fibers.internal.EventLoopScheduler.currentLoop();
+          handlerThreads.add(loop != null && loop.parent() == epollLoops.group() ? "carrier" : Thread.currentThread().getName());
+          BYTE_ECHO.handle(s);
+        });
+        EchoClients.run("127.0.0.1", server.port(), 100, epollLoops, Transport.EPOLL);
+      } finally {
+        server.close();
+      }
+      assertThat(handlerThreads).containsExactly("carrier");
+    } finally {
+      epollLoops.close();
+    }
+  }
+
+  @Test
+  void ioProperty_unknownValue_namesTheProperty() {
+    String old = System.getProperty("krill.fibers.io");
+    System.setProperty("krill.fibers.io", "kqueue");
+    try {
+      assertThatThrownBy(io.krill.fibers.internal.EventLoopScheduler::ioFromSystemProperty)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("krill.fibers.io: kqueue (expected: nio, epoll or auto)");
+    } finally {
+      if (old == null) {
+        System.clearProperty("krill.fibers.io");
+      } else {
+        System.setProperty("krill.fibers.io", old);
+      }
+    }
+  }
+
+  @Test
   void transport_auto_resolvesToAvailableOne() {
     assertThat(Transport.AUTO.resolve()).isEqualTo(Transport.EPOLL.isAvailable() ? Transport.EPOLL : Transport.NIO);
   }

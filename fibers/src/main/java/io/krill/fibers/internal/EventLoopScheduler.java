@@ -5,6 +5,8 @@ import io.krill.fibers.FiberScheduler;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
@@ -26,21 +28,39 @@ public final class EventLoopScheduler extends FiberScheduler {
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
   private final List<EventLoop> loops = new ArrayList<>();
   private final AtomicInteger next = new AtomicInteger();
+  private final boolean epoll;
+
+  /**
+   * Starts NIO loops, or epoll loops when {@link #ioFromSystemProperty()} says so.
+   *
+   * @param threads how many loops
+   * @param tracking whether to keep a registry of live fibers
+   */
+  public EventLoopScheduler(int threads, boolean tracking) {
+    this(threads, tracking, ioFromSystemProperty());
+  }
 
   /**
    * Starts the loops.
    *
    * @param threads how many loops
    * @param tracking whether to keep a registry of live fibers
+   * @param epoll true for Netty's native epoll handler (Linux), false for Java NIO
+   * @throws IllegalStateException if {@code epoll} is true and the native library does not load
    */
-  public EventLoopScheduler(int threads, boolean tracking) {
+  public EventLoopScheduler(int threads, boolean tracking, boolean epoll) {
     super("krill-loop", tracking);
+    if (epoll && !Epoll.isAvailable()) {
+      throw new IllegalStateException("krill.fibers.io: epoll is not available here: " + Epoll.unavailabilityCause(),
+          Epoll.unavailabilityCause());
+    }
+    this.epoll = epoll;
     AtomicInteger index = new AtomicInteger();
     group = new MultiThreadIoEventLoopGroup(threads, r -> {
       CarrierThread t = new CarrierThread(r, name() + "-" + index.incrementAndGet());
       this.threads.add(t);
       return t;
-    }, NioIoHandler.newFactory());
+    }, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
     CountDownLatch started = new CountDownLatch(threads);
     for (EventExecutor e : group) {
       EventLoop loop = (EventLoop) e;
@@ -55,6 +75,32 @@ public final class EventLoopScheduler extends FiberScheduler {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /**
+   * Reads {@code krill.fibers.io}: {@code nio} (the default), {@code epoll}, or {@code auto}
+   * (epoll when the native library loads).
+   *
+   * @return true if the carriers should run the epoll handler
+   * @throws IllegalArgumentException naming the property for any other value
+   */
+  public static boolean ioFromSystemProperty() {
+    String io = System.getProperty("krill.fibers.io", "nio").trim().toLowerCase(java.util.Locale.ROOT);
+    switch (io) {
+      case "nio":
+        return false;
+      case "epoll":
+        return true;
+      case "auto":
+        return Epoll.isAvailable();
+      default:
+        throw new IllegalArgumentException("krill.fibers.io: " + io + " (expected: nio, epoll or auto)");
+    }
+  }
+
+  /** @return true if the carriers run Netty's epoll handler, false for NIO */
+  public boolean isEpoll() {
+    return epoll;
   }
 
   /** @return the Netty event loop group, shared with netio */

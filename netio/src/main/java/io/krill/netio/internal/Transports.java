@@ -18,8 +18,9 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
- * Chooses event-loop groups and channel classes. NIO channels of a fiber on an
- * {@link EventLoopScheduler} live on that scheduler's loops; everything else uses a shared,
+ * Chooses event-loop groups and channel classes. Channels of a fiber on an
+ * {@link EventLoopScheduler} live on that scheduler's loops when the transport matches the
+ * loops' I/O handler (NIO, or epoll with {@code -Dkrill.fibers.io=epoll}); everything else uses a shared,
  * lazily created group of daemon loops, one per core. Not API.
  */
 public final class Transports {
@@ -31,7 +32,8 @@ public final class Transports {
 
   /** @return the group that runs channels of {@code transport} for fibers of {@code scheduler} */
   public static EventLoopGroup group(Transport transport, FiberScheduler scheduler) {
-    if (transport == Transport.NIO && scheduler instanceof EventLoopScheduler) {
+    if (scheduler instanceof EventLoopScheduler
+        && ((EventLoopScheduler) scheduler).isEpoll() == (transport == Transport.EPOLL)) {
       return ((EventLoopScheduler) scheduler).group();
     }
     synchronized (LOCK) {
