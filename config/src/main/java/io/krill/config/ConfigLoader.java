@@ -25,7 +25,8 @@ import java.util.TreeMap;
  * HOCON file, environment variables, then flags. A higher layer replaces a lower one's value
  * before checking, so a flag can override a bad value in the file. Unknown keys inside the
  * schema's namespaces are errors in every layer. All problems are collected into one
- * {@link ConfigException}.
+ * {@link ConfigException}. The schema's cross-setting rules run last, once every value passed
+ * its own checks.
  *
  * <p>Typesafe Config parses the file (HOCON, with includes and substitutions resolved against
  * the file and the process environment), merges the layers and carries each value's origin.
@@ -120,7 +121,17 @@ public final class ConfigLoader {
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
-    return new Settings(schema, values, origins);
+    Settings settings = new Settings(schema, values, origins);
+    for (ConfigSchema.Rule r : schema.rules()) {
+      if (!r.test.test(settings)) {
+        problems.add(new ConfigException.Problem(r.subject.key(), settings.describe(r.subject),
+            settings.origin(r.subject), "expected: " + r.expectation));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    return settings;
   }
 
   private <T> void resolve(Setting<T> s, Config merged, Map<Setting<?>, Object> values,

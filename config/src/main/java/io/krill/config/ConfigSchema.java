@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -39,6 +40,7 @@ public final class ConfigSchema {
   private static final Pattern ENV_PREFIX = Pattern.compile("[A-Z][A-Z0-9_]*_|");
 
   private final Map<String, Setting<?>> byKey;
+  private final List<Rule> rules;
   private final Map<String, Setting<?>> byEnv;
   private final Set<String> namespaces;
   private final String envPrefix;
@@ -62,6 +64,10 @@ public final class ConfigSchema {
     this.byKey = Collections.unmodifiableMap(keys);
     this.byEnv = Collections.unmodifiableMap(envs);
     this.namespaces = Collections.unmodifiableSet(ns);
+    for (Rule r : b.rules) {
+      requireMember(r.subject);
+    }
+    this.rules = List.copyOf(b.rules);
   }
 
   /**
@@ -145,6 +151,10 @@ public final class ConfigSchema {
     return byEnv;
   }
 
+  List<Rule> rules() {
+    return rules;
+  }
+
   Set<String> keys() {
     return byKey.keySet();
   }
@@ -168,9 +178,23 @@ public final class ConfigSchema {
     return prefix + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
   }
 
+  /** A check across settings, reported against one of them. */
+  static final class Rule {
+    final Setting<?> subject;
+    final Predicate<Settings> test;
+    final String expectation;
+
+    Rule(Setting<?> subject, Predicate<Settings> test, String expectation) {
+      this.subject = subject;
+      this.test = test;
+      this.expectation = expectation;
+    }
+  }
+
   /** Collects settings for a {@link ConfigSchema}. Not thread-safe. */
   public static final class Builder {
     private final List<Setting<?>> settings = new ArrayList<>();
+    private final List<Rule> rules = new ArrayList<>();
     private String envPrefix = DEFAULT_ENV_PREFIX;
 
     Builder() {}
@@ -204,13 +228,34 @@ public final class ConfigSchema {
     }
 
     /**
-     * Adds every setting of another schema (not its prefix).
+     * Adds a check across settings, run once every value passed its own checks. A failure is
+     * reported against {@code subject}: its key, value and origin, and {@code expectation}.
+     *
+     * <pre>{@code
+     * .rule(KEY_FILE, s -> s.find(KEY_FILE).isPresent() == s.find(CERT_FILE).isPresent(),
+     *     "set together with httpd.tls.cert-file")
+     * }</pre>
+     *
+     * @param subject the setting the problem is reported against; must be added to this schema
+     * @param test passes for good settings
+     * @param expectation what good settings look like
+     * @return this builder
+     */
+    public Builder rule(Setting<?> subject, Predicate<Settings> test, String expectation) {
+      rules.add(new Rule(Objects.requireNonNull(subject, "subject"), Objects.requireNonNull(test, "test"),
+          Objects.requireNonNull(expectation, "expectation")));
+      return this;
+    }
+
+    /**
+     * Adds every setting and rule of another schema (not its prefix).
      *
      * @param other a schema
      * @return this builder
      */
     public Builder addAll(ConfigSchema other) {
       settings.addAll(other.byKey.values());
+      rules.addAll(other.rules);
       return this;
     }
 

@@ -72,12 +72,12 @@ public final class Settings {
   public String toString() {
     StringBuilder sb = new StringBuilder();
     for (Setting<?> s : schema.settings()) {
-      sb.append(s.key()).append(" = ").append(format(s)).append(" (").append(origins.get(s)).append(")\n");
+      sb.append(s.key()).append(" = ").append(describe(s)).append(" (").append(origins.get(s)).append(")\n");
     }
     return sb.toString();
   }
 
-  private <T> String format(Setting<T> s) {
+  <T> String describe(Setting<T> s) {
     return find(s).map(s::format).orElse("(none)");
   }
 }

@@ -294,4 +294,18 @@ class ConfigLoaderTest {
     }
     assertThat(List.of(s.origin(PORT), s.origin(CERT))).containsOnly("default");
   }
+
+  @Test
+  void load_ruleAcrossSettingsFails_reportedAgainstSubjectWithOrigin() {
+    Setting<Path> key = Setting.ofPath("httpd.tls.key-file").optional().doc("key").build();
+    ConfigSchema schema = ConfigSchema.builder().add(CERT, key)
+        .rule(key, s -> s.find(key).isPresent() == s.find(CERT).isPresent(), "set together with httpd.tls.cert-file")
+        .build();
+    assertThatThrownBy(() -> schema.loader().environment(Map.of("KRILL_HTTPD_TLS_CERT_FILE", "/c.pem")).load())
+        .hasMessage("httpd.tls.key-file: (none) (expected: set together with httpd.tls.cert-file) from default");
+    assertThatThrownBy(() -> schema.loader().environment(Map.of()).flag(key, "/k.pem", "--tls-key").load())
+        .hasMessage("httpd.tls.key-file: /k.pem (expected: set together with httpd.tls.cert-file) from flag --tls-key");
+    Settings both = schema.loader().environment(Map.of()).set("httpd.tls.key-file=/k").set("httpd.tls.cert-file=/c").load();
+    assertThat(both.get(key)).isEqualTo(Path.of("/k"));
+  }
 }
