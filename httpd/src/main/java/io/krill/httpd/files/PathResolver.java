@@ -126,7 +126,7 @@ final class PathResolver {
 
   /** Strict percent-decoding as UTF-8: null for a malformed escape or invalid UTF-8. */
   static String decode(String s) {
-    if (s.indexOf('%') < 0) {
+    if (s.indexOf('%') < 0 && s.chars().allMatch(c -> c < 0x80)) {
       return s;
     }
     ByteBuffer bytes = ByteBuffer.allocate(s.length());
