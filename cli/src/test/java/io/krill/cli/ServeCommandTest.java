@@ -78,6 +78,14 @@ class ServeCommandTest {
         .contains("KRILL_HTTPD_PORT");
   }
 
+  @Test
+  void helpMarkdown_tableRowPerSetting() {
+    String[] r = run(Map.of(), "serve", "--help-markdown");
+    assertThat(r[0]).isEqualTo("0");
+    assertThat(r[1].lines()).hasSize(ServeSettings.SCHEMA.settings().size() + 2)
+        .contains("| `httpd.port` | `KRILL_HTTPD_PORT` | int, 0..65535 | `8080` | TCP port to listen on; 0 picks a free one |");
+  }
+
   @SuppressWarnings("unchecked")
   private static <T> String format(io.krill.config.Setting<T> s, Object v) {
     return s.format((T) v);
