@@ -96,7 +96,7 @@ final class ServeCommand implements Callable<Integer> {
       }
       return 2;
     } catch (IOException e) {
-      err.println("krill serve: cannot listen on " + describeAddress() + ": " + e.getMessage());
+      err.println("krill serve: " + e.getMessage()); // names address:port, or what TLS set-up failed
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
@@ -106,11 +106,6 @@ final class ServeCommand implements Callable<Integer> {
     }, "krill-serve-shutdown"));
     stopped.await();
     return 0;
-  }
-
-  private String describeAddress() {
-    return (address == null ? HttpServer.Builder.DEFAULT_ADDRESS : address) + ":"
-        + (port == null ? HttpServer.Builder.DEFAULT_PORT : port);
   }
 
   /**
@@ -143,8 +138,7 @@ final class ServeCommand implements Callable<Integer> {
   /**
    * Builds and starts the server the settings describe, and prints where it listens.
    *
-   * @throws ConfigException for a TLS file that cannot be used
-   * @throws IOException if binding fails
+   * @throws IOException if TLS cannot be set up or binding fails; the message says which
    */
   HttpServer start(Settings s) throws IOException {
     HttpServer.Builder b = ServeSettings.apply(s, HttpServer.builder());
@@ -166,8 +160,8 @@ final class ServeCommand implements Callable<Integer> {
     if (s.get(ServeSettings.TLS_SELF_SIGNED)) {
       try {
         return TlsFiles.selfSigned();
-      } catch (GeneralSecurityException e) {
-        throw new IOException("self-signed certificate: " + e.getMessage(), e);
+      } catch (GeneralSecurityException | IOException e) {
+        throw new IOException("TLS: cannot make a self-signed certificate: " + e.getMessage(), e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while making a self-signed certificate", e);

@@ -1,6 +1,7 @@
 package io.krill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.httpd.HttpServer;
 import io.netty.pkitesting.CertificateBuilder;
@@ -152,6 +153,36 @@ class ServeCommandTest {
     String[] badKey = run(Map.of("KRILL_HTTPD_TLS_KEY_FILE", key.toString()), "serve", "--tls-cert", cert.toString());
     assertThat(badKey[2].trim()).isEqualTo("krill serve: httpd.tls.key-file: " + key
         + " (expected: a PEM PKCS#8 private key file) from environment KRILL_HTTPD_TLS_KEY_FILE");
+  }
+
+  @Test
+  void modeVirtual_refusedBeforeJdk21_status2() {
+    if (Runtime.version().feature() < 21) {
+      String[] r = run(Map.of(), "serve", "--mode", "virtual");
+      assertThat(r[0]).isEqualTo("2");
+      assertThat(r[2]).contains("httpd.execution-mode: virtual");
+      // Rules run once every value passed its own checks: fix the port and the mode is reported.
+      String[] v = run(Map.of(), "serve", "--mode", "virtual", "--root", "/nonexistent-krill-dir");
+      assertThat(v[2]).doesNotContain("execution-mode");
+      String[] w = run(Map.of(), "serve", "--mode", "virtual", "--set", "httpd.port=x");
+      assertThat(w[2]).doesNotContain("execution-mode");
+      ServeCommand cmd = parsed("--mode", "virtual");
+      assertThatThrownBy(cmd::settings).hasMessage("httpd.execution-mode: virtual (expected: fiber or platform:"
+          + " virtual threads need JDK 21 or newer, this is " + Runtime.version().feature() + ") from flag --mode");
+    } else {
+      assertThat(parsed("--mode", "virtual").settings().get(ServeSettings.MODE))
+          .isEqualTo(io.krill.httpd.ExecutionMode.VIRTUAL);
+    }
+  }
+
+  @Test
+  void portInUse_oneLineNamingAddress_status1() throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      String[] r = run(Map.of(), "serve", "--root", ".", "--port", Integer.toString(taken.getLocalPort()));
+      assertThat(r[0]).isEqualTo("1");
+      assertThat(r[2].trim()).startsWith("krill serve: Cannot bind 127.0.0.1:" + taken.getLocalPort() + ": ")
+          .doesNotContain("\n");
+    }
   }
 
   private static String pem(String type, byte[] der) {

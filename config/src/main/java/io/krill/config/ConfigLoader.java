@@ -110,9 +110,10 @@ public final class ConfigLoader {
    */
   public Settings load() {
     List<ConfigException.Problem> problems = new ArrayList<>();
-    Config merged = flagLayer(problems)
-        .withFallback(environmentLayer(problems))
-        .withFallback(fileLayer(problems));
+    Config file = fileLayer(problems);
+    Config env = environmentLayer(problems);
+    Config flagged = flagLayer(problems);
+    Config merged = flagged.withFallback(env).withFallback(file);
     Map<Setting<?>, Object> values = new HashMap<>();
     Map<Setting<?>, String> origins = new HashMap<>();
     for (Setting<?> s : schema.settings()) {

@@ -308,4 +308,13 @@ class ConfigLoaderTest {
     Settings both = schema.loader().environment(Map.of()).set("httpd.tls.key-file=/k").set("httpd.tls.cert-file=/c").load();
     assertThat(both.get(key)).isEqualTo(Path.of("/k"));
   }
+
+  @Test
+  void load_unknownKeysInEveryLayer_reportedFileThenEnvironmentThenFlags() throws IOException {
+    Path file = conf("httpd.prot = 1\n");
+    ConfigException e = catchThrowableOfType(ConfigException.class, () -> SCHEMA.loader().file(file)
+        .environment(Map.of("KRILL_HTTPD_PROT", "2")).set("httpd.prot=3").load());
+    assertThat(e.problems()).extracting(ConfigException.Problem::origin)
+        .containsExactly("file " + file + " line 1", "environment KRILL_HTTPD_PROT", "flag --set");
+  }
 }
