@@ -23,6 +23,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,14 @@ import picocli.CommandLine;
 class ServeCommandTest {
   @TempDir
   Path dir;
+
+  @AfterEach
+  void noBufferLeaked() throws InterruptedException {
+    assertThat(io.netty.util.ResourceLeakDetector.getLevel()).isEqualTo(io.netty.util.ResourceLeakDetector.Level.PARANOID);
+    assertThat(io.netty.util.ResourceLeakDetectorFactory.instance().newResourceLeakDetector(Object.class))
+        .isInstanceOf(LeakRecordingDetector.class);
+    assertThat(LeakRecordingDetector.collect()).isEmpty();
+  }
 
   /** Runs {@code krill <args>} with the given environment; returns status, stdout, stderr. */
   private static String[] run(Map<String, String> env, String... args) {
