@@ -61,6 +61,11 @@ class StaticFilesLoopbackTest {
     text = "The quick brown fox jumps over the lazy dog.\n".repeat(300);
     Files.writeString(root.resolve("hello.txt"), text);
     Files.writeString(root.resolve("small.txt"), "hi\n");
+    StringBuilder big = new StringBuilder();
+    for (int i = 0; big.length() < 600_000; i++) {
+      big.append("line ").append(i).append(": ").append(Integer.toHexString(i * 31)).append('\n');
+    }
+    Files.writeString(root.resolve("big.csv"), big);
     Files.writeString(root.resolve("index.html"), "<h1>root</h1>\n");
     Files.writeString(root.resolve("with space.txt"), "spaced\n");
     Files.writeString(root.resolve(".secret"), SECRET);
@@ -207,6 +212,18 @@ class StaticFilesLoopbackTest {
     HttpResponse<byte[]> head = send("HEAD", "/hello.txt", "Accept-Encoding", "gzip");
     assertThat(header(head, "Content-Encoding")).isEqualTo("gzip");
     assertThat(head.body()).isEmpty();
+  }
+
+  @Test
+  void gzip_largeText_streamedInManyBuffersDecompressesToTheFile() throws Exception {
+    byte[] file = Files.readAllBytes(root.resolve("big.csv"));
+    HttpResponse<byte[]> r = get("/big.csv", "Accept-Encoding", "gzip");
+    assertThat(header(r, "Content-Encoding")).isEqualTo("gzip");
+    assertThat(header(r, "Content-Type")).isEqualTo("text/csv; charset=utf-8");
+    assertThat(header(r, "Content-Length")).isNull();
+    try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(r.body()))) {
+      assertThat(in.readAllBytes()).isEqualTo(file);
+    }
   }
 
   @Test
