@@ -289,7 +289,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   }
 
   private void accessLog() {
-    server.stats.response(status);
     if (server.accessLog && ACCESS.isInfoEnabled()) {
       ACCESS.info("{} \"{} {} {}\" {} {} {}us", conn.channel.remoteAddress(), head.method(), head.uri(),
           head.protocolVersion(), status, bodySent, (System.nanoTime() - startNanos) / 1000);
@@ -313,7 +312,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     } catch (IOException e) {
       LOG.debug("sending {} failed: {}", code, e.toString());
     }
-    server.stats.response(code);
     if (server.accessLog && ACCESS.isInfoEnabled()) {
       ACCESS.info("{} \"{} {} {}\" {} - -", conn.channel.remoteAddress(), head.method(), head.uri(),
           head.protocolVersion(), code);
@@ -328,9 +326,9 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
         .set(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes())
         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
         .set(HttpHeaderNames.DATE, Dates.now());
+    conn.server.stats.response(408);
     try {
       conn.write(r, true);
-      conn.server.stats.response(408);
     } catch (IOException e) {
       // the connection is gone already
     }
@@ -517,8 +515,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       }
       if (expectContinue && !continueSent) {
         continueSent = true;
-        conn.write(CONTINUE.retainedDuplicate(), true);
         server.stats.response(100);
+        conn.write(CONTINUE.retainedDuplicate(), true);
       }
       Object m = conn.next(Strand.deadline(server.idleTimeoutNanos));
       if (m == HttpConnection.NOTHING) {
@@ -660,6 +658,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private HttpHeaders commit() {
     checkNotCommitted();
     committed = true;
+    server.stats.response(status); // counted before the client can see it
     HttpHeaders h = headersForWrite();
     if (h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true) || server.shuttingDown
         || expectContinue && !continueSent) {

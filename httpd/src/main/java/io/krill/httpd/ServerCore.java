@@ -34,7 +34,6 @@ final class ServerCore {
   private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
   /** How long a connection closed after an error response drains what the client still sends. */
   static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
-  private static final int BACKLOG = 1024;
   private static final int WRITE_LOW_WATER_MARK = 32 * 1024;
   private static final int WRITE_HIGH_WATER_MARK = 64 * 1024;
   /* Netty splits bodies into contents of at most this many bytes. */
@@ -51,6 +50,7 @@ final class ServerCore {
   final long writeTimeoutNanos;
   final boolean accessLog;
   private final int maxConnections;
+  private final int backlog;
   private final int maxRequestLineBytes;
   private final int maxHeaderBytes;
   private final ExecutionMode mode;
@@ -72,6 +72,7 @@ final class ServerCore {
     this.writeTimeoutNanos = b.writeTimeout.toNanos();
     this.accessLog = b.accessLog;
     this.maxConnections = b.maxConnections;
+    this.backlog = b.backlog;
     this.maxRequestLineBytes = b.maxRequestLineBytes;
     this.maxHeaderBytes = b.maxHeaderBytes;
     this.mode = b.mode;
@@ -89,7 +90,7 @@ final class ServerCore {
     ServerBootstrap sb = new ServerBootstrap()
         .group(group, group)
         .channel(Transports.serverChannel(Transport.NIO))
-        .option(ChannelOption.SO_BACKLOG, BACKLOG)
+        .option(ChannelOption.SO_BACKLOG, backlog)
         .option(ChannelOption.SO_REUSEADDR, true)
         .childOption(ChannelOption.AUTO_READ, false)
         .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
