@@ -43,6 +43,9 @@ final class ServeSettings {
   static final Setting<Integer> MAX_CONNECTIONS = Setting.ofInt("httpd.limits.max-connections")
       .defaultValue(HttpServer.Builder.DEFAULT_MAX_CONNECTIONS).atLeast(1)
       .doc("Most connections open at once; more are closed on accept").build();
+  static final Setting<Integer> BACKLOG = Setting.ofInt("httpd.limits.backlog")
+      .defaultValue(HttpServer.Builder.DEFAULT_BACKLOG).atLeast(1)
+      .doc("Connections the kernel queues before the server accepts them").build();
   static final Setting<Duration> HEADER_READ_TIMEOUT = Setting.ofDuration("httpd.timeouts.header-read")
       .defaultValue(HttpServer.Builder.DEFAULT_HEADER_READ_TIMEOUT).atLeast(MIN_TIMEOUT)
       .doc("How long a request head may take once its first byte came; then 408").build();
@@ -81,7 +84,7 @@ final class ServeSettings {
 
   static final ConfigSchema SCHEMA = ConfigSchema.builder()
       .add(PORT, ADDRESS, MODE, MAX_REQUEST_LINE, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_BODY_BYTES,
-          MAX_CONNECTIONS, HEADER_READ_TIMEOUT, IDLE_TIMEOUT, WRITE_TIMEOUT, SHUTDOWN_GRACE,
+          MAX_CONNECTIONS, BACKLOG, HEADER_READ_TIMEOUT, IDLE_TIMEOUT, WRITE_TIMEOUT, SHUTDOWN_GRACE,
           TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, ROOT, INDEX_FILE, GZIP, HIDDEN_FILES)
       .rule(TLS_KEY, s -> s.find(TLS_KEY).isPresent() == s.find(TLS_CERT).isPresent(),
           "set together with httpd.tls.cert-file")
@@ -103,6 +106,7 @@ final class ServeSettings {
         .maxHeaderCount(s.get(MAX_HEADER_COUNT))
         .maxBodyBytes(s.get(MAX_BODY_BYTES))
         .maxConnections(s.get(MAX_CONNECTIONS))
+        .backlog(s.get(BACKLOG))
         .headerReadTimeout(s.get(HEADER_READ_TIMEOUT))
         .idleTimeout(s.get(IDLE_TIMEOUT))
         .writeTimeout(s.get(WRITE_TIMEOUT))
