@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "krill", mixinStandardHelpOptions = true, version = "krill 0.1.0-SNAPSHOT",
     description = "Massively concurrent network programs on the JVM.",
-    subcommands = {DemoCommand.class, WeaveCommand.class})
+    subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class})
 public final class Krill implements Callable<Integer> {
   @Override
   public Integer call() {
@@ -43,11 +43,17 @@ public final class Krill implements Callable<Integer> {
    * @return the exit status: 0 success, 1 failure, 2 bad usage
    */
   static int run(String... args) {
+    return commandLine().execute(args);
+  }
+
+  /** The configured command line: one-line usage errors with status 2, the serve settings table in its help. */
+  static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Krill());
     cl.setParameterExceptionHandler((e, a) -> {
       System.err.println("krill: " + e.getMessage() + " (see krill --help)");
       return 2;
     });
-    return cl.execute(args);
+    ServeCommand.installHelp(cl.getSubcommands().get("serve"));
+    return cl;
   }
 }

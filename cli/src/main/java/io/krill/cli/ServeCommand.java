@@ -1,0 +1,179 @@
+package io.krill.cli;
+
+import io.krill.config.ConfigException;
+import io.krill.config.ConfigLoader;
+import io.krill.config.Setting;
+import io.krill.config.Settings;
+import io.krill.httpd.HttpServer;
+import io.krill.netio.Tls;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code krill serve}: a static-file HTTP server. Settings come from defaults, then a HOCON file
+ * ({@code --config}), then {@code KRILL_*} environment variables, then flags ({@code --set KEY=VALUE}
+ * and the dedicated flags, which win). A bad setting prints one line per problem and exits
+ * with status 2.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Serve the files under a directory over HTTP/1.1 (one fiber per connection).")
+final class ServeCommand implements Callable<Integer> {
+  @Option(names = "--config", paramLabel = "FILE", description = "HOCON settings file (see the table below)")
+  Path config;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any setting below; repeatable")
+  List<String> assignments = new ArrayList<>();
+
+  @Option(names = "--root", paramLabel = "DIR", description = "serve.root")
+  String root;
+
+  @Option(names = "--port", paramLabel = "PORT", description = "httpd.port")
+  String port;
+
+  @Option(names = "--address", paramLabel = "HOST", description = "httpd.address")
+  String address;
+
+  @Option(names = "--mode", paramLabel = "MODE", description = "httpd.execution-mode: fiber, virtual or platform")
+  String mode;
+
+  @Option(names = "--tls-cert", paramLabel = "PEM", description = "httpd.tls.cert-file")
+  String tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "PEM", description = "httpd.tls.key-file")
+  String tlsKey;
+
+  @Option(names = "--tls-self-signed", description = "httpd.tls.self-signed=true")
+  boolean tlsSelfSigned;
+
+  @Option(names = "--access-log", description = "httpd.access-log=true")
+  boolean accessLog;
+
+  @Option(names = "--help-markdown", hidden = true,
+      description = "print the settings table as Markdown (for the README) and exit")
+  boolean helpMarkdown;
+
+  /** The environment the settings read; tests replace it. */
+  Map<String, String> environment = System.getenv();
+
+  PrintStream out = System.out;
+  PrintStream err = System.err;
+
+  /** The settings table shown after the options by {@code krill serve --help}. */
+  static String helpFooter() {
+    return "\nSettings (defaults < --config FILE < environment < --set and the flags above):\n\n"
+        + ServeSettings.SCHEMA.helpText();
+  }
+
+  /** Registers the settings table, unwrapped, as the help footer of the {@code serve} subcommand. */
+  static void installHelp(CommandLine serve) {
+    serve.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, help -> helpFooter());
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    if (helpMarkdown) {
+      out.print(ServeSettings.SCHEMA.markdownTable());
+      return 0;
+    }
+    Settings settings;
+    HttpServer server;
+    try {
+      settings = settings();
+      server = start(settings);
+    } catch (ConfigException e) {
+      for (ConfigException.Problem p : e.problems()) {
+        err.println("krill serve: " + p);
+      }
+      return 2;
+    } catch (IOException e) {
+      err.println("krill serve: " + e.getMessage()); // names address:port, or what TLS set-up failed
+      return 1;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      stopped.countDown();
+    }, "krill-serve-shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  /**
+   * Loads the layered settings.
+   *
+   * @throws ConfigException naming every bad value with its origin
+   */
+  Settings settings() {
+    ConfigLoader loader = ServeSettings.SCHEMA.loader().file(config).environment(environment);
+    for (String a : assignments) {
+      loader.set(a);
+    }
+    flag(loader, ServeSettings.ROOT, root, "--root");
+    flag(loader, ServeSettings.PORT, port, "--port");
+    flag(loader, ServeSettings.ADDRESS, address, "--address");
+    flag(loader, ServeSettings.MODE, mode, "--mode");
+    flag(loader, ServeSettings.TLS_CERT, tlsCert, "--tls-cert");
+    flag(loader, ServeSettings.TLS_KEY, tlsKey, "--tls-key");
+    flag(loader, ServeSettings.TLS_SELF_SIGNED, tlsSelfSigned ? "true" : null, "--tls-self-signed");
+    flag(loader, ServeSettings.ACCESS_LOG, accessLog ? "true" : null, "--access-log");
+    return loader.load();
+  }
+
+  private static void flag(ConfigLoader loader, Setting<?> setting, String value, String name) {
+    if (value != null) {
+      loader.flag(setting, value, name);
+    }
+  }
+
+  /**
+   * Builds and starts the server the settings describe, and prints where it listens.
+   *
+   * @throws IOException if TLS cannot be set up or binding fails; the message says which
+   */
+  HttpServer start(Settings s) throws IOException {
+    HttpServer.Builder b = ServeSettings.apply(s, HttpServer.builder());
+    Tls tls = tls(s);
+    b.tls(tls).fallback(ServeSettings.files(s).build());
+    HttpServer server = b.build().start();
+    out.println("krill serve: serving " + s.get(ServeSettings.ROOT).toAbsolutePath().normalize()
+        + " on " + (tls == null ? "http" : "https") + "://" + hostForUrl(server) + ":" + server.port()
+        + "/ (" + s.get(ServeSettings.MODE).name().toLowerCase(java.util.Locale.ROOT) + " mode)");
+    return server;
+  }
+
+  private static String hostForUrl(HttpServer server) {
+    String host = server.localAddress().getAddress().getHostAddress();
+    return host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+  }
+
+  private static Tls tls(Settings s) throws IOException {
+    if (s.get(ServeSettings.TLS_SELF_SIGNED)) {
+      try {
+        return TlsFiles.selfSigned();
+      } catch (GeneralSecurityException | IOException e) {
+        throw new IOException("TLS: cannot make a self-signed certificate: " + e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while making a self-signed certificate", e);
+      }
+    }
+    if (s.find(ServeSettings.TLS_CERT).isEmpty()) {
+      return null;
+    }
+    try {
+      return TlsFiles.fromPem(s.get(ServeSettings.TLS_CERT), s.get(ServeSettings.TLS_KEY));
+    } catch (TlsFiles.BadFileException e) {
+      throw new IOException("TLS: " + e.getMessage(), e); // the settings checks read both files already
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package io.krill.cli;
+
+import io.krill.config.ConfigSchema;
+import io.krill.config.Setting;
+import io.krill.config.Settings;
+import io.krill.httpd.ExecutionMode;
+import io.krill.httpd.HttpServer;
+import io.krill.httpd.files.StaticFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The settings of {@code krill serve}: every {@link HttpServer.Builder} setting under
+ * {@code httpd.}, the static-file handler's under {@code serve.}; defaults are the builders'
+ * {@code DEFAULT_*} constants. Immutable; thread-safe.
+ */
+final class ServeSettings {
+  private static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
+  private static final long MAX_HEAD_BYTES = 1L << 30;
+
+  static final Setting<Integer> PORT = Setting.ofInt("httpd.port")
+      .defaultValue(HttpServer.Builder.DEFAULT_PORT).range(0, 65535)
+      .doc("TCP port to listen on; 0 picks a free one").build();
+  static final Setting<String> ADDRESS = Setting.ofHost("httpd.address")
+      .defaultValue(HttpServer.Builder.DEFAULT_ADDRESS)
+      .doc("Address to listen on (0.0.0.0 or :: for every interface)").build();
+  static final Setting<ExecutionMode> MODE = Setting.ofEnum("httpd.execution-mode", ExecutionMode.class)
+      .defaultValue(HttpServer.Builder.DEFAULT_MODE)
+      .doc("What runs each connection: a fiber, a virtual thread (JDK 21+) or a platform thread").build();
+  static final Setting<Long> MAX_REQUEST_LINE = Setting.ofBytes("httpd.limits.max-request-line-bytes")
+      .defaultValue((long) HttpServer.Builder.DEFAULT_MAX_REQUEST_LINE_BYTES).range(1L, MAX_HEAD_BYTES)
+      .doc("Longest request line; longer gets 414").build();
+  static final Setting<Long> MAX_HEADER_BYTES = Setting.ofBytes("httpd.limits.max-header-bytes")
+      .defaultValue((long) HttpServer.Builder.DEFAULT_MAX_HEADER_BYTES).range(1L, MAX_HEAD_BYTES)
+      .doc("Most bytes of all header lines together; more gets 431").build();
+  static final Setting<Integer> MAX_HEADER_COUNT = Setting.ofInt("httpd.limits.max-header-count")
+      .defaultValue(HttpServer.Builder.DEFAULT_MAX_HEADER_COUNT).atLeast(1)
+      .doc("Most header fields; more gets 431").build();
+  static final Setting<Long> MAX_BODY_BYTES = Setting.ofBytes("httpd.limits.max-body-bytes")
+      .defaultValue(HttpServer.Builder.DEFAULT_MAX_BODY_BYTES).atLeast(0L)
+      .doc("Largest request body; larger gets 413").build();
+  static final Setting<Integer> MAX_CONNECTIONS = Setting.ofInt("httpd.limits.max-connections")
+      .defaultValue(HttpServer.Builder.DEFAULT_MAX_CONNECTIONS).atLeast(1)
+      .doc("Most connections open at once; more are closed on accept").build();
+  static final Setting<Integer> BACKLOG = Setting.ofInt("httpd.limits.backlog")
+      .defaultValue(HttpServer.Builder.DEFAULT_BACKLOG).atLeast(1)
+      .doc("Connections the kernel queues before the server accepts them").build();
+  static final Setting<Duration> HEADER_READ_TIMEOUT = Setting.ofDuration("httpd.timeouts.header-read")
+      .defaultValue(HttpServer.Builder.DEFAULT_HEADER_READ_TIMEOUT).atLeast(MIN_TIMEOUT)
+      .doc("How long a request head may take once its first byte came; then 408").build();
+  static final Setting<Duration> IDLE_TIMEOUT = Setting.ofDuration("httpd.timeouts.idle")
+      .defaultValue(HttpServer.Builder.DEFAULT_IDLE_TIMEOUT).atLeast(MIN_TIMEOUT)
+      .doc("How long a connection may idle between requests or within a body").build();
+  static final Setting<Duration> WRITE_TIMEOUT = Setting.ofDuration("httpd.timeouts.write")
+      .defaultValue(HttpServer.Builder.DEFAULT_WRITE_TIMEOUT).atLeast(MIN_TIMEOUT)
+      .doc("How long a response write may wait for a client that does not read").build();
+  static final Setting<Duration> SHUTDOWN_GRACE = Setting.ofDuration("httpd.timeouts.shutdown-grace")
+      .defaultValue(HttpServer.Builder.DEFAULT_SHUTDOWN_GRACE).atLeast(Duration.ZERO)
+      .doc("How long requests in flight may finish after a stop signal").build();
+  static final Setting<Path> TLS_CERT = Setting.ofPath("httpd.tls.cert-file")
+      .optional().check(TlsFiles::isCertificateFile, "a PEM X.509 certificate file")
+      .doc("PEM certificate chain, leaf first; turns on TLS with httpd.tls.key-file").build();
+  static final Setting<Path> TLS_KEY = Setting.ofPath("httpd.tls.key-file")
+      .optional().check(TlsFiles::isPrivateKeyFile, "a PEM PKCS#8 private key file")
+      .doc("PEM PKCS#8 private key (BEGIN PRIVATE KEY) of the certificate").build();
+  static final Setting<Boolean> TLS_SELF_SIGNED = Setting.ofBoolean("httpd.tls.self-signed")
+      .defaultValue(false).doc("TLS with a throw-away self-signed certificate for localhost (development only)").build();
+  static final Setting<Boolean> ACCESS_LOG = Setting.ofBoolean("httpd.access-log")
+      .defaultValue(false).doc("One line per response to the SLF4J logger io.krill.httpd.access").build();
+  static final Setting<Path> ROOT = Setting.ofPath("serve.root")
+      .defaultValue(Path.of(".")).check(Files::isDirectory, "an existing directory")
+      .doc("Directory whose files are served").build();
+  static final Setting<String> INDEX_FILE = Setting.ofString("serve.index-file")
+      .defaultValue(StaticFiles.Builder.DEFAULT_INDEX_FILE)
+      .check(n -> !n.isEmpty() && n.indexOf('/') < 0 && n.indexOf('\\') < 0 && !n.equals("..") && !n.equals("."),
+          "a file name without separators")
+      .doc("File answered for a directory").build();
+  static final Setting<Boolean> GZIP = Setting.ofBoolean("serve.gzip")
+      .defaultValue(StaticFiles.Builder.DEFAULT_GZIP).doc("Gzip text files when the client accepts it").build();
+  static final Setting<Boolean> HIDDEN_FILES = Setting.ofBoolean("serve.hidden-files")
+      .defaultValue(StaticFiles.Builder.DEFAULT_HIDDEN_FILES)
+      .doc("Serve paths with a segment starting with . (.git, .env)").build();
+
+  static final ConfigSchema SCHEMA = ConfigSchema.builder()
+      .add(PORT, ADDRESS, MODE, MAX_REQUEST_LINE, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_BODY_BYTES,
+          MAX_CONNECTIONS, BACKLOG, HEADER_READ_TIMEOUT, IDLE_TIMEOUT, WRITE_TIMEOUT, SHUTDOWN_GRACE,
+          TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, ROOT, INDEX_FILE, GZIP, HIDDEN_FILES)
+      .rule(TLS_KEY, s -> s.find(TLS_KEY).isPresent() == s.find(TLS_CERT).isPresent(),
+          "set together with httpd.tls.cert-file")
+      .rule(TLS_SELF_SIGNED, s -> !s.get(TLS_SELF_SIGNED) || s.find(TLS_CERT).isEmpty(),
+          "false when httpd.tls.cert-file is set")
+      .rule(MODE, s -> s.get(MODE) != ExecutionMode.VIRTUAL || Runtime.version().feature() >= 21,
+          "fiber or platform: virtual threads need JDK 21 or newer, this is " + Runtime.version().feature())
+      .build();
+
+  private ServeSettings() {}
+
+  /** Copies every server setting except TLS onto a builder. */
+  static HttpServer.Builder apply(Settings s, HttpServer.Builder b) {
+    return b.port(s.get(PORT))
+        .address(s.get(ADDRESS))
+        .mode(s.get(MODE))
+        .maxRequestLineBytes(Math.toIntExact(s.get(MAX_REQUEST_LINE)))
+        .maxHeaderBytes(Math.toIntExact(s.get(MAX_HEADER_BYTES)))
+        .maxHeaderCount(s.get(MAX_HEADER_COUNT))
+        .maxBodyBytes(s.get(MAX_BODY_BYTES))
+        .maxConnections(s.get(MAX_CONNECTIONS))
+        .backlog(s.get(BACKLOG))
+        .headerReadTimeout(s.get(HEADER_READ_TIMEOUT))
+        .idleTimeout(s.get(IDLE_TIMEOUT))
+        .writeTimeout(s.get(WRITE_TIMEOUT))
+        .shutdownGrace(s.get(SHUTDOWN_GRACE))
+        .accessLog(s.get(ACCESS_LOG));
+  }
+
+  /** The static-file handler the settings describe. */
+  static StaticFiles.Builder files(Settings s) {
+    return StaticFiles.builder(s.get(ROOT))
+        .indexFile(s.get(INDEX_FILE))
+        .gzip(s.get(GZIP))
+        .hiddenFiles(s.get(HIDDEN_FILES));
+  }
+}

@@ -1,0 +1,231 @@
+package io.krill.httpd.files;
+
+import io.krill.fibers.Suspendable;
+import io.krill.httpd.Handler;
+import io.krill.httpd.Request;
+import io.krill.httpd.Response;
+import io.krill.netio.FiberOutput;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Locale;
+
+/**
+ * The {@link Handler} built by {@link StaticFiles}: GET and HEAD of files under one root.
+ * Immutable; thread-safe.
+ */
+final class FileHandler implements Handler {
+  /*
+   * Implementation notes.
+   *
+   * Order of decisions (RFC 9110 section 13.2.2): method; path (refusals are all 404 so a
+   * probe learns nothing); real path inside the real root (symlinks may point anywhere inside);
+   * directory -> index file; If-Match (412); If-None-Match, or If-Modified-Since when there is
+   * no If-None-Match (304); Range with If-Range (206/416); then the whole file.
+   *
+   * Representations: identity, with strong ETag "size-mtime" in hex, and for compressible
+   * types a gzip variant "size-mtime-gz" (the deflater output is deterministic, so the tag is
+   * strong). A Range request is always answered from the identity representation, so a client
+   * resuming a download never gets byte offsets into compressed data. HEAD ignores Range.
+   */
+
+  private static final byte[] NOT_FOUND = "Not Found\n".getBytes(StandardCharsets.UTF_8);
+
+  private final Path root;
+  private final PathResolver resolver;
+  private final String indexFile;
+  private final boolean gzip;
+  private final long gzipMinBytes;
+
+  FileHandler(Path realRoot, String mountPrefix, String indexFile, boolean gzip, long gzipMinBytes, boolean hiddenFiles) {
+    this.root = realRoot;
+    this.resolver = new PathResolver(realRoot, mountPrefix, hiddenFiles);
+    this.indexFile = indexFile;
+    this.gzip = gzip;
+    this.gzipMinBytes = gzipMinBytes;
+  }
+
+  @Override
+  public void handle(Request req, Response res) throws IOException, Suspendable {
+    String method = req.method();
+    boolean head = "HEAD".equals(method);
+    if (!head && !"GET".equals(method)) {
+      res.status(405).header("Allow", "GET, HEAD");
+      res.send("Method Not Allowed\n");
+      return;
+    }
+    PathResolver.Target target = resolver.resolve(req.uri());
+    Path file = target == null ? null : servable(target);
+    BasicFileAttributes attrs = file == null ? null : attributes(file);
+    if (attrs == null) {
+      res.status(404).header("Content-Type", "text/plain; charset=utf-8");
+      res.send(NOT_FOUND);
+      return;
+    }
+    serve(req, res, file, attrs, head);
+  }
+
+  private void serve(Request req, Response res, Path file, BasicFileAttributes attrs, boolean head)
+      throws IOException, Suspendable {
+    long size = attrs.size();
+    long mtimeMillis = attrs.lastModifiedTime().toMillis();
+    long mtimeSeconds = Math.floorDiv(mtimeMillis, 1000L);
+    String type = ContentTypes.of(file.getFileName().toString());
+    boolean compressible = gzip && size >= gzipMinBytes && ContentTypes.compressible(type);
+    String range = head ? null : req.header("Range");
+    boolean gzipped = compressible && range == null && acceptsGzip(req.header("Accept-Encoding"));
+    String base = "\"" + Long.toHexString(size) + "-" + Long.toHexString(mtimeMillis);
+    String identityTag = base + "\"";
+    String gzipTag = base + "-gz\"";
+    res.header("Content-Type", type)
+        .header("Last-Modified", HttpDates.format(mtimeSeconds))
+        .header("ETag", gzipped ? gzipTag : identityTag)
+        .header("Accept-Ranges", "bytes");
+    if (compressible) {
+      res.header("Vary", "Accept-Encoding");
+    }
+    String ifMatch = req.header("If-Match");
+    if (ifMatch != null && !matches(ifMatch, identityTag, gzipTag, true)) {
+      res.status(412);
+      res.send(new byte[0]);
+      return;
+    }
+    String ifNoneMatch = req.header("If-None-Match");
+    boolean fresh = ifNoneMatch != null
+        ? matches(ifNoneMatch, identityTag, gzipTag, false)
+        : notModifiedSince(req.header("If-Modified-Since"), mtimeSeconds);
+    if (fresh) {
+      res.status(304);
+      res.send(new byte[0]);
+      return;
+    }
+    ByteRange r = ByteRange.parse(range, size);
+    if (r != ByteRange.WHOLE && !ifRangeHolds(req.header("If-Range"), identityTag, mtimeSeconds)) {
+      r = ByteRange.WHOLE;
+    }
+    if (r == ByteRange.UNSATISFIABLE) {
+      res.status(416).header("Content-Range", "bytes */" + size);
+      res.send(new byte[0]);
+    } else if (r != ByteRange.WHOLE) {
+      res.status(206).header("Content-Range", "bytes " + r.first + "-" + r.last + "/" + size);
+      res.sendFile(file, r.first, r.length());
+    } else if (gzipped) {
+      res.header("Content-Encoding", "gzip");
+      FiberOutput out = res.output();
+      if (!head) {
+        GzipWriter.write(file, out);
+      }
+    } else {
+      res.sendFile(file, 0, size);
+    }
+  }
+
+  /** The real file to serve for a target, or null: outside the real root, missing, not regular, unreadable. */
+  private Path servable(PathResolver.Target target) {
+    Path real = inside(target.path);
+    if (real == null) {
+      return null;
+    }
+    if (Files.isDirectory(real)) {
+      real = inside(real.resolve(indexFile));
+      if (real == null) {
+        return null;
+      }
+    } else if (target.directorySyntax) {
+      return null; // "/file.txt/" names no directory
+    }
+    return Files.isRegularFile(real) && Files.isReadable(real) ? real : null;
+  }
+
+  /** Follows symlinks; null unless the result exists inside the real root. */
+  private Path inside(Path p) {
+    try {
+      Path real = p.toRealPath();
+      return real.startsWith(root) ? real : null;
+    } catch (IOException | SecurityException e) {
+      return null;
+    }
+  }
+
+  private static BasicFileAttributes attributes(Path file) {
+    try {
+      return Files.readAttributes(file, BasicFileAttributes.class);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** Entity-tag list match; weak comparison unless {@code strong} (If-Match). */
+  static boolean matches(String header, String identityTag, String gzipTag, boolean strong) {
+    for (String raw : header.split(",")) {
+      String tag = raw.trim();
+      if (tag.equals("*")) {
+        return true;
+      }
+      if (tag.startsWith("W/")) {
+        if (strong) {
+          continue;
+        }
+        tag = tag.substring(2);
+      }
+      if (tag.equals(identityTag) || tag.equals(gzipTag)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean notModifiedSince(String header, long mtimeSeconds) {
+    long since = HttpDates.parse(header);
+    return since != Long.MIN_VALUE && mtimeSeconds <= since;
+  }
+
+  /** If-Range: absent, or a strong tag equal to ours, or exactly our Last-Modified. */
+  private static boolean ifRangeHolds(String header, String identityTag, long mtimeSeconds) {
+    if (header == null) {
+      return true;
+    }
+    String h = header.trim();
+    if (h.startsWith("\"") || h.startsWith("W/")) {
+      return h.equals(identityTag);
+    }
+    return HttpDates.parse(h) == mtimeSeconds;
+  }
+
+  /** Whether Accept-Encoding allows gzip: listed (or {@code *}) with a q-value above 0. */
+  static boolean acceptsGzip(String header) {
+    if (header == null) {
+      return false;
+    }
+    boolean star = false;
+    for (String part : header.split(",")) {
+      String[] p = part.split(";");
+      String coding = p[0].trim().toLowerCase(Locale.ROOT);
+      boolean allowed = true;
+      for (int i = 1; i < p.length; i++) {
+        String param = p[i].trim();
+        if (param.startsWith("q=") || param.startsWith("Q=")) {
+          try {
+            allowed = Double.parseDouble(param.substring(2).trim()) > 0;
+          } catch (NumberFormatException e) {
+            allowed = false;
+          }
+        }
+      }
+      if (coding.equals("gzip") || coding.equals("x-gzip")) {
+        return allowed;
+      }
+      if (coding.equals("*")) {
+        star = allowed;
+      }
+    }
+    return star;
+  }
+
+  @Override
+  public String toString() {
+    return "StaticFiles[" + root + "]";
+  }
+}

@@ -1,0 +1,159 @@
+package io.krill.httpd.files;
+
+import io.krill.httpd.Handler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A {@link Handler} that serves the files under one directory.
+ *
+ * <pre>{@code
+ * HttpServer server = HttpServer.builder().port(8080)
+ *     .fallback(StaticFiles.handler(Path.of("site")))
+ *     .build().start();
+ * }</pre>
+ *
+ * <p>What it does: {@code GET} and {@code HEAD} (other methods get 405 with {@code Allow});
+ * {@code ETag} and {@code Last-Modified} with {@code If-None-Match}/{@code If-Modified-Since}
+ * (304), {@code If-Match} (412); one byte range per request ({@code Range}, {@code If-Range}:
+ * 206, or 416 when it starts past the end; several ranges are answered with the whole file and
+ * 200, which RFC 9110 allows); a content type by extension; gzip for text types over
+ * {@link Builder#DEFAULT_GZIP_MIN_BYTES} when the client accepts it (streamed, so memory stays
+ * bounded); zero-copy transfer through {@link io.krill.httpd.Response#sendFile} when TLS is
+ * off; a directory is answered with its index file or 404.
+ *
+ * <p>What it refuses, always with 404 and never by serving: {@code ..} and {@code .}
+ * segments, also percent-encoded ({@code %2e%2e}); encoded slashes ({@code %2f}); backslashes,
+ * colons, NUL and other control characters; malformed escapes and invalid UTF-8; files whose
+ * real path (after symlinks) lies outside the real root; hidden files (a segment starting with
+ * {@code .}) unless allowed.
+ *
+ * <p>Threading: the handler is immutable and thread-safe; it runs on each connection's strand
+ * and may suspend it while sending.
+ */
+public final class StaticFiles {
+  private StaticFiles() {}
+
+  /**
+   * A handler with the defaults: index file {@value Builder#DEFAULT_INDEX_FILE}, gzip on, hidden
+   * files refused, mounted at {@code /}.
+   *
+   * @param root an existing directory
+   * @return the handler
+   * @throws IllegalArgumentException if {@code root} is not an existing directory
+   */
+  public static Handler handler(Path root) {
+    return builder(root).build();
+  }
+
+  /**
+   * Starts a handler for the files under {@code root}.
+   *
+   * @param root an existing directory
+   * @return a builder
+   */
+  public static Builder builder(Path root) {
+    return new Builder(root);
+  }
+
+  /** Settings of a static-file handler. Not thread-safe; configure on one thread, then {@link #build()}. */
+  public static final class Builder {
+    /** Default file answered for a directory. */
+    public static final String DEFAULT_INDEX_FILE = "index.html";
+    /** Default: gzip compressible types when the client accepts it. */
+    public static final boolean DEFAULT_GZIP = true;
+    /** Default: smallest file worth compressing, in bytes. */
+    public static final long DEFAULT_GZIP_MIN_BYTES = 1024;
+    /** Default: refuse paths with a segment starting with {@code .} ({@code .git}, {@code .env}). */
+    public static final boolean DEFAULT_HIDDEN_FILES = false;
+
+    private final Path root;
+    private String indexFile = DEFAULT_INDEX_FILE;
+    private boolean gzip = DEFAULT_GZIP;
+    private long gzipMinBytes = DEFAULT_GZIP_MIN_BYTES;
+    private boolean hiddenFiles = DEFAULT_HIDDEN_FILES;
+    private String mountPrefix = "";
+
+    Builder(Path root) {
+      this.root = Objects.requireNonNull(root, "root");
+    }
+
+    /**
+     * @param name the file answered for a directory, a plain file name
+     * @return this
+     */
+    public Builder indexFile(String name) {
+      Objects.requireNonNull(name, "name");
+      if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0
+          || name.indexOf('\\') >= 0 || name.indexOf('\0') >= 0) {
+        throw new IllegalArgumentException("indexFile: " + name + " (expected: a file name without separators)");
+      }
+      this.indexFile = name;
+      return this;
+    }
+
+    /**
+     * @param enabled gzip compressible types when the client accepts it
+     * @return this
+     */
+    public Builder gzip(boolean enabled) {
+      this.gzip = enabled;
+      return this;
+    }
+
+    /**
+     * @param bytes the smallest file worth compressing, >= 0
+     * @return this
+     */
+    public Builder gzipMinBytes(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("gzipMinBytes: " + bytes + " (expected: >= 0)");
+      }
+      this.gzipMinBytes = bytes;
+      return this;
+    }
+
+    /**
+     * @param allowed serve paths with segments starting with {@code .}
+     * @return this
+     */
+    public Builder hiddenFiles(boolean allowed) {
+      this.hiddenFiles = allowed;
+      return this;
+    }
+
+    /**
+     * @param prefix the path the root is mounted at, e.g. {@code /static} (default {@code /});
+     *     targets outside it get 404
+     * @return this
+     */
+    public Builder mountPrefix(String prefix) {
+      Objects.requireNonNull(prefix, "prefix");
+      String p = prefix.equals("/") ? "" : prefix;
+      if (!p.isEmpty() && (!p.startsWith("/") || p.endsWith("/") || p.contains("..") || p.contains("%"))) {
+        throw new IllegalArgumentException("mountPrefix: " + prefix + " (expected: / or /a/b without a trailing /)");
+      }
+      this.mountPrefix = p;
+      return this;
+    }
+
+    /**
+     * @return the handler
+     * @throws IllegalArgumentException if the root is not an existing directory
+     */
+    public Handler build() {
+      Path real;
+      try {
+        real = root.toRealPath();
+      } catch (IOException e) {
+        throw new IllegalArgumentException("root: " + root + " (expected: an existing directory)", e);
+      }
+      if (!Files.isDirectory(real)) {
+        throw new IllegalArgumentException("root: " + root + " (expected: an existing directory)");
+      }
+      return new FileHandler(real, mountPrefix, indexFile, gzip, gzipMinBytes, hiddenFiles);
+    }
+  }
+}
