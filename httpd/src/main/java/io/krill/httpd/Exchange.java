@@ -267,6 +267,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
         }
       }
       accessLog();
+      if (bodyFailure != 0) {
+        lingerOnClose = true; // the handler caught a body failure and answered: the framing is lost
+        return false;
+      }
       if (closeAfter) {
         return false;
       }
@@ -522,6 +526,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   /** Next piece of the request body (for {@link FiberInput}); enforces maxBodyBytes. May suspend. */
   @Override
   public Object take() throws IOException, Suspendable {
+    long deadline = Strand.deadline(server.idleTimeoutNanos);
     for (;;) {
       if (!hasBody || bodyDone) {
         return null;
@@ -531,7 +536,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
         server.stats.response(100);
         conn.write(CONTINUE.retainedDuplicate(), true);
       }
-      Object m = conn.next(Strand.deadline(server.idleTimeoutNanos));
+      Object m = conn.next(deadline);
       if (m == HttpConnection.NOTHING) {
         continue;
       }

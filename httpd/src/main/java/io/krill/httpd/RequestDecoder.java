@@ -70,11 +70,11 @@ final class RequestDecoder extends HttpRequestDecoder {
       if (from < to && headStartNanos == 0) {
         headStartNanos = Math.max(1, System.nanoTime());
       }
-      String violation = scanHead(in, from, to);
-      if (violation != null) {
+      String bad = scanHead(in, from, to);
+      if (bad != null) {
         rejected = true;
         in.skipBytes(in.readableBytes());
-        out.add(failed(violation));
+        out.add(failed(bad));
         return;
       }
       scanEnd = scanPosition;
@@ -97,42 +97,51 @@ final class RequestDecoder extends HttpRequestDecoder {
   }
 
   private int scanPosition;
+  private String violation;
+  private final io.netty.util.ByteProcessor scanner = this::scan;
 
-  /* A byte-at-a-time state machine over the head's lines; returns a violation or null. */
+  /* Scans [from, to) of the head; returns a violation or null and sets scanPosition. */
   private String scanHead(ByteBuf in, int from, int to) {
-    int i = from;
-    for (; i < to && inHead; i++) {
-      byte b = in.getByte(i);
-      if (lineStart) {
-        lineStart = false;
-        lineBytes = 0;
-        inName = sawRequestLine;
-        if (sawRequestLine && (b == ' ' || b == '\t')) {
-          return "obs-fold (a header line starting with whitespace)";
-        }
+    violation = null;
+    int stop = from < to ? in.forEachByte(from, to - from, scanner) : -1;
+    if (violation != null) {
+      return violation;
+    }
+    scanPosition = stop < 0 ? to : stop + 1; // stop: the LF that ended the head
+    return null;
+  }
+
+  /* One byte of the head-scanning state machine; false stops at a violation or the head's end. */
+  private boolean scan(byte b) {
+    if (lineStart) {
+      lineStart = false;
+      lineBytes = 0;
+      inName = sawRequestLine;
+      if (sawRequestLine && (b == ' ' || b == '\t')) {
+        violation = "obs-fold (a header line starting with whitespace)";
+        return false;
       }
-      if (b == '\n') {
-        if (lineBytes == 0) {
-          if (sawRequestLine) {
-            inHead = false; // blank line: the head ends here
-          }
-        } else {
-          sawRequestLine = true;
-        }
-        lineStart = true;
-      } else if (b != '\r') {
-        lineBytes++;
-        if (inName) {
-          if (b == ':') {
-            inName = false;
-          } else if (b == ' ' || b == '\t') {
-            return "whitespace between a header name and the colon";
-          }
+    }
+    if (b == '\n') {
+      lineStart = true;
+      if (lineBytes > 0) {
+        sawRequestLine = true;
+      } else if (sawRequestLine) {
+        inHead = false; // blank line: the head ends here
+        return false;
+      }
+    } else if (b != '\r') {
+      lineBytes++;
+      if (inName) {
+        if (b == ':') {
+          inName = false;
+        } else if (b == ' ' || b == '\t') {
+          violation = "whitespace between a header name and the colon";
+          return false;
         }
       }
     }
-    scanPosition = i;
-    return null;
+    return true;
   }
 
   @Override
