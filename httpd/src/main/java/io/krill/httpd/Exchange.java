@@ -60,8 +60,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private static final int FILE_CHUNK = 16384;
   private static final long FILE_REGION = 1 << 20;
   private static final io.netty.util.AsciiString TEXT_PLAIN_UTF8 = io.netty.util.AsciiString.cached("text/plain; charset=utf-8");
-  private static final FullHttpResponse CONTINUE =
-      new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER);
 
   private final HttpConnection conn;
   private final ServerCore server;
@@ -93,6 +91,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private boolean finishing;
   /** Set when the connection should be half-closed and drained before closing (error responses). */
   boolean lingerOnClose;
+  /** Set once the exchange is over: a handler that kept the request or response can no longer touch the connection. */
+  private boolean over;
 
   Exchange(HttpConnection conn, HttpRequest head) {
     this.conn = conn;
@@ -129,6 +129,14 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       if (output != null) {
         output.close();
       }
+      over = true;
+    }
+  }
+
+  private void checkNotOver() {
+    if (over) {
+      throw new IllegalStateException(head.method() + " " + head.uri()
+          + ": the exchange is over (expected: use request and response only inside Handler.handle)");
     }
   }
 
@@ -526,6 +534,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   /** Next piece of the request body (for {@link FiberInput}); enforces maxBodyBytes. May suspend. */
   @Override
   public Object take() throws IOException, Suspendable {
+    checkNotOver();
     long deadline = Strand.deadline(server.idleTimeoutNanos);
     for (;;) {
       if (!hasBody || bodyDone) {
@@ -534,7 +543,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       if (expectContinue && !continueSent) {
         continueSent = true;
         server.stats.response(100);
-        conn.write(CONTINUE.retainedDuplicate(), true);
+        conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+            Unpooled.EMPTY_BUFFER), true);
       }
       Object m = conn.next(deadline);
       if (m == HttpConnection.NOTHING) {
@@ -634,6 +644,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   }
 
   private void checkNotCommitted() {
+    checkNotOver();
     if (committed) {
       throw new IllegalStateException("response to " + head.method() + " " + head.uri()
           + " is committed (expected: set status and headers before sending)");
@@ -816,6 +827,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   @Override
   public void write(ByteBuf buf, boolean flush) throws IOException {
+    if (over) {
+      buf.release();
+      throw new IllegalStateException(head.method() + " " + head.uri() + ": the exchange is over");
+    }
     if (headOnly || !bodyAllowed()) {
       buf.release();
       return;
