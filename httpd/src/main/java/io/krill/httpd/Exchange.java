@@ -54,6 +54,23 @@ import org.slf4j.LoggerFactory;
  * connection's strand only.
  */
 final class Exchange implements Request, Response, ByteSource, ByteSink {
+  /*
+   * Implementation notes.
+   *
+   * One object is the request, the response, the body's byte source and the streamed
+   * response's byte sink, so an exchange allocates little besides Netty's own messages.
+   *
+   * Flushing: a response is written as one message (head and body together for send()) with a
+   * void promise and flushed only when no further decoded request head is waiting; pipelined
+   * requests therefore share one flush, and the last response of a batch flushes them all.
+   *
+   * The body: Netty emits exactly one LastHttpContent per request, so the connection can serve
+   * the next request only once the body was read to its end. A handler that did not read it
+   * leaves that to finish(), which discards the rest (bounded by maxBodyBytes), unless the
+   * client waits for 100 Continue, in which case the connection is closed instead. A body that
+   * failed (bad framing, too large, stalled) leaves the stream position undefined, so the
+   * connection is always closed after it.
+   */
   private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
   private static final Logger ACCESS = LoggerFactory.getLogger("io.krill.httpd.access");
   private static final int OUTPUT_BUFFER_SIZE = 8192;
@@ -599,8 +616,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   @Override
   public Response status(int code) {
     checkNotCommitted();
-    if (code < 100 || code > 999) {
-      throw new IllegalArgumentException("status: " + code + " (expected: 100..999)");
+    if (code < 200 || code > 999) {
+      throw new IllegalArgumentException("status: " + code + " (expected: 200..999)");
     }
     status = code;
     return this;
