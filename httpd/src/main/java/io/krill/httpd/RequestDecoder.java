@@ -41,6 +41,7 @@ final class RequestDecoder extends HttpRequestDecoder {
   private boolean sawRequestLine;
   private int lineBytes;
   private boolean rejected;
+  private boolean headStarted;
   /** System.nanoTime() when the first byte of the current head came; 0 while none did. */
   volatile long headStartNanos;
 
@@ -67,9 +68,6 @@ final class RequestDecoder extends HttpRequestDecoder {
     if (inHead) {
       int from = in.readerIndex() + scanned;
       int to = in.writerIndex();
-      if (from < to && headStartNanos == 0) {
-        headStartNanos = Math.max(1, System.nanoTime());
-      }
       String bad = scanHead(in, from, to);
       if (bad != null) {
         rejected = true;
@@ -90,6 +88,7 @@ final class RequestDecoder extends HttpRequestDecoder {
         inHead = true;
         lineStart = true;
         sawRequestLine = false;
+        headStarted = false;
         headStartNanos = 0;
       }
     }
@@ -113,6 +112,10 @@ final class RequestDecoder extends HttpRequestDecoder {
 
   /* One byte of the head-scanning state machine; false stops at a violation or the head's end. */
   private boolean scan(byte b) {
+    if (!headStarted && b != '\r' && b != '\n') {
+      headStarted = true; // empty lines between requests do not start the header-read deadline
+      headStartNanos = Math.max(1, System.nanoTime());
+    }
     if (lineStart) {
       lineStart = false;
       lineBytes = 0;
