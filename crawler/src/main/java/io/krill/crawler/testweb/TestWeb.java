@@ -35,6 +35,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * server's threads.
  */
 public final class TestWeb implements AutoCloseable {
+  /**
+   * The depth limit {@code krill crawl --demo} and {@code krill testweb} use: deep enough to
+   * reach every page of the default web, and it bounds every trap.
+   */
+  public static final int DEMO_MAX_DEPTH = 8;
   /** How often {@link #start} tries another free port when a chosen one is taken on another address. */
   static final int PORT_ATTEMPTS = 20;
   /** How long {@link #close} lets responses in flight (a slow drip) go on before closing their connections. */
