@@ -336,4 +336,24 @@ class TestWebTest {
       assertThat(http.resolve("h5.krill-1.test")).isEqualTo(tw.web().addressOf("h5.krill-1.test"));
     }
   }
+
+  @Test
+  void start_benchmarkSize_servesFiveThousandHostsWithTheirLatency() throws Exception {
+    TestWebConfig c = TestWebConfig.builder().hosts(5000).ips(16).latency(Duration.ofMillis(50)).latencyJitter(0).bandwidth(0)
+        .gzipBombBytes(1L << 20).build();
+    try (TestWeb tw = TestWeb.start(c); TestHttpClient http = new TestHttpClient(tw.newResolver(), Duration.ofSeconds(10))) {
+      assertThat(tw.web().hosts()).hasSize(5000);
+      assertThat(tw.httpAddresses()).hasSize(16);
+      for (int i = 0; i < 5000; i += 499) {
+        String host = tw.web().hosts().get(i);
+        TestHttpClient.Reply r = http.get("http://" + host + ":" + tw.port() + "/");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.address()).isEqualTo(tw.web().addressOf(host));
+        assertThat(Duration.ofNanos(r.nanos())).isGreaterThanOrEqualTo(Duration.ofMillis(50));
+      }
+      GroundTruth truth = tw.groundTruth(Scope.builder().maxDepth(3).build());
+      assertThat(truth.hostsContacted()).hasSizeGreaterThan(3);
+      assertThat(truth.maxDepth()).isEqualTo(3);
+    }
+  }
 }
