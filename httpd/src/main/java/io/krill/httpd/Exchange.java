@@ -59,6 +59,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private static final int OUTPUT_BUFFER_SIZE = 8192;
   private static final int FILE_CHUNK = 16384;
   private static final long FILE_REGION = 1 << 20;
+  private static final io.netty.util.AsciiString TEXT_PLAIN_UTF8 = io.netty.util.AsciiString.cached("text/plain; charset=utf-8");
   private static final FullHttpResponse CONTINUE =
       new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER);
 
@@ -152,12 +153,11 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     if (v.majorVersion() != 1 || v.minorVersion() > 1) {
       return 505;
     }
-    List<String> hosts = h.getAll(HttpHeaderNames.HOST);
-    if (hosts.size() > 1 || hosts.isEmpty() && v.minorVersion() == 1) {
+    if (h.contains(HttpHeaderNames.HOST) ? h.getAll(HttpHeaderNames.HOST).size() > 1 : v.minorVersion() == 1) {
       return 400; // RFC 9112 3.2: exactly one Host in HTTP/1.1
     }
-    List<String> te = h.getAll(HttpHeaderNames.TRANSFER_ENCODING);
-    if (!te.isEmpty()) {
+    if (h.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
+      List<String> te = h.getAll(HttpHeaderNames.TRANSFER_ENCODING);
       if (v.minorVersion() == 0 || te.size() > 1) {
         return 400; // 6.1: HTTP/1.0 with Transfer-Encoding is faulty framing
       }
@@ -167,10 +167,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       }
       hasBody = true;
     }
-    List<String> cl = h.getAll(HttpHeaderNames.CONTENT_LENGTH);
-    if (!cl.isEmpty()) {
-      String value = cl.get(0).trim();
-      if (value.isEmpty() || value.length() > 18 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+    String cl = h.get(HttpHeaderNames.CONTENT_LENGTH); // Netty refused differing duplicates already
+    if (cl != null) {
+      String value = cl.trim();
+      if (!isDigits(value)) {
         return 400;
       }
       long length = Long.parseLong(value);
@@ -187,6 +187,19 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       expectContinue = hasBody && v.minorVersion() == 1;
     }
     return 0;
+  }
+
+  private static boolean isDigits(String s) {
+    if (s.isEmpty() || s.length() > 18) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void invoke() throws Exception, Suspendable {
@@ -289,7 +302,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   }
 
   private void accessLog() {
-    server.stats.response(status);
     if (server.accessLog && ACCESS.isInfoEnabled()) {
       ACCESS.info("{} \"{} {} {}\" {} {} {}us", conn.channel.remoteAddress(), head.method(), head.uri(),
           head.protocolVersion(), status, bodySent, (System.nanoTime() - startNanos) / 1000);
@@ -313,7 +325,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     } catch (IOException e) {
       LOG.debug("sending {} failed: {}", code, e.toString());
     }
-    server.stats.response(code);
     if (server.accessLog && ACCESS.isInfoEnabled()) {
       ACCESS.info("{} \"{} {} {}\" {} - -", conn.channel.remoteAddress(), head.method(), head.uri(),
           head.protocolVersion(), code);
@@ -328,9 +339,9 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
         .set(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes())
         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
         .set(HttpHeaderNames.DATE, Dates.now());
+    conn.server.stats.response(408);
     try {
       conn.write(r, true);
-      conn.server.stats.response(408);
     } catch (IOException e) {
       // the connection is gone already
     }
@@ -517,8 +528,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       }
       if (expectContinue && !continueSent) {
         continueSent = true;
-        conn.write(CONTINUE.retainedDuplicate(), true);
         server.stats.response(100);
+        conn.write(CONTINUE.retainedDuplicate(), true);
       }
       Object m = conn.next(Strand.deadline(server.idleTimeoutNanos));
       if (m == HttpConnection.NOTHING) {
@@ -628,7 +639,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   public void send(String text) throws IOException, Suspendable {
     HttpHeaders h = headersForWrite();
     if (!h.contains(HttpHeaderNames.CONTENT_TYPE)) {
-      h.set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
+      h.set(HttpHeaderNames.CONTENT_TYPE, TEXT_PLAIN_UTF8);
     }
     send(text.getBytes(StandardCharsets.UTF_8));
   }
@@ -660,6 +671,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private HttpHeaders commit() {
     checkNotCommitted();
     committed = true;
+    server.stats.response(status); // counted before the client can see it
     HttpHeaders h = headersForWrite();
     if (h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true) || server.shuttingDown
         || expectContinue && !continueSent) {

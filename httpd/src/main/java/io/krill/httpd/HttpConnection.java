@@ -37,7 +37,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    * read's worth of decoded requests and nothing while idle.
    *
    * Idle state: the strand is parked in awaitHead() with the idle deadline; the decoder holds
-   * no buffer. When part of a head arrives (channelReadComplete with nothing decoded), the
+   * no buffer, and no timer exists: one sweeper task per server wakes readers past their
+   * deadline (ServerCore.SWEEP_MILLIS), so a request costs no timer scheduling or cancelling. When part of a head arrives (channelReadComplete with nothing decoded), the
    * reader is woken so it re-parks with the header-read deadline instead.
    */
   private static final Logger LOG = LoggerFactory.getLogger(HttpConnection.class);
@@ -58,6 +59,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   private Throwable failure;
   private volatile Object reader;
   private volatile Object writer;
+  /** The deadline of the reader's current wait, {@link Long#MAX_VALUE} while none. */
+  private volatile long deadline = Long.MAX_VALUE;
   /** True while a request is being served; shutdown leaves such connections alone until it ends. */
   volatile boolean busy;
 
@@ -166,7 +169,6 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   /** Serves requests until the connection ends; the strand's body. May suspend. */
   void serve() throws Suspendable {
     try {
-      Exchange previous = null;
       for (;;) {
         HttpRequest head = awaitHead();
         if (head == null) {
@@ -182,7 +184,6 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
           }
           break;
         }
-        previous = ex;
       }
     } catch (Throwable t) {
       LOG.debug("connection {} ended: {}", channel.remoteAddress(), t.toString());
@@ -222,13 +223,14 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   }
 
   /**
-   * Takes the next decoded message, parking at most once. May suspend.
+   * Takes the next decoded message, parking at most once. The park has no timer of its own:
+   * the server's sweeper wakes readers whose {@link #deadline} passed. May suspend.
    *
+   * @param deadline a {@link System#nanoTime()} deadline, or {@link Long#MAX_VALUE} for none
    * @return the message (owned by the caller), null at end of input or once closed or failed,
    *     {@link #TIMEOUT} if the deadline passed, {@link #NOTHING} if woken without one
    */
   Object next(long deadline) throws Suspendable {
-    Object me = null;
     synchronized (this) {
       Object m = inbound.poll();
       if (m != null) {
@@ -241,8 +243,11 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
         return null;
       }
     }
-    me = Strand.current();
-    reader = me;
+    if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+      return TIMEOUT;
+    }
+    reader = Strand.current();
+    this.deadline = deadline;
     try {
       synchronized (this) {
         if (!inbound.isEmpty() || closed || failure != null || inputEnded) {
@@ -250,9 +255,19 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
         }
       }
       channel.read();
-      return Strand.park(this, deadline) ? NOTHING : TIMEOUT;
+      Strand.park(this, Long.MAX_VALUE);
+      return NOTHING;
     } finally {
+      this.deadline = Long.MAX_VALUE;
       reader = null;
+    }
+  }
+
+  /** Called by the sweeper: wakes the reader if its deadline passed. Any thread. */
+  void sweep(long now) {
+    long d = deadline;
+    if (d != Long.MAX_VALUE && now - d >= 0) {
+      Strand.wake(reader);
     }
   }
 

@@ -135,6 +135,8 @@ public final class HttpServer implements AutoCloseable {
     public static final int DEFAULT_MAX_HEADER_COUNT = 100;
     /** Default: largest request body in bytes; larger gets 413. */
     public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
+    /** Default: connections the kernel queues before the server accepts them (capped by somaxconn). */
+    public static final int DEFAULT_BACKLOG = 1024;
     /** Default: most connections open at once; more are closed on accept. */
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
     /** Default: how long a request head may take to arrive once its first byte came; then 408 and close. */
@@ -156,6 +158,7 @@ public final class HttpServer implements AutoCloseable {
     int maxHeaderCount = DEFAULT_MAX_HEADER_COUNT;
     long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    int backlog = DEFAULT_BACKLOG;
     Duration headerReadTimeout = DEFAULT_HEADER_READ_TIMEOUT;
     Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     Duration writeTimeout = DEFAULT_WRITE_TIMEOUT;
@@ -244,6 +247,15 @@ public final class HttpServer implements AutoCloseable {
      */
     public Builder maxConnections(int count) {
       this.maxConnections = Checks.positive("maxConnections", count);
+      return this;
+    }
+
+    /**
+     * @param backlog connections the kernel queues before the server accepts them, > 0
+     * @return this
+     */
+    public Builder backlog(int backlog) {
+      this.backlog = Checks.positive("backlog", backlog);
       return this;
     }
 
@@ -385,6 +397,7 @@ public final class HttpServer implements AutoCloseable {
       b.maxHeaderCount = maxHeaderCount;
       b.maxBodyBytes = maxBodyBytes;
       b.maxConnections = maxConnections;
+      b.backlog = backlog;
       b.headerReadTimeout = headerReadTimeout;
       b.idleTimeout = idleTimeout;
       b.writeTimeout = writeTimeout;

@@ -34,9 +34,10 @@ final class ServerCore {
   private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
   /** How long a connection closed after an error response drains what the client still sends. */
   static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
-  private static final int BACKLOG = 1024;
   private static final int WRITE_LOW_WATER_MARK = 32 * 1024;
   private static final int WRITE_HIGH_WATER_MARK = 64 * 1024;
+  /** How often the sweeper wakes readers past their deadline: the precision of the timeouts. */
+  static final long SWEEP_MILLIS = 100;
   /* Netty splits bodies into contents of at most this many bytes. */
   private static final int MAX_CHUNK_BYTES = 16384;
 
@@ -51,12 +52,15 @@ final class ServerCore {
   final long writeTimeoutNanos;
   final boolean accessLog;
   private final int maxConnections;
+  private final int backlog;
   private final int maxRequestLineBytes;
   private final int maxHeaderBytes;
   private final ExecutionMode mode;
   private final FiberScheduler scheduler;
   private final Set<HttpConnection> connections = ConcurrentHashMap.newKeySet();
   volatile boolean shuttingDown;
+  private final HttpDecoderConfig decoderConfig;
+  private io.netty.util.concurrent.ScheduledFuture<?> sweeper;
   private Channel serverChannel;
   private InetSocketAddress localAddress;
 
@@ -72,10 +76,17 @@ final class ServerCore {
     this.writeTimeoutNanos = b.writeTimeout.toNanos();
     this.accessLog = b.accessLog;
     this.maxConnections = b.maxConnections;
+    this.backlog = b.backlog;
     this.maxRequestLineBytes = b.maxRequestLineBytes;
     this.maxHeaderBytes = b.maxHeaderBytes;
     this.mode = b.mode;
     this.scheduler = b.scheduler != null ? b.scheduler : FiberScheduler.defaultScheduler();
+    this.decoderConfig = new HttpDecoderConfig()
+        .setMaxInitialLineLength(maxRequestLineBytes)
+        .setMaxHeaderSize(maxHeaderBytes)
+        .setMaxChunkSize(MAX_CHUNK_BYTES)
+        .setAllowDuplicateContentLengths(false)
+        .setStrictLineParsing(true);
   }
 
   static ServerCore start(HttpServer.Builder b, HttpServerStats stats) throws IOException {
@@ -89,7 +100,7 @@ final class ServerCore {
     ServerBootstrap sb = new ServerBootstrap()
         .group(group, group)
         .channel(Transports.serverChannel(Transport.NIO))
-        .option(ChannelOption.SO_BACKLOG, BACKLOG)
+        .option(ChannelOption.SO_BACKLOG, backlog)
         .option(ChannelOption.SO_REUSEADDR, true)
         .childOption(ChannelOption.AUTO_READ, false)
         .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
@@ -110,6 +121,8 @@ final class ServerCore {
       throw e;
     }
     serverChannel = f.channel();
+    sweeper = serverChannel.eventLoop().scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS,
+        TimeUnit.MILLISECONDS);
     localAddress = (InetSocketAddress) serverChannel.localAddress();
     LOG.debug("httpd listening on {} ({} mode)", localAddress, mode);
   }
@@ -123,12 +136,7 @@ final class ServerCore {
       return;
     }
     stats.open.increment();
-    RequestDecoder decoder = new RequestDecoder(new HttpDecoderConfig()
-        .setMaxInitialLineLength(maxRequestLineBytes)
-        .setMaxHeaderSize(maxHeaderBytes)
-        .setMaxChunkSize(MAX_CHUNK_BYTES)
-        .setAllowDuplicateContentLengths(false)
-        .setStrictLineParsing(true), stats);
+    RequestDecoder decoder = new RequestDecoder(decoderConfig, stats);
     HttpConnection c = new HttpConnection(this, ch, decoder);
     ChannelPipeline p = ch.pipeline();
     if (tls != null) {
@@ -155,6 +163,14 @@ final class ServerCore {
         break;
       default:
         throw new AssertionError(mode);
+    }
+  }
+
+  /* One pass over the open connections: wakes readers whose deadline passed. */
+  private void sweep() {
+    long now = System.nanoTime();
+    for (HttpConnection c : connections) {
+      c.sweep(now);
     }
   }
 
@@ -189,6 +205,7 @@ final class ServerCore {
     while (!connections.isEmpty() && System.nanoTime() - hard < 0) {
       sleepBriefly();
     }
+    sweeper.cancel(false);
   }
 
   private static void sleepBriefly() {
