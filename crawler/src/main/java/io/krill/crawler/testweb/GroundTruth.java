@@ -36,11 +36,11 @@ public final class GroundTruth {
    * when its first URL leaves the deque; its sitemap's URLs then enter at depth + 1.
    *
    * Without a depth limit the calendar, the deep path and the session ids (unless the scope
-   * removes "sid") never end; TRAP_LIMIT fetches of one trap on one host stop the search with
+   * removes "sid") never end; TRAP_LIMIT fetches of one trap on one host (deep paths grow by a segment per fetch) stop the search with
    * an exception that says how to bound it.
    */
 
-  static final int TRAP_LIMIT = 10_000;
+  static final int TRAP_LIMIT = 1_000;
 
   /** What one request of the crawl answers. */
   public enum Outcome {
@@ -266,7 +266,7 @@ public final class GroundTruth {
         return;
       }
       Resource r = web.resolve(host, n.target);
-      fetches.put(n.url, new Fetch(n.url, n.depth, outcome(r), r.status, r.trap,
+      fetches.put(n.url, new Fetch(n.url, n.depth, r.kind.outcome, r.status, r.trap,
           r.location == null ? null : normalize(r.location.url(port))));
       if (r.trap != null) {
         countTrap(host, r.trap);
@@ -333,27 +333,6 @@ public final class GroundTruth {
 
     private String normalize(String url) {
       return scope.removeQueryParams.isEmpty() && url.startsWith("http://") ? url : normalizer.filter(url);
-    }
-
-    private static Outcome outcome(Resource r) {
-      switch (r.kind) {
-        case THROTTLED:
-          return Outcome.THROTTLED;
-        case NOT_FOUND:
-          return Outcome.NOT_FOUND;
-        case SERVER_ERROR:
-          return Outcome.SERVER_ERROR;
-        case RESET:
-          return Outcome.RESET;
-        case SLOW_DRIP:
-          return Outcome.SLOW_DRIP;
-        case REDIRECT:
-          return Outcome.REDIRECT;
-        case GZIP_BOMB:
-          return Outcome.GZIP_BOMB;
-        default:
-          return Outcome.OK;
-      }
     }
   }
 }

@@ -7,34 +7,29 @@ import java.util.List;
  * page, the target of a redirect. The server renders it; the ground truth follows its links.
  */
 final class Resource {
+  /** The kinds of answer; each names the ground-truth outcome of a crawl URL that gets it. */
   enum Kind {
-    /** 200 with HTML and links. */
-    PAGE(200),
-    /** 429 with Retry-After for the first throttleCount requests, then like PAGE. */
-    THROTTLED(200),
-    /** 404. */
-    NOT_FOUND(404),
-    /** 500. */
-    SERVER_ERROR(500),
-    /** The connection is reset after the request is read. */
-    RESET(0),
-    /** 200 whose body drips at slowDripBandwidth. */
-    SLOW_DRIP(200),
-    /** 301 (pages) or 302 (the loop trap) with a Location. */
-    REDIRECT(301),
-    /** 200 with a gzip-encoded body that inflates to gzipBombBytes. */
-    GZIP_BOMB(200),
-    /** 200 robots.txt. */
-    ROBOTS(200),
+    PAGE(200, GroundTruth.Outcome.OK),
+    THROTTLED(200, GroundTruth.Outcome.THROTTLED),
+    NOT_FOUND(404, GroundTruth.Outcome.NOT_FOUND),
+    SERVER_ERROR(500, GroundTruth.Outcome.SERVER_ERROR),
+    RESET(0, GroundTruth.Outcome.RESET),
+    SLOW_DRIP(200, GroundTruth.Outcome.SLOW_DRIP),
+    /** 301 for pages, 302 for the loop trap. */
+    REDIRECT(301, GroundTruth.Outcome.REDIRECT),
+    GZIP_BOMB(200, GroundTruth.Outcome.GZIP_BOMB),
+    /** robots.txt and sitemaps are not crawl URLs: their outcome is only nominal. */
+    ROBOTS(200, GroundTruth.Outcome.OK),
     /** 503 for robots.txt. */
-    ROBOTS_ERROR(503),
-    /** 200 sitemap XML. */
-    SITEMAP(200);
+    ROBOTS_ERROR(503, GroundTruth.Outcome.SERVER_ERROR),
+    SITEMAP(200, GroundTruth.Outcome.OK);
 
     final int status;
+    final GroundTruth.Outcome outcome;
 
-    Kind(int status) {
+    Kind(int status, GroundTruth.Outcome outcome) {
       this.status = status;
+      this.outcome = outcome;
     }
   }
 

@@ -109,7 +109,7 @@ final class TestHttpClient implements AutoCloseable {
     req.headers().set(HttpHeaderNames.USER_AGENT, "krill-testweb-test");
     ch.writeAndFlush(req);
     try {
-      return reply.get(readTimeout.toMillis() * 3 + 5_000, TimeUnit.MILLISECONDS);
+      return reply.get(readTimeout.toMillis() * 3 + 1_000, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
       Throwable c = e.getCause();
       throw c instanceof IOException ? (IOException) c : new IOException(c.toString(), c);
