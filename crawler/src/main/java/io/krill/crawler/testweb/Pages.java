@@ -1,16 +1,14 @@
 package io.krill.crawler.testweb;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.zip.CRC32;
 import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
 
 /** Renders the model's resources as bytes: HTML pages, robots.txt, sitemaps, error bodies, the gzip bomb. */
 final class Pages {
@@ -109,26 +107,70 @@ final class Pages {
    * inflates about a thousand times beyond its size.
    */
   static byte[] gzipBomb(long inflatedBytes) {
+    /* Deflating 64 MiB takes a second. Each 1 MiB chunk of spaces is deflated with a sync
+     * flush, which ends its output on a byte boundary; once the window holds only spaces, two
+     * chunks in a row come out as the same bytes, and from then on those bytes are repeated
+     * instead of deflated again. The CRC is still computed over every byte. */
     byte[] head = "<!DOCTYPE html>\n<html><body>\n".getBytes(StandardCharsets.US_ASCII);
-    byte[] block = new byte[1 << 16];
-    Arrays.fill(block, (byte) ' ');
+    byte[] spaces = new byte[BOMB_CHUNK];
+    Arrays.fill(spaces, (byte) ' ');
     ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE, inflatedBytes / 900 + 1024));
-    try (GZIPOutputStream gz = new GZIPOutputStream(out, 1 << 16) {
-      {
-        def.setLevel(Deflater.BEST_COMPRESSION);
+    out.write(GZIP_HEADER, 0, GZIP_HEADER.length);
+    Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
+    CRC32 crc = new CRC32();
+    try {
+      long left = inflatedBytes;
+      int first = (int) Math.min(head.length, left);
+      out.writeBytes(deflate(deflater, head, first, Deflater.SYNC_FLUSH));
+      crc.update(head, 0, first);
+      left -= first;
+      byte[] previous = null;
+      byte[] repeated = null;
+      for (; left >= BOMB_CHUNK; left -= BOMB_CHUNK) {
+        byte[] chunk = repeated != null ? repeated : deflate(deflater, spaces, BOMB_CHUNK, Deflater.SYNC_FLUSH);
+        if (repeated == null && Arrays.equals(chunk, previous)) {
+          repeated = chunk;
+        }
+        previous = chunk;
+        out.writeBytes(chunk);
+        crc.update(spaces, 0, BOMB_CHUNK);
       }
-    }) {
-      gz.write(head);
-      long left = inflatedBytes - head.length;
-      while (left > 0) {
-        int n = (int) Math.min(block.length, left);
-        gz.write(block, 0, n);
-        left -= n;
+      deflater.setInput(spaces, 0, (int) left);
+      deflater.finish();
+      byte[] buf = new byte[8192];
+      while (!deflater.finished()) {
+        out.write(buf, 0, deflater.deflate(buf));
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      crc.update(spaces, 0, (int) left);
+    } finally {
+      deflater.end();
     }
+    writeIntLe(out, crc.getValue());
+    writeIntLe(out, inflatedBytes);
     return out.toByteArray();
+  }
+
+  private static final int BOMB_CHUNK = 1 << 20;
+  /** A gzip member header: magic, deflate, no flags, no time, no extra flags, unknown OS. */
+  private static final byte[] GZIP_HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
+
+  /* Deflates all of input[0, length) and flushes: a full output buffer means there may be more. */
+  private static byte[] deflate(Deflater deflater, byte[] input, int length, int flush) {
+    deflater.setInput(input, 0, length);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(2048);
+    byte[] buf = new byte[8192];
+    int n;
+    do {
+      n = deflater.deflate(buf, 0, buf.length, flush);
+      out.write(buf, 0, n);
+    } while (n == buf.length || !deflater.needsInput());
+    return out.toByteArray();
+  }
+
+  private static void writeIntLe(ByteArrayOutputStream out, long value) {
+    for (int i = 0; i < 4; i++) {
+      out.write((int) (value >>> (8 * i)) & 0xff);
+    }
   }
 
   private static String seconds(long millis) {

@@ -23,6 +23,8 @@ import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SyntheticWebTest {
   private static final int PORT = 41234;
@@ -232,19 +234,45 @@ class SyntheticWebTest {
     assertThat(withSitemaps.fetches().get("http://h0.krill.test:41234/page/39.html").depth()).isEqualTo(1);
   }
 
-  @Test
-  void gzipBomb_inflatesAThousandTimesBeyondItsSize() throws Exception {
-    byte[] bomb = Pages.gzipBomb(16L << 20);
+  @ParameterizedTest
+  @ValueSource(longs = {1L << 20, (5L << 20) + 12_345, 16L << 20})
+  void gzipBomb_inflatesAThousandTimesBeyondItsSize(long size) throws Exception {
+    byte[] bomb = Pages.gzipBomb(size);
     long inflated = 0;
+    byte[] first = new byte[32];
+    boolean onlySpacesAfterHead = true;
     try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(bomb))) {
+      assertThat(in.readNBytes(first, 0, first.length)).isEqualTo(32);
+      inflated = 32;
       byte[] buf = new byte[1 << 16];
       for (int n; (n = in.read(buf)) > 0;) {
         inflated += n;
+        for (int i = 0; i < n && onlySpacesAfterHead; i++) {
+          onlySpacesAfterHead = buf[i] == ' ';
+        }
       }
     }
 
-    assertThat(inflated).isEqualTo(16L << 20);
-    assertThat(bomb.length).isLessThan((16 << 20) / 500);
+    assertThat(inflated).isEqualTo(size);
+    assertThat(new String(first, StandardCharsets.US_ASCII)).startsWith("<!DOCTYPE html>\n<html><body>\n");
+    assertThat(onlySpacesAfterHead).isTrue();
+    assertThat(bomb.length).isLessThan((int) (size / 500));
+  }
+
+  @Test
+  void gzipBomb_nettysGzipDecoder_inflatesItWhole() {
+    byte[] bomb = Pages.gzipBomb(8L << 20);
+    io.netty.channel.embedded.EmbeddedChannel ch = new io.netty.channel.embedded.EmbeddedChannel(
+        io.netty.handler.codec.compression.ZlibCodecFactory.newZlibDecoder(io.netty.handler.codec.compression.ZlibWrapper.GZIP));
+    ch.writeInbound(io.netty.buffer.Unpooled.wrappedBuffer(bomb));
+    long inflated = 0;
+    for (io.netty.buffer.ByteBuf b; (b = ch.readInbound()) != null;) {
+      inflated += b.readableBytes();
+      b.release();
+    }
+    ch.finishAndReleaseAll();
+
+    assertThat(inflated).isEqualTo(8L << 20);
   }
 
   @Test
