@@ -30,10 +30,12 @@ import java.util.Set;
 public final class GroundTruth {
   /* Implementation notes
    *
-   * A 0-1 breadth-first search: links add one to the depth and go to the back of the deque,
-   * redirects keep the depth and go to the front, so URLs leave the deque in order of depth and
-   * each is expanded once, at its smallest depth. A host is "contacted" (robots.txt fetched)
-   * when its first URL leaves the deque; its sitemap's URLs then enter at depth + 1.
+   * A breadth-first search for smallest depths: links add one to the depth and go to the back
+   * of the deque, redirects keep the depth and go to the front. A host is "contacted"
+   * (robots.txt fetched) when its first URL leaves the deque; its sitemap's URLs then enter at
+   * depth 1, which may be less than the depth of URLs already expanded: such a URL is expanded
+   * again with its smaller depth (its fetch is not counted twice). Depths only shrink, so the
+   * search ends, with every URL at its smallest depth.
    *
    * Without a depth limit the calendar, the deep path and the session ids (unless the scope
    * removes "sid") never end; TRAP_LIMIT fetches of one trap on one host (deep paths grow by a segment per fetch) stop the search with
@@ -212,7 +214,8 @@ public final class GroundTruth {
     final Set<String> seedDomains = new HashSet<>();
     final ArrayDeque<Node> queue = new ArrayDeque<>();
     final Map<String, Integer> best = new HashMap<>();
-    final Set<String> done = new HashSet<>();
+    /** URL -> the depth it was last expanded at. */
+    final Map<String, Integer> done = new HashMap<>();
     final Map<String, Fetch> fetches = new LinkedHashMap<>();
     final Set<String> disallowed = new LinkedHashSet<>();
     final Set<String> unresolvable = new LinkedHashSet<>();
@@ -241,8 +244,14 @@ public final class GroundTruth {
       }
       while (!queue.isEmpty()) {
         Node n = queue.pollFirst();
-        if (best.get(n.url) == n.depth && done.add(n.url)) {
-          visit(n);
+        Integer expanded = done.get(n.url);
+        if (best.get(n.url) == n.depth && (expanded == null || n.depth < expanded)) {
+          done.put(n.url, n.depth);
+          if (expanded == null) {
+            visit(n);
+          } else {
+            revisit(n);
+          }
         }
       }
       return new GroundTruth(scope, fetches, disallowed, unresolvable, contacted);
@@ -255,9 +264,9 @@ public final class GroundTruth {
         return;
       }
       if (contacted.add(host.name) && scope.followSitemaps && host.robots == SyntheticWeb.Robots.NORMAL
-          && web.config().sitemaps && n.depth < scope.maxDepth) {
+          && web.config().sitemaps && Scope.SITEMAP_DEPTH <= scope.maxDepth) {
         for (String path : Pages.sitemapPaths(web, host)) {
-          offer(normalize(SyntheticWeb.origin(host.name, port) + path), n.depth + 1, false);
+          offer(normalize(SyntheticWeb.origin(host.name, port) + path), Scope.SITEMAP_DEPTH, false);
         }
       }
       if (scope.honourRobots && (host.robots == SyntheticWeb.Robots.ERROR
@@ -271,6 +280,20 @@ public final class GroundTruth {
       if (r.trap != null) {
         countTrap(host, r.trap);
       }
+      expand(n, r);
+    }
+
+    /* A URL met again at a smaller depth (through a sitemap): its depth and its links' depths shrink. */
+    private void revisit(Node n) {
+      Fetch f = fetches.get(n.url);
+      if (f == null) {
+        return; // disallowed or unresolvable: nothing was fetched, nothing follows
+      }
+      fetches.put(n.url, new Fetch(f.url, n.depth, f.outcome, f.status, f.trap, f.location));
+      expand(n, web.resolve(web.host(n.host), n.target));
+    }
+
+    private void expand(Node n, Resource r) {
       if (r.location != null) {
         offer(normalize(r.location.url(port)), n.depth, true);
       }

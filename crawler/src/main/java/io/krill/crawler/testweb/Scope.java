@@ -17,8 +17,10 @@ import java.util.regex.PatternSyntaxException;
  *
  * <p>Depth: seeds are at depth 0; a link from a page at depth d leads to depth d + 1; the target
  * of a redirect has the depth of the URL that redirected (a redirect is part of one fetch); a
- * URL listed in a host's sitemap has depth d + 1, where d is the depth of the first URL of that
- * host the crawl meets (its robots.txt, which names the sitemap, is fetched then).
+ * URL listed in the sitemap of a host the crawl meets has depth {@value #SITEMAP_DEPTH}, as the
+ * sitemap named by robots.txt is one hop from the host. A URL has the smallest depth any of
+ * these paths gives it. (A concurrent crawler that keeps the depth at which it first met a URL
+ * may give some URLs larger depths, and then, with a depth limit, fetch a subset.)
  *
  * <p>Threading: immutable and thread-safe; the {@link Builder} is not thread-safe.
  */
@@ -35,6 +37,8 @@ public final class Scope {
     ANY
   }
 
+  /** The depth of URLs listed in sitemaps. */
+  public static final int SITEMAP_DEPTH = 1;
   /** No limit on depth or pages. */
   public static final int UNLIMITED = Integer.MAX_VALUE;
   /** Default host scope. */

@@ -90,7 +90,9 @@ class GroundTruthOverHttpTest {
     final Set<String> seedHosts = new HashSet<>();
     final ArrayDeque<Object[]> queue = new ArrayDeque<>();
     final Map<String, Integer> best = new HashMap<>();
-    final Set<String> done = new HashSet<>();
+    final Map<String, Integer> done = new HashMap<>();
+    final Map<String, List<String>> outlinks = new HashMap<>();
+    final Map<String, String> redirects = new HashMap<>();
     final Map<String, BaseRobotRules> robots = new HashMap<>();
     final Map<String, Boolean> resolvable = new HashMap<>();
     final Map<String, String> fetched = new TreeMap<>();
@@ -116,8 +118,15 @@ class GroundTruthOverHttpTest {
         Object[] n = queue.pollFirst();
         String url = (String) n[0];
         int depth = (Integer) n[1];
-        if (best.get(url) == depth && done.add(url)) {
-          visit(url, depth);
+        Integer expanded = done.get(url);
+        if (best.get(url) == depth && (expanded == null || depth < expanded)) {
+          done.put(url, depth);
+          if (expanded == null) {
+            visit(url, depth);
+          } else if (fetched.containsKey(url)) { // met again closer to a seed: re-expand, do not refetch
+            fetched.put(url, depth + fetched.get(url).substring(fetched.get(url).indexOf(' ')));
+            expand(url, depth);
+          }
         }
       }
     }
@@ -151,7 +160,7 @@ class GroundTruthOverHttpTest {
       }
       String origin = uri.getScheme() + "://" + uri.getRawAuthority();
       if (contacted.add(host)) {
-        robots.put(host, fetchRobots(origin, depth));
+        robots.put(host, fetchRobots(origin));
       }
       if (scope.honourRobots() && !robots.get(host).isAllowed(url)) {
         disallowed.add(url);
@@ -180,17 +189,19 @@ class GroundTruthOverHttpTest {
             fetched.put(url, depth + " SLOW_DRIP");
           } else {
             fetched.put(url, depth + (throttled ? " THROTTLED" : " OK"));
-            if (depth < scope.maxDepth()) {
-              for (Element a : Jsoup.parse(r.text(), url).select("a[href]")) {
-                offer(a.absUrl("href"), depth + 1, false);
-              }
+            List<String> links = new java.util.ArrayList<>();
+            for (Element a : Jsoup.parse(r.text(), url).select("a[href]")) {
+              links.add(a.absUrl("href"));
             }
+            outlinks.put(url, links);
+            expand(url, depth);
           }
           break;
         case 301:
         case 302:
           fetched.put(url, depth + " REDIRECT");
-          offer(uri.resolve(r.header("location")).toString(), depth, true);
+          redirects.put(url, uri.resolve(r.header("location")).toString());
+          expand(url, depth);
           break;
         case 404:
           fetched.put(url, depth + " NOT_FOUND");
@@ -200,6 +211,17 @@ class GroundTruthOverHttpTest {
           break;
         default:
           fetched.put(url, depth + " status " + r.status());
+      }
+    }
+
+    void expand(String url, int depth) {
+      if (redirects.containsKey(url)) {
+        offer(redirects.get(url), depth, true);
+      }
+      if (depth < scope.maxDepth()) {
+        for (String link : outlinks.getOrDefault(url, List.of())) {
+          offer(link, depth + 1, false);
+        }
       }
     }
 
@@ -215,20 +237,20 @@ class GroundTruthOverHttpTest {
       }
     }
 
-    BaseRobotRules fetchRobots(String origin, int depth) throws Exception {
+    BaseRobotRules fetchRobots(String origin) throws Exception {
       TestHttpClient.Reply r = http.get(origin + "/robots.txt");
       SimpleRobotRulesParser parser = new SimpleRobotRulesParser();
       if (r.status() != 200) {
         return parser.failedFetch(r.status());
       }
       SimpleRobotRules rules = parser.parseContent(origin + "/robots.txt", r.body(), "text/plain", List.of(AGENT));
-      if (scope.followSitemaps() && depth < scope.maxDepth()) {
+      if (scope.followSitemaps() && Scope.SITEMAP_DEPTH <= scope.maxDepth()) {
         for (String sitemap : rules.getSitemaps()) {
           TestHttpClient.Reply s = http.get(sitemap);
           assertThat(s.status()).isEqualTo(200);
           SiteMap map = (SiteMap) new SiteMapParser().parseSiteMap(s.body(), new URL(sitemap));
           for (SiteMapURL u : map.getSiteMapUrls()) {
-            offer(u.getUrl().toString(), depth + 1, false);
+            offer(u.getUrl().toString(), Scope.SITEMAP_DEPTH, false);
           }
         }
       }
