@@ -108,8 +108,8 @@ public final class TestWebConfig {
   public static final int DEFAULT_DNS_FAILURE_HOSTS = 0;
   /** Default number of hosts whose DNS queries get no answer. */
   public static final int DEFAULT_DNS_TIMEOUT_HOSTS = 0;
-  /** Default most entries the access log keeps; later requests are counted, not kept. */
-  public static final int DEFAULT_ACCESS_LOG_LIMIT = 1_000_000;
+  /** Default most entries the access log keeps (a few hundred bytes each); later requests are counted, not kept. */
+  public static final int DEFAULT_ACCESS_LOG_LIMIT = 200_000;
 
   /** The most hosts. */
   public static final int MAX_HOSTS = 100_000;
@@ -936,7 +936,7 @@ public final class TestWebConfig {
     k.add(new Knob("dnsTtl", "TTL of the DNS answers (whole seconds)", c -> Units.formatDuration(c.dnsTtl), (b, s) -> b.dnsTtl(Units.parseDuration("dnsTtl", s))));
     k.add(new Knob("dnsFailureHosts", "hosts whose DNS answer is SERVFAIL (never a seed host)", c -> "" + c.dnsFailureHosts, (b, s) -> b.dnsFailureHosts(parseInt("dnsFailureHosts", s))));
     k.add(new Knob("dnsTimeoutHosts", "hosts whose DNS queries get no answer (never a seed host)", c -> "" + c.dnsTimeoutHosts, (b, s) -> b.dnsTimeoutHosts(parseInt("dnsTimeoutHosts", s))));
-    k.add(new Knob("accessLogLimit", "most entries the access log keeps; later requests are only counted", c -> "" + c.accessLogLimit, (b, s) -> b.accessLogLimit(parseInt("accessLogLimit", s))));
+    k.add(new Knob("accessLogLimit", "most entries the access log keeps (a few hundred bytes each); later requests are only counted", c -> "" + c.accessLogLimit, (b, s) -> b.accessLogLimit(parseInt("accessLogLimit", s))));
     KNOBS = Collections.unmodifiableList(k);
   }
 

@@ -12,7 +12,6 @@ import io.netty.util.ResourceLeakDetector;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * left (every connection ended with {@code close()}), and Netty's paranoid leak detector
  * reported no unreleased buffer (its reports are caught from its logger).
  */
-final class TestWebInvariantsExtension implements BeforeAllCallback, AfterEachCallback {
+final class TestWebInvariantsExtension implements AfterEachCallback {
   private static final long GRACE_NANOS = 5_000_000_000L;
   private static final ListAppender<ILoggingEvent> LEAKS = new ListAppender<>();
 
@@ -29,11 +28,6 @@ final class TestWebInvariantsExtension implements BeforeAllCallback, AfterEachCa
     Logger logger = (Logger) LoggerFactory.getLogger(ResourceLeakDetector.class);
     LEAKS.start();
     logger.addAppender(LEAKS);
-  }
-
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    // the static block installed the appender
   }
 
   @Override
