@@ -51,6 +51,12 @@ public final class DnsServer implements AutoCloseable {
   public static final int MAX_TCP_CONNECTIONS = 64;
   /** The largest UDP query read. */
   static final int MAX_UDP_QUERY = 4096;
+  /**
+   * The UDP receive buffer asked for (the kernel may give less): a crawl that resolves
+   * thousands of hosts at once sends its queries in one burst, and a query the buffer cannot
+   * hold is lost and retried only after the client's timeout.
+   */
+  static final int UDP_RECEIVE_BUFFER = 4 << 20;
   /** The largest UDP answer sent (the classic 512 bytes; longer ones are truncated so that clients retry over TCP). */
   static final int MAX_UDP_ANSWER = 512;
 
@@ -78,6 +84,7 @@ public final class DnsServer implements AutoCloseable {
     ServerSocket t = null;
     for (int attempt = 0; t == null; attempt++) {
       u = new DatagramSocket(new InetSocketAddress(loopback, port));
+      u.setReceiveBufferSize(UDP_RECEIVE_BUFFER);
       try {
         t = new ServerSocket(u.getLocalPort(), 128, loopback);
       } catch (IOException e) {

@@ -165,4 +165,27 @@ class DnsServerTest {
       assertThat(in.read()).isEqualTo(-1);
     }
   }
+
+  @Test
+  void udp_burstOfQueries_answersEveryOne() throws Exception {
+    int queries = 3000;
+    List<String> answering = web.hosts().stream().filter(h -> web.dnsFaults().get(h) != DnsFault.TIMEOUT).toList();
+    try (DatagramSocket s = new DatagramSocket()) {
+      s.setReceiveBufferSize(DnsServer.UDP_RECEIVE_BUFFER);
+      s.setSoTimeout(5_000);
+      for (int i = 0; i < queries; i++) {
+        Message q = Message.newQuery(Record.newRecord(Name.fromString(answering.get(i % answering.size()) + "."), Type.A, DClass.IN));
+        q.getHeader().setID(i % 65536);
+        byte[] wire = q.toWire();
+        s.send(new DatagramPacket(wire, wire.length, dns.address()));
+      }
+      java.util.Set<Integer> ids = new java.util.HashSet<>();
+      DatagramPacket p = new DatagramPacket(new byte[512], 512);
+      while (ids.size() < queries) {
+        s.receive(p);
+        ids.add(new Message(java.util.Arrays.copyOf(p.getData(), p.getLength())).getHeader().getID());
+      }
+      assertThat(ids).hasSize(queries);
+    }
+  }
 }
