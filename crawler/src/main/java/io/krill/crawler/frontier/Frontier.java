@@ -115,6 +115,7 @@ public final class Frontier {
   private final Map<String, Host> hosts = new HashMap<>();
   private final Set<Host> active = new LinkedHashSet<>();
   private final Map<InetAddress, Integer> ipInFlight = new HashMap<>();
+  private final Map<String, CrawlUrl> outstanding = new LinkedHashMap<>();
   private long seq;
   private long queued;
 
@@ -148,6 +149,51 @@ public final class Frontier {
     return c;
   }
 
+  /**
+   * Claims a redirect target that the fetching strand follows at once: marks it seen and
+   * outstanding (so a checkpoint keeps it until its page is committed) without queueing it.
+   *
+   * @return the claimed entry, or null if it was seen already
+   */
+  public synchronized CrawlUrl claim(String url, int depth, String parent) {
+    if (!seen.add(url)) {
+      return null;
+    }
+    CrawlUrl c = new CrawlUrl(url, depth, parent, 0, ++seq);
+    outstanding.put(url, c);
+    return c;
+  }
+
+  /** Forgets completed URLs (their commit is in the journal). */
+  public synchronized void completed(java.util.Collection<String> urls) {
+    for (String u : urls) {
+      outstanding.remove(u);
+    }
+  }
+
+  /**
+   * The state a journal checkpoint writes.
+   *
+   * @param completed URLs seen and no longer outstanding
+   * @param outstanding URLs queued, in flight or waiting for their commit
+   */
+  public record Checkpoint(List<String> completed, List<CrawlUrl> outstanding) {}
+
+  /** @return the checkpoint state, or null once the seen-set is a Bloom filter (no URL list) */
+  public synchronized Checkpoint checkpoint() {
+    Iterable<String> all = seen.exactUrls();
+    if (all == null) {
+      return null;
+    }
+    List<String> done = new ArrayList<>();
+    for (String u : all) {
+      if (!outstanding.containsKey(u)) {
+        done.add(u);
+      }
+    }
+    return new Checkpoint(done, new ArrayList<>(outstanding.values()));
+  }
+
   /** Marks a URL seen without queueing it (resume: completed pages). */
   public synchronized void markSeen(String url) {
     seen.add(url);
@@ -156,6 +202,7 @@ public final class Frontier {
   /** Queues a URL again or from a journal, marking it seen. */
   public synchronized void enqueue(CrawlUrl c) {
     seen.add(c.url());
+    outstanding.putIfAbsent(c.url(), c);
     seq = Math.max(seq, c.seq());
     Host h = hosts.computeIfAbsent(UrlNormalizer.hostKey(c.url()), this::newHost);
     h.queue.addLast(c);

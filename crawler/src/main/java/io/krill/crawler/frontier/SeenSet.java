@@ -78,6 +78,11 @@ public final class SeenSet {
     exactBytes = 0;
   }
 
+  /** @return the URLs while the set is exact, else null */
+  Iterable<String> exactUrls() {
+    return exact;
+  }
+
   /** @return true once the set switched to the Bloom filter */
   public boolean isBloom() {
     return bloom != null;
