@@ -287,7 +287,8 @@ public final class Crawler {
       if (stopReason == null) {
         stopReason = limitReached(deadline);
       }
-      if (stopReason == null) {
+      boolean pageLimit = pagesDispatched.get() >= config.maxPages;
+      if (stopReason == null && !pageLimit) {
         Frontier.Work w = frontier.next(System.nanoTime());
         if (w != null) {
           if (w.kind() == Frontier.WorkKind.FETCH) {
@@ -299,14 +300,21 @@ public final class Crawler {
           continue;
         }
       }
-      if (stats.inFlight.get() == 0 && writer.pending() == 0 && (stopReason != null || frontier.isIdle())) {
-        return stopReason != null ? stopReason : "done";
+      if (stats.inFlight.get() == 0 && writer.pending() == 0) {
+        if (stopReason != null) {
+          return stopReason;
+        }
+        if (pagesDispatched.get() >= config.maxPages) {
+          return "max-pages";
+        }
+        if (frontier.isIdle()) {
+          return "done";
+        }
       }
-      long waitNanos = stopReason != null ? 100_000_000L
-          : Math.min(frontier.nanosUntilReady(System.nanoTime()), 100_000_000L);
-      if (waitNanos > 0) {
-        wake.tryAcquire(1, Duration.ofNanos(waitNanos));
-      }
+      // never spin: a carrier running the dispatcher runs fetch fibers too
+      long waitNanos = stopReason != null || pageLimit ? 100_000_000L
+          : Math.max(1_000_000L, Math.min(frontier.nanosUntilReady(System.nanoTime()), 100_000_000L));
+      wake.tryAcquire(1, Duration.ofNanos(waitNanos));
     }
   }
 
@@ -316,9 +324,6 @@ public final class Crawler {
     }
     if (writer.failure() != null) {
       return "failed: " + writer.failure().getMessage();
-    }
-    if (pagesDispatched.get() >= config.maxPages) {
-      return "max-pages";
     }
     if (stats.bytes.sum() >= config.maxBytes) {
       return "max-bytes";
@@ -339,14 +344,14 @@ public final class Crawler {
           try {
             fetchRobots(w);
           } finally {
-            frontier.release(w.hostKey());
+            frontier.release(w.hostKey(), System.nanoTime());
           }
           break;
         default:
           try {
             fetchPage(w);
           } finally {
-            frontier.release(w.hostKey());
+            frontier.release(w.hostKey(), System.nanoTime());
           }
       }
     } catch (RuntimeException | Error e) {
@@ -447,6 +452,7 @@ public final class Crawler {
     CrawlUrl cu = w.url();
     String hostKey = w.hostKey();
     if (!frontier.robots(hostKey).test(cu.url())) {
+      pagesDispatched.decrementAndGet(); // no request: not a page against --max-pages
       stats.robotsDisallowed.increment();
       stats.error("robots");
       writer.submit(new OutputWriter.Commit(List.of(), List.of(line(cu.url(), "page", cu, null,

@@ -30,10 +30,10 @@ public final class Frontier {
   /*
    * Implementation notes: the politeness model. A host may start a request when
    *   inFlight(host) < perHostConcurrency, inFlight(ip) < perIpConcurrency,
-   *   now >= lastStart(host) + delay(host), and now >= backoffUntil(host),
+   *   now >= max(lastStart(host), lastEnd(host)) + delay(host), and now >= backoffUntil(host),
    * where delay(host) = max(--delay, min(robots Crawl-delay, --max-crawl-delay)). The delay runs
-   * from request start to request start, so a server sees starts at least `delay` apart per
-   * host, whatever the concurrency. Several hosts on one IP share the IP's in-flight cap.
+   * from the later of the last request's start and its end, so with one request per host a
+   * server sees each request at least `delay` after it answered the one before. Several hosts on one IP share the IP's in-flight cap.
    * Back-off after 429/503 (and connection failures): min(max, base * 2^(failures-1)) scaled
    * by a random factor in [0.5, 1) (jitter), at least Retry-After, at most backoffMax.
    * `active` holds the hosts with pending work so that next() scans only those.
@@ -332,9 +332,12 @@ public final class Frontier {
       if (h.state == State.NEW) {
         return 0;
       }
-      boolean waitsForTime = (h.state == State.READY && !h.queue.isEmpty()) || h.state == State.NEEDS_ROBOTS
+      boolean pending = (h.state == State.READY && !h.queue.isEmpty()) || h.state == State.NEEDS_ROBOTS
           || h.state == State.ROBOTS_WAIT;
-      if (waitsForTime) {
+      // a host held by a concurrency cap waits for a completion, not for time
+      boolean capped = h.inFlight >= politeness.perHostConcurrency()
+          || (h.address != null && ipInFlight.getOrDefault(h.address, 0) >= politeness.perIpConcurrency());
+      if (pending && (!capped || h.state == State.ROBOTS_WAIT)) {
         long at = Math.max(h.nextStart - now, h.backoffUntil - now);
         best = Math.min(best, Math.max(0, at));
       }
@@ -413,10 +416,19 @@ public final class Frontier {
     return h != null && h.state == State.READY;
   }
 
-  /** Releases the host and IP slot of a ROBOTS or FETCH work item. */
-  public synchronized void release(String hostKey) {
+  /**
+   * Releases the host and IP slot of a ROBOTS or FETCH work item; the host's next request
+   * waits its delay from now as well (so the server sees the delay between one response and
+   * the next request even when connecting took a while).
+   *
+   * @param now {@link System#nanoTime()}
+   */
+  public synchronized void release(String hostKey, long now) {
     Host h = hosts.get(hostKey);
     h.inFlight--;
+    if (now + h.delayNanos - h.nextStart > 0) {
+      h.nextStart = now + h.delayNanos;
+    }
     ipInFlight.computeIfPresent(h.address, (a, n) -> n <= 1 ? null : n - 1);
     if (h.queue.isEmpty() && h.inFlight == 0 && h.state != State.NEEDS_ROBOTS && h.state != State.ROBOTS_WAIT) {
       active.remove(h);

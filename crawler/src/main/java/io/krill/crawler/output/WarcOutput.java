@@ -16,7 +16,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.WarcCompression;
 import org.netpreserve.jwarc.WarcDigest;
@@ -95,9 +94,10 @@ public final class WarcOutput implements AutoCloseable {
     fileName = name(i);
     channel = FileChannel.open(dir.resolve(fileName), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING);
-    Warcinfo info = new Warcinfo.Builder().filename(fileName).date(Instant.now())
-        .fields(Map.of("software", List.of("krill-crawler 0.1.0"), "format", List.of("WARC File Format 1.1")))
-        .build();
+    byte[] fields = ("software: krill-crawler 0.1.0\r\nformat: WARC File Format 1.1\r\n")
+        .getBytes(StandardCharsets.UTF_8);
+    Warcinfo info = new Warcinfo.Builder().filename(fileName).date(Instant.now()).blockDigest(sha1(fields))
+        .body(MediaType.WARC_FIELDS, fields).build();
     append(List.of(info));
   }
 

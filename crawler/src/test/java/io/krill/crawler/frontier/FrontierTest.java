@@ -25,7 +25,7 @@ class FrontierTest {
     Frontier.Work robots = f.next(now);
     assertThat(robots.kind()).isEqualTo(Frontier.WorkKind.ROBOTS);
     f.robotsReady(hostKey, u -> true, Duration.ZERO);
-    f.release(hostKey);
+    f.release(hostKey, now);
   }
 
   @Test
@@ -46,7 +46,7 @@ class FrontierTest {
     f.resolved("http://a.test:80", InetAddress.getByName("127.0.0.2"));
     assertThat(f.next(t0).kind()).isEqualTo(Frontier.WorkKind.ROBOTS);
     f.robotsReady("http://a.test:80", u -> true, Duration.ZERO);
-    f.release("http://a.test:80");
+    f.release("http://a.test:80", t0);
     assertThat(f.next(t0)).isNull();
     assertThat(f.nanosUntilReady(t0)).isEqualTo(500 * MS);
     Frontier.Work first = f.next(t0 + 500 * MS);
@@ -66,7 +66,7 @@ class FrontierTest {
     f.resolved("http://a.test:80", InetAddress.getByName("127.0.0.2"));
     f.next(t0);
     f.robotsReady("http://a.test:80", u -> true, Duration.ofSeconds(60));
-    f.release("http://a.test:80");
+    f.release("http://a.test:80", 0);
     assertThat(f.nanosUntilReady(t0)).isEqualTo(2000 * MS);
   }
 
@@ -85,7 +85,7 @@ class FrontierTest {
       out.add(w);
     }
     assertThat(out).hasSize(2);
-    f.release(out.get(0).hostKey());
+    f.release(out.get(0).hostKey(), 0);
     assertThat(f.next(0)).isNotNull();
     assertThat(f.next(0)).isNull();
   }
@@ -99,7 +99,7 @@ class FrontierTest {
     Frontier.Work w = f.next(0);
     assertThat(w).isNotNull();
     assertThat(f.next(0)).isNull();
-    f.release(w.hostKey());
+    f.release(w.hostKey(), 0);
     assertThat(f.next(0)).isNotNull();
   }
 
@@ -107,7 +107,7 @@ class FrontierTest {
     List<String> out = new ArrayList<>();
     for (Frontier.Work w; (w = f.next(0)) != null; ) {
       out.add(w.url().url());
-      f.release(w.hostKey());
+      f.release(w.hostKey(), 0);
     }
     return out;
   }
@@ -152,7 +152,7 @@ class FrontierTest {
     Frontier.Work w = f.next(System.nanoTime());
     Duration b = f.backOff(w.hostKey(), Duration.ofSeconds(3));
     f.retry(w.url().retried());
-    f.release(w.hostKey());
+    f.release(w.hostKey(), System.nanoTime());
     assertThat(b).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
     assertThat(f.next(System.nanoTime())).isNull();
     assertThat(f.nanosUntilReady(System.nanoTime())).isGreaterThan(2_000 * MS);
@@ -194,7 +194,7 @@ class FrontierTest {
     f.resolved("http://a.test:80", InetAddress.getByName("127.0.0.2"));
     f.next(System.nanoTime());
     assertThat(f.robotsUnreachable("http://a.test:80", Duration.ofMillis(200))).isEqualTo(1);
-    f.release("http://a.test:80");
+    f.release("http://a.test:80", System.nanoTime());
     assertThat(f.next(System.nanoTime())).isNull();
     Thread.sleep(250);
     assertThat(f.next(System.nanoTime()).kind()).isEqualTo(Frontier.WorkKind.ROBOTS);
