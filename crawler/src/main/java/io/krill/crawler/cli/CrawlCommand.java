@@ -286,9 +286,11 @@ public final class CrawlCommand implements Callable<Integer> {
 
   private int resumeCrawl() throws IOException {
     Path argsFile = resume.resolve(ARGS_FILE);
-    if (!Files.isRegularFile(resume.resolve(Journal.FILE)) || !Files.isReadable(argsFile)) {
-      throw new BadUsage("--resume: " + resume + " holds no crawl (no " + Journal.FILE + " or " + ARGS_FILE + ")");
+    if (!Files.isReadable(argsFile)) {
+      throw new BadUsage("--resume: " + resume + " holds no crawl (no " + ARGS_FILE + ")");
     }
+    // killed before the journal was created: nothing was committed, so start over with the same arguments
+    boolean journaled = Files.isRegularFile(resume.resolve(Journal.FILE));
     List<String> args = Files.readAllLines(argsFile, StandardCharsets.UTF_8);
     CrawlCommand original = new CrawlCommand().streams(stdout, stderr);
     try {
@@ -297,7 +299,7 @@ public final class CrawlCommand implements Callable<Integer> {
       throw new BadUsage("--resume: " + argsFile + ": " + e.getMessage());
     }
     original.out = resume;
-    return original.crawl(original.config(true));
+    return original.crawl(original.config(journaled));
   }
 
   private int crawl(CrawlConfig config) throws IOException {
