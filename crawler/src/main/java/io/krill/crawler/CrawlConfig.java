@@ -312,12 +312,22 @@ public final class CrawlConfig {
      * @throws IllegalArgumentException naming the URL if it is not a valid http(s) URL
      */
     public Builder seed(String url) {
-      String n = UrlNormalizer.normalize(Objects.requireNonNull(url, "seed"));
+      String n = isAbsoluteHttp(Objects.requireNonNull(url, "seed")) ? UrlNormalizer.normalize(url) : null;
       if (n == null) {
         throw new IllegalArgumentException("seed: \"" + url + "\" (expected: an absolute http or https URL)");
       }
       seeds.add(n);
       return this;
+    }
+
+    private static boolean isAbsoluteHttp(String url) {
+      try {
+        java.net.URI u = new java.net.URI(url.trim());
+        String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(java.util.Locale.ROOT);
+        return (scheme.equals("http") || scheme.equals("https")) && u.getHost() != null;
+      } catch (java.net.URISyntaxException e) {
+        return false;
+      }
     }
 
     /** @param dir the output directory @return this */
