@@ -44,6 +44,7 @@ public final class Krill implements Callable<Integer> {
    */
   static int run(String... args) {
     CommandLine cl = new CommandLine(new Krill());
+    cl.addSubcommand("testweb", io.krill.crawler.testweb.TestWebCommand.commandLine(System.out, System.err));
     cl.setParameterExceptionHandler((e, a) -> {
       System.err.println("krill: " + e.getMessage() + " (see krill --help)");
       return 2;
