@@ -8,6 +8,8 @@ import io.krill.crawler.frontier.Frontier;
 import io.krill.crawler.frontier.Scope;
 import io.krill.crawler.frontier.SeenSet;
 import io.krill.crawler.journal.Journal;
+import io.krill.crawler.testweb.TestWeb;
+import io.krill.crawler.testweb.TestWebConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -36,6 +38,9 @@ import picocli.CommandLine.Parameters;
         "Durations: 500ms, 10s, 2m, 1h. Sizes: 65536, 64KiB, 10MiB, 1GiB."},
     footer = {"", "Exit status: 0 done, 1 output could not be written, 2 bad usage."})
 public final class CrawlCommand implements Callable<Integer> {
+  /** The per-host delay of {@code --demo} unless {@code --delay} is given (robots.txt there asks for more). */
+  public static final Duration DEMO_DELAY = Duration.ofMillis(100);
+
   /** The file in the output directory holding the original arguments, for {@code --resume}. */
   public static final String ARGS_FILE = "crawl-args.txt";
 
@@ -51,7 +56,8 @@ public final class CrawlCommand implements Callable<Integer> {
   @Option(names = "--resume", paramLabel = "DIR", description = "continue the crawl journaled in DIR with its original arguments")
   Path resume;
 
-  @Option(names = "--demo", description = "crawl the built-in synthetic web (testweb) on loopback")
+  @Option(names = "--demo", description = "serve the synthetic web (testweb) on loopback in this process and crawl it "
+      + "(implies --allow-private, --scope any, --max-depth 8, --delay 100ms, --robots-retry 1s and a new --out crawl-demo-TIME unless given)")
   boolean demo;
 
   @Option(names = "--mode", paramLabel = "MODE", description = "fibers, threads or virtual (default: ${DEFAULT-VALUE})")
@@ -242,8 +248,7 @@ public final class CrawlCommand implements Callable<Integer> {
         return resumeCrawl();
       }
       if (demo) {
-        stderr.println("krill crawl: --demo: the synthetic test web is not merged into this build yet");
-        return 2;
+        return demo();
       }
       CrawlConfig config = config(false);
       Path argsFile = out.resolve(ARGS_FILE);
@@ -282,6 +287,60 @@ public final class CrawlCommand implements Callable<Integer> {
       args.addAll(p.originalStringValues());
     }
     return args;
+  }
+
+  private boolean given(String option) {
+    return spec != null && spec.commandLine().getParseResult() != null
+        && spec.commandLine().getParseResult().hasMatchedOption(option);
+  }
+
+  /**
+   * {@code --demo}: serves the synthetic web (testweb) in this process and crawls it, then
+   * compares what was fetched with the web's ground truth.
+   */
+  private int demo() throws IOException {
+    if (!seeds.isEmpty() || seedFile != null) {
+      throw new BadUsage("--demo crawls the synthetic web; give no seed URLs with it");
+    }
+    if (!given("--out")) {
+      out = out.resolveSibling("crawl-demo-" + java.time.LocalDateTime.now().format(
+          java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    }
+    if (!given("--max-depth")) {
+      maxDepth = TestWeb.DEMO_MAX_DEPTH;
+    }
+    if (!given("--delay")) {
+      delay = DEMO_DELAY;
+    }
+    if (!given("--scope")) {
+      scope = "any";
+    }
+    if (!given("--robots-retry")) {
+      robotsRetry = Duration.ofSeconds(1);
+    }
+    allowPrivate = true;
+    if (Files.exists(out.resolve(Journal.FILE))) {
+      throw new IllegalStateException("out: " + out + " holds a crawl already (use another --out)");
+    }
+    try (TestWeb web = TestWeb.start(TestWebConfig.builder().build())) {
+      seeds = new ArrayList<>(web.seedUrls());
+      stderr.println("krill crawl --demo: synthetic web of " + web.web().hosts().size() + " hosts on "
+          + web.httpAddresses().size() + " loopback addresses, port " + web.port() + ", DNS " + web.dnsServer()
+          + "; crawling into " + out);
+      CrawlConfig.Builder b = builder(false).resolver(web.newResolver());
+      Files.createDirectories(out);
+      int code = crawl(b.build());
+      try {
+        io.krill.crawler.testweb.GroundTruth truth = web.groundTruth(
+            io.krill.crawler.testweb.Scope.builder().maxDepth(maxDepth).build());
+        stdout.println("  ground truth (depth " + maxDepth + "): " + truth.urls().size() + " URLs to fetch, "
+            + truth.disallowed().size() + " disallowed by robots.txt, " + truth.unresolvable().size()
+            + " unresolvable, " + truth.hostsContacted().size() + " hosts");
+      } catch (IllegalArgumentException e) {
+        stdout.println("  ground truth: " + e.getMessage());
+      }
+      return code;
+    }
   }
 
   private int resumeCrawl() throws IOException {
@@ -323,6 +382,10 @@ public final class CrawlCommand implements Callable<Integer> {
 
   /** Builds the configuration; a bad value throws with one clear message. */
   CrawlConfig config(boolean resuming) throws IOException {
+    return builder(resuming).build();
+  }
+
+  private CrawlConfig.Builder builder(boolean resuming) throws IOException {
     CrawlConfig.Builder b = CrawlConfig.builder().out(out).resume(resuming);
     List<String> all = new ArrayList<>(seeds);
     if (seedFile != null) {
@@ -365,7 +428,7 @@ public final class CrawlCommand implements Callable<Integer> {
     if (metricsPort != null) {
       b.metricsPort(metricsPort);
     }
-    return b.build();
+    return b;
   }
 
   private static InetSocketAddress hostPort(String s) {
