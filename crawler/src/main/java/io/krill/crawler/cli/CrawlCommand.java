@@ -105,7 +105,7 @@ public final class CrawlCommand implements Callable<Integer> {
   Duration maxDuration = CrawlConfig.DEFAULT_MAX_DURATION;
 
   @Option(names = "--delay", paramLabel = "TIME", converter = Units.DurationConverter.class,
-      description = "between request starts to one host (default: 1s)")
+      description = "wait before each request to a host, counted from the previous one's start and end (default: 1s)")
   Duration delay = CrawlConfig.DEFAULT_DELAY;
 
   @Option(names = "--per-host", paramLabel = "N", description = "requests in flight per host (default: ${DEFAULT-VALUE})")
