@@ -258,6 +258,17 @@ class HttpFetcherTest {
   }
 
   @Test
+  void resolve_dnsServerSilent_dnsErrorNotHang() {
+    dns.silent("mute.test");
+    try (HttpFetcher f = fetcher().build()) {
+      FetchException e = resolveFailure(f, "http://mute.test/");
+      assertThat(e).isNotNull();
+      assertThat(e.kind()).isEqualTo(FetchException.Kind.DNS);
+      assertThat(dns.queries("mute.test")).isPositive();
+    }
+  }
+
+  @Test
   void fetch_connectionRefused_connectError() throws Exception {
     int port;
     try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 1, loopback)) {
