@@ -494,17 +494,8 @@ public final class Crawler {
     });
     Exchange last = hops.get(hops.size() - 1);
     int status = last.error() == null ? last.status() : 0;
-    if ((last.status() == 429 || last.status() == 503) && cu.attempts() + 1 < config.maxRetries + 1
-        && cu.attempts() < config.maxRetries) {
-      frontier.backOff(hostKey, last.retryAfter());
-      frontier.retry(cu.retried());
-      stats.retries.increment();
-      List<WarcRecord> records = new ArrayList<>();
-      for (Exchange ex : hops) {
-        count(ex);
-        addRecords(records, ex);
-      }
-      writer.submit(new OutputWriter.Commit(records, List.of(), List.of(), List.of()));
+    if ((last.status() == 429 || last.status() == 503) && cu.attempts() < config.maxRetries) {
+      retryLater(cu, hostKey, hops, last);
       return;
     }
     if (last.status() == 429 || last.status() == 503) {
@@ -514,6 +505,25 @@ public final class Crawler {
     } else if (status > 0) {
       frontier.succeeded(hostKey);
     }
+    commitPage(cu, hops, hopsClaimed, queued);
+  }
+
+  /** A 429/503 answer: back the host off and queue the URL again; the answer stays in the WARC, the JSONL line comes with the final attempt. */
+  private void retryLater(CrawlUrl cu, String hostKey, List<Exchange> hops, Exchange last) throws Suspendable {
+    frontier.backOff(hostKey, last.retryAfter());
+    frontier.retry(cu.retried());
+    stats.retries.increment();
+    List<WarcRecord> records = new ArrayList<>();
+    for (Exchange ex : hops) {
+      count(ex);
+      addRecords(records, ex);
+    }
+    writer.submit(new OutputWriter.Commit(records, List.of(), List.of(), List.of()));
+  }
+
+  /** Records every hop (WARC, JSONL, completed) and the links of the last one, as one commit. */
+  private void commitPage(CrawlUrl cu, List<Exchange> hops, List<CrawlUrl> hopsClaimed, List<CrawlUrl> queued)
+      throws Suspendable {
     List<WarcRecord> records = new ArrayList<>();
     List<String> lines = new ArrayList<>();
     List<String> done = new ArrayList<>();
