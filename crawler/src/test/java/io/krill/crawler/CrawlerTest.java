@@ -235,6 +235,43 @@ class CrawlerTest {
   }
 
   @Test
+  void run_httpsSite_verifiedAgainstTrustedRootTlsErrorOtherwise() throws Exception {
+    io.netty.pkitesting.X509Bundle root = new io.netty.pkitesting.CertificateBuilder().subject("CN=crawl test root")
+        .setIsCertificateAuthority(true).buildSelfSigned();
+    io.netty.pkitesting.X509Bundle leaf = new io.netty.pkitesting.CertificateBuilder().subject("CN=secure.test")
+        .addSanDnsName("secure.test").addExtendedKeyUsageServerAuth().buildIssuedBy(root);
+    try (SmallWeb web = new SmallWeb(1, 0);
+        TestHttpServer tls = TestHttpServer.startTls("127.0.0.1", io.netty.handler.ssl.SslContextBuilder
+            .forServer(leaf.getKeyPair().getPrivate(), leaf.getCertificatePath()).build(),
+            r -> r.uri().equals("/robots.txt") ? Response.status(404) : Response.html("<a href='/next'>n</a>"))) {
+      web.dns.answer("secure.test", "127.0.0.1");
+      String seed = "https://secure.test:" + tls.port() + "/";
+      Path trusted = tmp.resolve("trusted");
+      Crawler.create(CrawlConfig.builder().seed(seed).out(trusted).resolver(web.resolver).allowPrivate(true)
+          .trust(root.getCertificate()).delay(Duration.ZERO).progress(CrawlConfig.Progress.OFF).build()).run();
+      assertThat(fetchedPages(trusted)).containsExactly(seed, seed + "next");
+      Path untrusted = tmp.resolve("untrusted");
+      Crawler.create(CrawlConfig.builder().seed(seed).out(untrusted).resolver(web.resolver).allowPrivate(true)
+          .delay(Duration.ZERO).progress(CrawlConfig.Progress.OFF).robotsAttempts(1).build()).run();
+      assertThat(CrawlOutput.jsonl(untrusted)).filteredOn(l -> l.kind().equals("robots")).singleElement()
+          .satisfies(l -> assertThat(l.error()).startsWith("tls: "));
+      assertThat(fetchedPages(untrusted)).isEmpty();
+    }
+  }
+
+  @Test
+  void run_privateAddressWithoutAllowPrivate_refusedAndRecorded() throws Exception {
+    try (SmallWeb web = new SmallWeb(1, 0)) {
+      Path out = tmp.resolve("out");
+      CrawlSummary s = Crawler.create(web.config(out).allowPrivate(false).build()).run();
+      assertThat(web.hits()).isEmpty();
+      assertThat(s.errors()).containsEntry("blocked", 1L);
+      assertThat(CrawlOutput.jsonl(out)).singleElement()
+          .satisfies(l -> assertThat(l.error()).startsWith("blocked: 127.0.0.2 is a loopback address"));
+    }
+  }
+
+  @Test
   void run_existingCrawlWithoutResume_refused() throws Exception {
     try (SmallWeb web = new SmallWeb(1, 0)) {
       Path out = tmp.resolve("out");
