@@ -165,7 +165,8 @@ public final class TestWebCommand implements Callable<Integer> {
   /** @return a {@code krill crawl} command line that crawls {@code web} within depth {@code maxDepth} */
   static String crawlCommand(TestWeb web, int maxDepth) {
     List<String> args = new ArrayList<>(List.of("bin/krill", "crawl", "--dns",
-        web.dnsServer().getAddress().getHostAddress() + ":" + web.dnsServer().getPort(), "--allow-private"));
+        web.dnsServer().getAddress().getHostAddress() + ":" + web.dnsServer().getPort(), "--allow-private",
+        "--scope", "any"));
     if (maxDepth != Scope.UNLIMITED) {
       args.add("--max-depth");
       args.add(Integer.toString(maxDepth));

@@ -38,7 +38,7 @@ class TestWebCommandTest {
         .containsPattern("dns: +127\\.0\\.0\\.1:\\d+ \\(UDP and TCP\\)")
         .containsPattern("seeds: http://h0\\.krill\\.test:\\d+/")
         .containsPattern("ground truth at depth 5: \\d+ URLs fetched")
-        .containsPattern("crawl it: bin/krill crawl --dns 127\\.0\\.0\\.1:\\d+ --allow-private --max-depth 5 http://h0\\.krill\\.test:\\d+/")
+        .containsPattern("crawl it: bin/krill crawl --dns 127\\.0\\.0\\.1:\\d+ --allow-private --scope any --max-depth 5 http://h0\\.krill\\.test:\\d+/")
         .contains("krill testweb: stopped after 0 requests");
   }
 

@@ -8,6 +8,7 @@ import io.krill.netio.FiberOutput;
 import io.krill.netio.FiberServerSocket;
 import io.krill.netio.SocketHandler;
 import io.krill.netio.SocketOptions;
+import io.krill.netio.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
@@ -58,10 +59,12 @@ public final class EchoServerMain {
     AutoCloseable server;
     int port;
     switch (kind) {
-      case "fiber": {
-        FiberScheduler scheduler = FiberScheduler.eventLoop(threads);
+      case "fiber":
+      case "fiber-epoll": {
+        boolean epoll = kind.equals("fiber-epoll");
+        FiberScheduler scheduler = new io.krill.fibers.internal.EventLoopScheduler(threads, FiberScheduler.DEFAULT_TRACKING, epoll);
         FiberServerSocket s = Continuation.callOnThread(() -> FiberServerSocket.bind("127.0.0.1", 0,
-            SocketOptions.builder().scheduler(scheduler).backlog(BACKLOG)
+            SocketOptions.builder().scheduler(scheduler).transport(epoll ? Transport.EPOLL : Transport.NIO).backlog(BACKLOG)
                 .readTimeout(Duration.ZERO).writeTimeout(Duration.ZERO).build()));
         s.serve(FIBER_ECHO);
         port = s.port();
@@ -71,9 +74,13 @@ public final class EchoServerMain {
         };
         break;
       }
-      case "netty": {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
-        Channel ch = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+      case "netty":
+      case "netty-epoll": {
+        boolean epoll = kind.equals("netty-epoll");
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads,
+            epoll ? io.netty.channel.epoll.EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        Channel ch = new ServerBootstrap().group(group)
+            .channel(epoll ? io.netty.channel.epoll.EpollServerSocketChannel.class : NioServerSocketChannel.class)
             .option(ChannelOption.SO_BACKLOG, BACKLOG)
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)
@@ -99,7 +106,7 @@ public final class EchoServerMain {
         port = ((ServerSocket) server).getLocalPort();
         break;
       default:
-        throw new IllegalArgumentException("kind: " + kind + " (expected: fiber, netty, virtual or platform)");
+        throw new IllegalArgumentException("kind: " + kind + " (expected: fiber, fiber-epoll, netty, netty-epoll, virtual or platform)");
     }
     System.out.println("port " + port + " threads " + threads);
     System.out.flush();
