@@ -1,4 +1,4 @@
-package io.krill.loadtest.echo;
+package io.krill.loadtest.internal;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -19,17 +19,28 @@ import java.util.concurrent.TimeUnit;
  * it. Closing its standard input tells it to exit (every child watches for that); {@link
  * #close()} then kills what is still alive.
  */
-final class Child implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
   private static final String EOF = "\u0000eof";
-  private static final java.util.Set<Child> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final java.util.Set<ChildProcess> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  final String name;
-  final Process process;
+  /** How messages name the child. */
+  public final String name;
+  /** The process. */
+  public final Process process;
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
   /** The port a server child printed; 0 for clients. */
-  int port;
+  public int port;
 
-  Child(String name, List<String> command, Path log, Path pids) throws IOException {
+  /**
+   * Starts the child.
+   *
+   * @param name how messages name it
+   * @param command the command line
+   * @param log where its standard error is appended
+   * @param pids a file its pid is appended to, or null
+   * @throws IOException if it cannot start
+   */
+  public ChildProcess(String name, List<String> command, Path log, Path pids) throws IOException {
     this.name = name;
     ProcessBuilder pb = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -60,7 +71,7 @@ final class Child implements AutoCloseable {
    * @throws IOException naming the child and the last line seen if it ends or times out first,
    *     or prints a line starting with "failed" or "skipped"
    */
-  String await(long timeout, TimeUnit unit, String... prefixes) throws IOException, InterruptedException {
+  public String await(long timeout, TimeUnit unit, String... prefixes) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
     String last = "(nothing)";
     for (;;) {
@@ -87,6 +98,27 @@ final class Child implements AutoCloseable {
     }
   }
 
+  /**
+   * Writes one line to the child's standard input.
+   *
+   * @param line the line, without its terminator
+   * @throws IOException if the child is gone
+   */
+  public void send(String line) throws IOException {
+    java.io.OutputStream out = process.getOutputStream();
+    out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+
+  /** Closes the child's standard input, which asks it to finish (every child here watches for that). */
+  public void closeInput() {
+    try {
+      process.getOutputStream().close();
+    } catch (IOException e) {
+      // Already gone.
+    }
+  }
+
   private String exitStatus() {
     try {
       return process.waitFor(2, TimeUnit.SECONDS) ? String.valueOf(process.exitValue()) : "still running";
@@ -97,7 +129,7 @@ final class Child implements AutoCloseable {
   }
 
   /** @return user + system CPU time of the child so far, in nanoseconds, or -1 where /proc is absent */
-  long cpuNanos() {
+  public long cpuNanos() {
     File stat = new File("/proc/" + process.pid() + "/stat");
     try {
       String s = Files.readString(stat.toPath(), StandardCharsets.US_ASCII);
@@ -109,19 +141,20 @@ final class Child implements AutoCloseable {
     }
   }
 
-  boolean isAlive() {
+  /** @return true while the process runs */
+  public boolean isAlive() {
     return process.isAlive();
   }
 
   /** Kills every child still alive, at once; for a shutdown hook. */
-  static void killAll() {
-    for (Child c : LIVE) {
+  public static void killAll() {
+    for (ChildProcess c : LIVE) {
       c.process.destroyForcibly();
     }
   }
 
   /** Closes the child's standard input, waits up to {@code seconds} for it to exit, then kills it. */
-  void stop(long seconds) {
+  public void stop(long seconds) {
     try {
       process.getOutputStream().close();
     } catch (IOException e) {
