@@ -9,6 +9,7 @@ import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
 
 /**
  * The PNG charts of a scenario, drawn with XChart (headless): {@code throughput.png}
@@ -104,6 +105,9 @@ final class Charts {
         .title(scenario.name + ": latency at " + label(n) + " connections (median over rounds)")
         .xAxisTitle("percentile").yAxisTitle("µs (log scale)").build();
     chart.getStyler().setYAxisLogarithmic(true);
+    // Bars start at zero, which a log axis cannot show: percentiles are drawn as lines.
+    chart.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
+    chart.getStyler().setOverlapped(true);
     chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
     List<String> x = new ArrayList<>();
     for (double p : Report.PERCENTILES) {

@@ -237,15 +237,18 @@ final class LoadtestRun {
   }
 
   /*
-   * Idle: memory of the server alone, the active clients' throughput alone, then N idle
-   * keep-alive connections held (each primed with one request), memory again, the active
-   * clients again beside them, and finally every idle connection checked with one more request.
+   * Idle: the active clients' throughput alone (which also warms the server up), the server's
+   * memory with no connection open, then N idle keep-alive connections held (each primed with
+   * one request), memory again, the active clients again beside them, and finally every idle
+   * connection checked with one more request.
    */
   private void runIdle(Scenario s, Cell c, ChildProcess server) throws IOException, InterruptedException {
-    Map<String, Long> before = memory(server);
+    int activeClients = Math.min(Scenario.IDLE_ACTIVE_CLIENTS, c.connections);
     List<String> active = generatorArgs(s, server.port);
-    c.activeRpsBefore = measure(new Cell(c.scenario, c.variant, Scenario.IDLE_ACTIVE_CLIENTS, c.round), server, active,
-        Scenario.IDLE_ACTIVE_CLIENTS).throughput();
+    // The active run alone also warms the server up, so that the baseline below holds its classes and JIT state.
+    c.activeRpsBefore = measure(new Cell(c.scenario, c.variant, activeClients, c.round), server, active, activeClients)
+        .throughput();
+    Map<String, Long> before = memory(server);
     List<String> idle = new ArrayList<>(List.of("--port", String.valueOf(server.port), "--path", s.path,
         "--sources", String.valueOf(settings.sources), "--warmup-ms", "120000", "--measure-ms", "1800000"));
     List<ChildProcess> holders = startGenerators(idle, c.connections, "idle");
@@ -256,7 +259,7 @@ final class LoadtestRun {
       Map<String, Long> during = memory(server);
       c.heapPerConnection = (during.get("heap") - before.get("heap")) / (double) c.connections;
       c.rssPerConnection = (during.get("rss") - before.get("rss")) / (double) c.connections;
-      c.result = measure(c, server, active, Scenario.IDLE_ACTIVE_CLIENTS);
+      c.result = measure(c, server, active, activeClients);
       c.activeRpsDuring = c.result.throughput();
       LoadResult held = null;
       for (ChildProcess g : holders) {

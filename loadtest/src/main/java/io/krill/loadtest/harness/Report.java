@@ -288,9 +288,9 @@ final class Report {
       case IDLE:
         return "Idle: each server's heap (used after full GCs) and RSS are read with no client, then with every idle"
             + " keep-alive connection held (each primed with one `GET /hello`); per-connection figures are the growth"
-            + " divided by the connections. " + Scenario.IDLE_ACTIVE_CLIENTS + " active closed-loop clients run once"
-            + " alone and once beside the idle connections; every idle connection is checked with one more request at"
-            + " the end.";
+            + " divided by the connections. " + Scenario.IDLE_ACTIVE_CLIENTS + " active closed-loop clients (fewer when"
+            + " fewer connections are held) run once alone, which also warms the server up before the baseline, and"
+            + " once beside the idle connections; every idle connection is checked with one more request at the end.";
       case ECHO:
         return "Echo: raw TCP, 64-byte messages, closed loop, against the echo servers of issue 4"
             + " (`io.krill.loadtest.echo.EchoServerMain`).";

@@ -78,7 +78,7 @@ final class RunSettings {
     return quick ? s.quickConnections : s.connections;
   }
 
-  /** @return the scenario's variants in this run, in interleaving order */
+  /** @return the scenario's variants in this run, in interleaving order: the filtered ones, or all when the filter names none of them */
   List<String> variants(Scenario s) {
     if (variants == null) {
       return s.variants;
@@ -89,7 +89,8 @@ final class RunSettings {
         v.add(x);
       }
     }
-    return v;
+    // A filter that names none of this scenario's variants (e.g. HTTP servers for crawl) leaves it whole.
+    return v.isEmpty() ? s.variants : v;
   }
 
   /** @return the JDK the children run on: {@code requested}, else the newest under /usr/lib/jvm, else this JVM's */

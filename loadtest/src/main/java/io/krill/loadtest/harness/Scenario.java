@@ -44,7 +44,8 @@ final class Scenario {
 
   /** Every scenario, in the order {@code --scenario all} runs them. */
   static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, CRAWL);
-  static final Map<String, Scenario> BY_NAME = ALL.stream().collect(Collectors.toMap(s -> s.name, Function.identity()));
+  static final Map<String, Scenario> BY_NAME = ALL.stream().collect(
+      Collectors.toMap(s -> s.name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
 
   final String name;
   final Kind kind;

@@ -28,6 +28,7 @@ public final class ChildProcess implements AutoCloseable {
   /** The process. */
   public final Process process;
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+  private final Path log;
   /** The port a server child printed; 0 for clients. */
   public int port;
 
@@ -42,6 +43,7 @@ public final class ChildProcess implements AutoCloseable {
    */
   public ChildProcess(String name, List<String> command, Path log, Path pids) throws IOException {
     this.name = name;
+    this.log = log;
     ProcessBuilder pb = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
     this.process = pb.start();
@@ -84,7 +86,7 @@ public final class ChildProcess implements AutoCloseable {
       if (line.equals(EOF)) {
         lines.add(EOF);
         throw new IOException(name + ": exited (status " + exitStatus() + ") before '" + prefixes[0] + "'; last line: "
-            + last);
+            + last + "; its log " + log + " ends: " + logTail());
       }
       for (String p : prefixes) {
         if (line.startsWith(p)) {
@@ -116,6 +118,16 @@ public final class ChildProcess implements AutoCloseable {
       process.getOutputStream().close();
     } catch (IOException e) {
       // Already gone.
+    }
+  }
+
+  /* The last lines of the child's standard error (the log is shared by children of one role, so these may be a sibling's). */
+  private String logTail() {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join(" | ", all.subList(Math.max(0, all.size() - 3), all.size()));
+    } catch (IOException | RuntimeException e) {
+      return "(unreadable: " + e.getMessage() + ")";
     }
   }
 

@@ -11,6 +11,9 @@ final class HttpdServers {
   /** A started httpd. */
   interface Started extends AutoCloseable {
     int port();
+
+    @Override
+    void close();
   }
 
   /** @return why {@code kind} cannot run in this JVM, or null when it can */

@@ -61,9 +61,9 @@ final class NettyHttpServer implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
-    channel.close().sync();
-    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS);
+  public void close() {
+    channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
   }
 
   private static final HelloHandler HANDLER = new HelloHandler();
@@ -92,7 +92,7 @@ final class NettyHttpServer implements AutoCloseable {
     }
 
     private static FullHttpResponse response(HttpResponseStatus status, ByteBuf body) {
-      FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body, false);
+      FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
       if (body.isReadable()) {
         r.headers().set(HttpHeaderNames.CONTENT_TYPE, HelloBytes.CONTENT_TYPE);
       }

@@ -41,16 +41,22 @@ class LoadtestSmokeTest {
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void loadtest_tinyQuickRun_writesReportJsonAndChartsPerScenario() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int status = run(out, "--scenario", "hello,idle,echo,crawl", "--quick", "--variants", "netty,threads,httpd-fiber",
-        "--connections", "5", "--connections-per-generator", "3", "--warmup-ms", "300", "--measure-ms", "600",
-        "--results", results.toString(), "--date", "smoke", "--no-wrk",
+    List<String> common = List.of("--quick", "--connections", "5", "--connections-per-generator", "3",
+        "--warmup-ms", "300", "--measure-ms", "600", "--results", results.toString(), "--date", "smoke", "--no-wrk",
         "--child-jvm-option", "-Dio.netty.leakDetectionLevel=paranoid", "--heap", "256m");
+    List<String> helloArgs = new java.util.ArrayList<>(List.of("--scenario", "hello", "--variants", "netty,threads,httpd-fiber"));
+    helloArgs.addAll(common);
+    int status = run(out, helloArgs.toArray(new String[0]));
+    List<String> others = new java.util.ArrayList<>(List.of("--scenario", "idle,echo,crawl", "--variants", "netty"));
+    others.addAll(common);
+    status = Math.max(status, run(out, others.toArray(new String[0])));
     String console = out.toString(StandardCharsets.UTF_8);
+    System.err.println(console);
     assertThat(status).as(console).isZero();
     for (String scenario : List.of("hello", "idle", "echo")) {
       Path dir = results.resolve("smoke-" + scenario);
       String md = Files.readString(dir.resolve("report.md"));
-      assertThat(md).as(scenario).contains("Command: `krill loadtest --scenario hello,idle,echo,crawl --quick")
+      assertThat(md).as(scenario).contains("Command: `krill loadtest --scenario ").contains(" --quick --connections 5")
           .contains("| 5 | netty |").contains("JDKs: servers and generators on");
       String json = Files.readString(dir.resolve("results.json"));
       assertThat(json).contains("\"scenario\": \"" + scenario + "\"").contains("\"variant\": \"netty\"")

@@ -79,9 +79,9 @@ final class TestHttpServer implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
-    channel.close().sync();
-    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5, TimeUnit.SECONDS);
+  public void close() {
+    channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
   }
 
   private final class Handler extends ChannelInboundHandlerAdapter {
