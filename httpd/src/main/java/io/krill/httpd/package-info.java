@@ -1,5 +1,12 @@
 /**
- * krill-httpd: not built yet; see the open issue for this module. The folder holds its place in
- * the module map of DESIGN.md.
+ * An HTTP/1.1 server that runs every connection as a fiber executing blocking-style
+ * {@link io.krill.httpd.Handler} code. The entry class is {@link io.krill.httpd.HttpServer}
+ * ({@code HttpServer.builder()}); users implement {@link io.krill.httpd.Handler} and use
+ * {@link io.krill.httpd.Request} and {@link io.krill.httpd.Response}.
+ *
+ * <p>Threading: a connection's requests are served one after another by one strand (a fiber
+ * on the channel's event loop by default, or a virtual or platform thread by
+ * {@link io.krill.httpd.ExecutionMode}); request and response methods that read or write the
+ * network may suspend that fiber, never its carrier, and block the thread off-fiber.
  */
 package io.krill.httpd;

@@ -1,6 +1,7 @@
 package io.krill.netio;
 
 import io.krill.fibers.Suspendable;
+import io.krill.netio.internal.ByteSource;
 import io.krill.netio.internal.Checks;
 import io.krill.netio.internal.Errors;
 import io.netty.buffer.ByteBuf;
@@ -24,14 +25,25 @@ public final class FiberInput {
   /** Default: the longest line {@link #readLine()} accepts, in bytes, without its terminator. */
   public static final int DEFAULT_MAX_LINE_LENGTH = 8192;
 
-  private final FiberSocket socket;
+  private final ByteSource source;
   private ByteBuf current;
   private boolean eof;
   private boolean closed;
   private byte[] line = new byte[128];
 
-  FiberInput(FiberSocket socket) {
-    this.socket = socket;
+  FiberInput(ByteSource source) {
+    this.source = source;
+  }
+
+  /**
+   * A stream over {@code source}; for krill modules that carve streams out of a connection
+   * (httpd's request bodies), not API.
+   *
+   * @param source where the bytes come from
+   * @return the stream
+   */
+  public static FiberInput of(ByteSource source) {
+    return new FiberInput(java.util.Objects.requireNonNull(source, "source"));
   }
 
   /**
@@ -116,7 +128,7 @@ public final class FiberInput {
     while (done < len) {
       int n = read(b, off + done, len - done);
       if (n < 0) {
-        throw new EOFException("End of stream after " + done + " of " + len + " bytes from " + socket.peer());
+        throw new EOFException("End of stream after " + done + " of " + len + " bytes from " + source.peer());
       }
       done += n;
     }
@@ -157,7 +169,7 @@ public final class FiberInput {
         int lf = buf.indexOf(start, end, (byte) '\n');
         int chunk = (lf < 0 ? end : lf) - start;
         if (n + chunk > maxLength + 1) { // + 1: room for the CR of a CRLF
-          throw new LineTooLongException(socket.peer(), maxLength);
+          throw new LineTooLongException(source.peer(), maxLength);
         }
         if (n + chunk > line.length) {
           line = Arrays.copyOf(line, Math.min(Math.max(line.length * 2, n + chunk), maxLength + 1));
@@ -177,7 +189,7 @@ public final class FiberInput {
       n--;
     }
     if (n > maxLength) {
-      throw new LineTooLongException(socket.peer(), maxLength);
+      throw new LineTooLongException(source.peer(), maxLength);
     }
     return new String(line, 0, n, StandardCharsets.UTF_8);
   }
@@ -220,7 +232,7 @@ public final class FiberInput {
     for (;;) {
       synchronized (this) {
         if (closed) {
-          throw Errors.closed(socket.peer());
+          throw Errors.closed(source.peer());
         }
         if (current != null) {
           if (current.isReadable()) {
@@ -233,7 +245,7 @@ public final class FiberInput {
           return false;
         }
       }
-      Object m = socket.connection.take(socket.readTimeoutNanos);
+      Object m = source.take();
       if (m == null) {
         synchronized (this) {
           eof = true;
@@ -242,13 +254,13 @@ public final class FiberInput {
       }
       if (!(m instanceof ByteBuf)) {
         ReferenceCountUtil.release(m);
-        throw new IllegalStateException("FiberInput of " + socket.peer() + " got a " + m.getClass().getName()
+        throw new IllegalStateException("FiberInput of " + source.peer() + " got a " + m.getClass().getName()
             + " (expected: bytes; use FiberSocket.messages for decoded messages)");
       }
       synchronized (this) {
         if (closed) {
           ((ByteBuf) m).release();
-          throw Errors.closed(socket.peer());
+          throw Errors.closed(source.peer());
         }
         current = (ByteBuf) m;
       }
@@ -258,13 +270,17 @@ public final class FiberInput {
   private ByteBuf checkedCurrent() throws IOException {
     ByteBuf buf = current;
     if (buf == null) { // closed by another strand after fill()
-      throw Errors.closed(socket.peer());
+      throw Errors.closed(source.peer());
     }
     return buf;
   }
 
-  /** Releases the buffer; later reads throw. */
-  synchronized void close() {
+  /**
+   * Releases the buffered bytes; later reads throw. Does not close the socket: a socket's
+   * stream is closed by {@link FiberSocket#close()}, a stream from {@link #of} by its owner.
+   * Idempotent; never blocks.
+   */
+  public synchronized void close() {
     closed = true;
     if (current != null) {
       current.release();

@@ -1,6 +1,7 @@
 package io.krill.netio;
 
 import io.krill.fibers.Suspendable;
+import io.krill.netio.internal.ByteSink;
 import io.krill.netio.internal.Errors;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
@@ -17,14 +18,28 @@ import java.nio.charset.StandardCharsets;
  * {@link java.net.SocketTimeoutException} when the peer does not read.
  */
 public final class FiberOutput {
-  private final FiberSocket socket;
+  private final ByteSink sink;
   private final int bufferSize;
   private ByteBuf pending;
   private boolean closed;
 
-  FiberOutput(FiberSocket socket, int bufferSize) {
-    this.socket = socket;
+  FiberOutput(ByteSink sink, int bufferSize) {
+    this.sink = sink;
     this.bufferSize = bufferSize;
+  }
+
+  /**
+   * A stream into {@code sink}; for krill modules that frame streams inside a connection
+   * (httpd's chunked response bodies), not API.
+   *
+   * @param sink where the bytes go
+   * @param bufferSize how many bytes to gather before writing them to the sink, > 0
+   * @return the stream
+   */
+  public static FiberOutput of(ByteSink sink, int bufferSize) {
+    java.util.Objects.requireNonNull(sink, "sink");
+    io.krill.netio.internal.Checks.positive("bufferSize", bufferSize);
+    return new FiberOutput(sink, bufferSize);
   }
 
   /**
@@ -111,11 +126,11 @@ public final class FiberOutput {
       pending = null;
     }
     if (buf != null) {
-      socket.connection.write(buf, true);
+      sink.write(buf, true);
     } else {
-      socket.connection.flush();
+      sink.flush();
     }
-    socket.connection.awaitWritable(socket.writeTimeoutNanos);
+    sink.awaitWritable();
   }
 
   private void send() throws IOException, Suspendable {
@@ -125,8 +140,8 @@ public final class FiberOutput {
       pending = null;
     }
     if (buf != null) {
-      socket.connection.write(buf, true);
-      socket.connection.awaitWritable(socket.writeTimeoutNanos);
+      sink.write(buf, true);
+      sink.awaitWritable();
     }
   }
 
@@ -137,7 +152,7 @@ public final class FiberOutput {
     checkOpen();
     ByteBuf buf = pending;
     if (buf == null) {
-      buf = socket.connection.channel().alloc().buffer(Math.min(INITIAL_BUFFER, bufferSize), bufferSize);
+      buf = sink.alloc().buffer(Math.min(INITIAL_BUFFER, bufferSize), bufferSize);
       pending = buf;
     }
     return buf;
@@ -145,12 +160,16 @@ public final class FiberOutput {
 
   private void checkOpen() throws IOException {
     if (closed) {
-      throw Errors.closed(socket.peer());
+      throw Errors.closed(sink.peer());
     }
   }
 
-  /** Hands what is buffered to the channel without waiting; later writes throw. */
-  void close() {
+  /**
+   * Hands what is buffered to the sink without waiting; later writes throw. Does not close the
+   * socket: a socket's stream is closed by {@link FiberSocket#close()}, a stream from
+   * {@link #of} by its owner. Idempotent; never blocks.
+   */
+  public void close() {
     ByteBuf buf;
     synchronized (this) {
       if (closed) {
@@ -162,7 +181,7 @@ public final class FiberOutput {
     }
     if (buf != null) {
       try {
-        socket.connection.write(buf, true);
+        sink.write(buf, true);
       } catch (IOException e) {
         // write() released the buffer; the connection failed already and close goes on
       }

@@ -3,12 +3,16 @@ package io.krill.netio;
 import io.krill.fibers.Blocking;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.internal.Await;
+import io.krill.netio.internal.ByteSink;
+import io.krill.netio.internal.ByteSource;
 import io.krill.netio.internal.Checks;
 import io.krill.netio.internal.Connection;
 import io.krill.netio.internal.Errors;
 import io.krill.netio.internal.Strand;
 import io.krill.netio.internal.Transports;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -59,8 +63,42 @@ public final class FiberSocket implements AutoCloseable {
     this.options = options;
     this.readTimeoutNanos = options.readTimeout.toNanos();
     this.writeTimeoutNanos = options.writeTimeout.toNanos();
-    this.input = new FiberInput(this);
-    this.output = new FiberOutput(this, options.outputBufferSize);
+    Streams streams = new Streams();
+    this.input = new FiberInput(streams);
+    this.output = new FiberOutput(streams, options.outputBufferSize);
+  }
+
+  /** The socket's connection seen as the source of {@link #input()} and sink of {@link #output()}. */
+  private final class Streams implements ByteSource, ByteSink {
+    @Override
+    public Object take() throws IOException, Suspendable {
+      return connection.take(readTimeoutNanos);
+    }
+
+    @Override
+    public void write(ByteBuf buf, boolean flush) throws IOException {
+      connection.write(buf, flush);
+    }
+
+    @Override
+    public void flush() {
+      connection.flush();
+    }
+
+    @Override
+    public void awaitWritable() throws IOException, Suspendable {
+      connection.awaitWritable(writeTimeoutNanos);
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+      return connection.channel().alloc();
+    }
+
+    @Override
+    public String peer() {
+      return connection.peer();
+    }
   }
 
   /**

@@ -1,0 +1,845 @@
+package io.krill.httpd;
+
+import io.krill.fibers.FiberCancelledException;
+import io.krill.fibers.Suspendable;
+import io.krill.netio.FiberInput;
+import io.krill.netio.FiberOutput;
+import io.krill.netio.internal.ByteSink;
+import io.krill.netio.internal.ByteSource;
+import io.krill.netio.internal.Strand;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request and its response: checks the head, routes, runs the handler, and finishes the
+ * response and the request body so the connection can serve the next request. Lives on the
+ * connection's strand only.
+ */
+final class Exchange implements Request, Response, ByteSource, ByteSink {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
+  private static final Logger ACCESS = LoggerFactory.getLogger("io.krill.httpd.access");
+  private static final int OUTPUT_BUFFER_SIZE = 8192;
+  private static final int FILE_CHUNK = 16384;
+  private static final long FILE_REGION = 1 << 20;
+  private static final io.netty.util.AsciiString TEXT_PLAIN_UTF8 = io.netty.util.AsciiString.cached("text/plain; charset=utf-8");
+  private static final FullHttpResponse CONTINUE =
+      new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER);
+
+  private final HttpConnection conn;
+  private final ServerCore server;
+  private final HttpRequest head;
+  private final long startNanos;
+  private Router.Match match;
+  private String path;
+  private Map<String, List<String>> query;
+
+  // request body
+  private boolean hasBody;
+  private boolean bodyDone;
+  private long bodyRead;
+  private boolean expectContinue;
+  private boolean continueSent;
+  private FiberInput body;
+  private int bodyFailure; // status for a body that failed: 400, 408 or 413
+
+  // response
+  private int status = 200;
+  private HttpHeaders headers;
+  private boolean committed;
+  private boolean headOnly;
+  private boolean chunked;
+  private boolean closeAfter;
+  private long declaredLength = -1;
+  private long bodySent;
+  private FiberOutput output;
+  private boolean finishing;
+  /** Set when the connection should be half-closed and drained before closing (error responses). */
+  boolean lingerOnClose;
+
+  Exchange(HttpConnection conn, HttpRequest head) {
+    this.conn = conn;
+    this.server = conn.server;
+    this.head = head;
+    this.startNanos = System.nanoTime();
+  }
+
+  // ------------------------------------------------------------------ the exchange
+
+  /** Serves the request. May suspend. @return true if the connection may serve another */
+  boolean run() throws Suspendable {
+    server.stats.requests.increment();
+    headOnly = head.method() == io.netty.handler.codec.http.HttpMethod.HEAD;
+    try {
+      int refusal = check();
+      if (refusal != 0) {
+        sendError(refusal);
+        return false;
+      }
+      closeAfter = !HttpUtil.isKeepAlive(head) || server.shuttingDown;
+      try {
+        invoke();
+      } catch (Throwable t) {
+        if (!handleFailure(t)) {
+          return false;
+        }
+      }
+      return finish();
+    } finally {
+      if (body != null) {
+        body.close();
+      }
+      if (output != null) {
+        output.close();
+      }
+    }
+  }
+
+  /* The head checks of RFC 9112 Netty leaves to us; 0 if the request is acceptable. */
+  private int check() {
+    if (head.decoderResult().isFailure()) {
+      Throwable cause = head.decoderResult().cause();
+      LOG.debug("bad request from {}: {}", conn.channel.remoteAddress(), cause.toString());
+      if (cause instanceof TooLongHttpLineException) {
+        return 414;
+      }
+      if (cause instanceof TooLongHttpHeaderException || cause instanceof TooLongFrameException) {
+        return 431;
+      }
+      return 400;
+    }
+    HttpHeaders h = head.headers();
+    if (h.size() > server.maxHeaderCount) {
+      return 431;
+    }
+    HttpVersion v = head.protocolVersion();
+    if (v.majorVersion() != 1 || v.minorVersion() > 1) {
+      return 505;
+    }
+    if (h.contains(HttpHeaderNames.HOST) ? h.getAll(HttpHeaderNames.HOST).size() > 1 : v.minorVersion() == 1) {
+      return 400; // RFC 9112 3.2: exactly one Host in HTTP/1.1
+    }
+    if (h.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
+      List<String> te = h.getAll(HttpHeaderNames.TRANSFER_ENCODING);
+      if (v.minorVersion() == 0 || te.size() > 1) {
+        return 400; // 6.1: HTTP/1.0 with Transfer-Encoding is faulty framing
+      }
+      String coding = te.get(0).trim();
+      if (!coding.equalsIgnoreCase("chunked")) {
+        return coding.toLowerCase(Locale.ROOT).endsWith("chunked") ? 501 : 400;
+      }
+      hasBody = true;
+    }
+    String cl = h.get(HttpHeaderNames.CONTENT_LENGTH); // Netty refused differing duplicates already
+    if (cl != null) {
+      String value = cl.trim();
+      if (!isDigits(value)) {
+        return 400;
+      }
+      long length = Long.parseLong(value);
+      if (length > server.maxBodyBytes) {
+        return 413;
+      }
+      hasBody = length > 0;
+    }
+    String expect = h.get(HttpHeaderNames.EXPECT);
+    if (expect != null) {
+      if (!expect.equalsIgnoreCase("100-continue")) {
+        return 417;
+      }
+      expectContinue = hasBody && v.minorVersion() == 1;
+    }
+    return 0;
+  }
+
+  private static boolean isDigits(String s) {
+    if (s.isEmpty() || s.length() > 18) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void invoke() throws Exception, Suspendable {
+    String[] segments = Paths.split(rawPath());
+    match = server.router.match(head.method().name(), segments);
+    if (match == null) {
+      Handler fallback = server.fallback;
+      if (fallback != null) {
+        fallback.handle(this, this);
+      } else {
+        status(404).send("404 Not Found\n");
+      }
+    } else if (match.route == null) {
+      status(405).header("Allow", match.allow).send("405 Method Not Allowed\n");
+    } else {
+      match.route.handler.handle(this, this);
+    }
+  }
+
+  /** @return true if the connection can go on (the failure was answered cleanly) */
+  private boolean handleFailure(Throwable t) throws Suspendable {
+    if (t instanceof FiberCancelledException) {
+      throw (FiberCancelledException) t;
+    }
+    if (bodyFailure != 0) {
+      LOG.debug("request body failed: {} {}: {}", head.method(), head.uri(), t.toString());
+      if (!committed) {
+        sendError(bodyFailure);
+      }
+      lingerOnClose = true;
+      return false;
+    }
+    if (conn.failure() != null || !conn.channel.isActive()) {
+      LOG.debug("connection lost during {} {}: {}", head.method(), head.uri(), t.toString());
+      return false;
+    }
+    LOG.error("handler failed: {} {} {}", head.method(), head.uri(), head.protocolVersion(), t);
+    if (committed) {
+      return false; // the client got part of a response: closing is the only honest end
+    }
+    headers = null;
+    closeAfter = true;
+    sendError(500);
+    return false;
+  }
+
+  /* Ends the response and the request body; @return true if the connection may go on. */
+  private boolean finish() throws Suspendable {
+    try {
+      if (!committed) {
+        send(new byte[0]);
+      } else if (output != null) {
+        finishing = true;
+        output.flush();
+        output.close();
+        boolean flush = flushNow();
+        conn.write(LastHttpContent.EMPTY_LAST_CONTENT, flush);
+        if (flush) {
+          conn.awaitWritable();
+        }
+        if (declaredLength >= 0 && bodySent != declaredLength && !headOnly) {
+          LOG.warn("{} {}: the handler declared Content-Length {} but wrote {} bytes; closing the connection",
+              head.method(), head.uri(), declaredLength, bodySent);
+          closeAfter = true;
+        }
+      }
+      accessLog();
+      if (bodyFailure != 0) {
+        lingerOnClose = true; // the handler caught a body failure and answered: the framing is lost
+        return false;
+      }
+      if (closeAfter) {
+        return false;
+      }
+      return finishBody();
+    } catch (IOException e) {
+      LOG.debug("finishing {} {} failed: {}", head.method(), head.uri(), e.toString());
+      return false;
+    } finally {
+      if (body != null) {
+        body.close();
+      }
+    }
+  }
+
+  /* Reads what is left of the request body, so the next request can be decoded. */
+  private boolean finishBody() throws IOException, Suspendable {
+    if (!hasBody || bodyDone) {
+      return true;
+    }
+    if (expectContinue && !continueSent) {
+      return false; // the client waits for 100 before sending the body: close rather than read it
+    }
+    if (body != null) {
+      body.close();
+    }
+    for (;;) {
+      Object b = take();
+      if (b == null) {
+        return true;
+      }
+      ((ByteBuf) b).release();
+    }
+  }
+
+  private void accessLog() {
+    if (server.accessLog && ACCESS.isInfoEnabled()) {
+      ACCESS.info("{} \"{} {} {}\" {} {} {}us", conn.channel.remoteAddress(), head.method(), head.uri(),
+          head.protocolVersion(), status, bodySent, (System.nanoTime() - startNanos) / 1000);
+    }
+  }
+
+  private boolean flushNow() {
+    return !conn.hasQueuedHead() || closeAfter;
+  }
+
+  // ------------------------------------------------------------------ errors
+
+  /* Sends a short error response that closes the connection. */
+  private void sendError(int code) throws Suspendable {
+    status = code;
+    closeAfter = true;
+    lingerOnClose = true;
+    headers = null;
+    try {
+      send(code + " " + HttpResponseStatus.valueOf(code).reasonPhrase() + "\n");
+    } catch (IOException e) {
+      LOG.debug("sending {} failed: {}", code, e.toString());
+    }
+    if (server.accessLog && ACCESS.isInfoEnabled()) {
+      ACCESS.info("{} \"{} {} {}\" {} - -", conn.channel.remoteAddress(), head.method(), head.uri(),
+          head.protocolVersion(), code);
+    }
+  }
+
+  /** Answers a head that did not arrive within the header-read deadline: 408, then close. */
+  static void sendTimeout(HttpConnection conn) {
+    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
+        Unpooled.copiedBuffer("408 Request Timeout\n", StandardCharsets.US_ASCII));
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
+        .set(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes())
+        .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
+        .set(HttpHeaderNames.DATE, Dates.now());
+    conn.server.stats.response(408);
+    try {
+      conn.write(r, true);
+    } catch (IOException e) {
+      // the connection is gone already
+    }
+  }
+
+  // ------------------------------------------------------------------ Request
+
+  @Override
+  public String method() {
+    return head.method().name();
+  }
+
+  @Override
+  public String uri() {
+    return head.uri();
+  }
+
+  private String rawPath() {
+    String uri = head.uri();
+    int start = 0;
+    if (!uri.startsWith("/")) {
+      int scheme = uri.indexOf("://");
+      if (scheme > 0) { // absolute-form (RFC 9112 3.2.2)
+        int slash = uri.indexOf('/', scheme + 3);
+        if (slash < 0) {
+          return "/";
+        }
+        start = slash;
+      }
+    }
+    int end = uri.length();
+    int q = uri.indexOf('?', start);
+    if (q >= 0) {
+      end = q;
+    }
+    int hash = uri.indexOf('#', start);
+    if (hash >= 0 && hash < end) {
+      end = hash;
+    }
+    return uri.substring(start, end);
+  }
+
+  @Override
+  public String path() {
+    String p = path;
+    if (p == null) {
+      p = Paths.decode(rawPath());
+      path = p;
+    }
+    return p;
+  }
+
+  @Override
+  public String query() {
+    String uri = head.uri();
+    int q = uri.indexOf('?');
+    if (q < 0) {
+      return null;
+    }
+    int hash = uri.indexOf('#', q);
+    return uri.substring(q + 1, hash < 0 ? uri.length() : hash);
+  }
+
+  private Map<String, List<String>> queryMap() {
+    Map<String, List<String>> m = query;
+    if (m == null) {
+      m = new LinkedHashMap<>();
+      String q = query();
+      if (q != null && !q.isEmpty()) {
+        for (String pair : q.split("&")) {
+          if (pair.isEmpty()) {
+            continue;
+          }
+          int eq = pair.indexOf('=');
+          String name = Paths.decode(eq < 0 ? pair : pair.substring(0, eq), true);
+          String value = eq < 0 ? "" : Paths.decode(pair.substring(eq + 1), true);
+          m.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
+        }
+      }
+      query = m;
+    }
+    return m;
+  }
+
+  @Override
+  public String queryParam(String name) {
+    List<String> values = queryMap().get(name);
+    return values == null ? null : values.get(0);
+  }
+
+  @Override
+  public List<String> queryParams(String name) {
+    List<String> values = queryMap().get(name);
+    return values == null ? List.of() : Collections.unmodifiableList(values);
+  }
+
+  @Override
+  public String pathParam(String name) {
+    return match == null ? null : match.param(name);
+  }
+
+  @Override
+  public String protocol() {
+    return head.protocolVersion().text();
+  }
+
+  @Override
+  public boolean keepAlive() {
+    return HttpUtil.isKeepAlive(head);
+  }
+
+  @Override
+  public String header(String name) {
+    return head.headers().get(name);
+  }
+
+  @Override
+  public List<String> headers(String name) {
+    return head.headers().getAll(name);
+  }
+
+  @Override
+  public Set<String> headerNames() {
+    Set<String> names = new LinkedHashSet<>();
+    for (String n : head.headers().names()) {
+      names.add(n.toLowerCase(Locale.ROOT));
+    }
+    return Collections.unmodifiableSet(names);
+  }
+
+  @Override
+  public long contentLength() {
+    if (HttpUtil.isTransferEncodingChunked(head)) {
+      return -1;
+    }
+    return HttpUtil.getContentLength(head, 0L);
+  }
+
+  @Override
+  public FiberInput body() {
+    FiberInput in = body;
+    if (in == null) {
+      in = FiberInput.of(this);
+      body = in;
+    }
+    return in;
+  }
+
+  @Override
+  public byte[] bodyBytes() throws IOException, Suspendable {
+    FiberInput in = body();
+    long cl = contentLength();
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(cl > 0 ? (int) Math.min(cl, 65536) : 256);
+    byte[] buf = new byte[8192];
+    for (int n; (n = in.read(buf)) >= 0; ) {
+      out.write(buf, 0, n);
+    }
+    return out.toByteArray();
+  }
+
+  @Override
+  public InetSocketAddress remoteAddress() {
+    return (InetSocketAddress) conn.channel.remoteAddress();
+  }
+
+  @Override
+  public InetSocketAddress localAddress() {
+    return (InetSocketAddress) conn.channel.localAddress();
+  }
+
+  @Override
+  public boolean secure() {
+    return server.tls != null;
+  }
+
+  // ------------------------------------------------------------------ the body as a ByteSource
+
+  /** Next piece of the request body (for {@link FiberInput}); enforces maxBodyBytes. May suspend. */
+  @Override
+  public Object take() throws IOException, Suspendable {
+    long deadline = Strand.deadline(server.idleTimeoutNanos);
+    for (;;) {
+      if (!hasBody || bodyDone) {
+        return null;
+      }
+      if (expectContinue && !continueSent) {
+        continueSent = true;
+        server.stats.response(100);
+        conn.write(CONTINUE.retainedDuplicate(), true);
+      }
+      Object m = conn.next(deadline);
+      if (m == HttpConnection.NOTHING) {
+        continue;
+      }
+      if (m == HttpConnection.TIMEOUT) {
+        bodyFailure = 408;
+        throw new SocketTimeoutException("Request body: nothing came for "
+            + server.idleTimeoutNanos / 1_000_000 + " ms (idleTimeout) from " + peer());
+      }
+      if (m == null) {
+        bodyFailure = 400;
+        throw new EOFException("Request body: the connection ended after " + bodyRead + " bytes: " + peer());
+      }
+      if (!(m instanceof HttpContent)) {
+        io.netty.util.ReferenceCountUtil.release(m);
+        bodyFailure = 400;
+        throw new IOException("Request body: unexpected " + m.getClass().getSimpleName() + " from " + peer());
+      }
+      HttpContent c = (HttpContent) m;
+      if (c.decoderResult().isFailure()) {
+        c.release();
+        bodyFailure = 400;
+        throw new IOException("Request body: bad framing from " + peer() + ": " + c.decoderResult().cause());
+      }
+      ByteBuf content = c.content();
+      bodyRead += content.readableBytes();
+      if (c instanceof LastHttpContent) {
+        bodyDone = true;
+      }
+      if (bodyRead > server.maxBodyBytes) {
+        c.release();
+        bodyFailure = 413;
+        bodyDone = true;
+        throw new IOException("Request body: more than " + server.maxBodyBytes + " bytes (maxBodyBytes) from "
+            + peer());
+      }
+      if (content.isReadable()) {
+        return content; // releasing the content releases the HttpContent
+      }
+      c.release();
+    }
+  }
+
+  @Override
+  public String peer() {
+    return String.valueOf(conn.channel.remoteAddress());
+  }
+
+  // ------------------------------------------------------------------ Response
+
+  @Override
+  public Response status(int code) {
+    checkNotCommitted();
+    if (code < 100 || code > 999) {
+      throw new IllegalArgumentException("status: " + code + " (expected: 100..999)");
+    }
+    status = code;
+    return this;
+  }
+
+  @Override
+  public int status() {
+    return status;
+  }
+
+  private HttpHeaders headersForWrite() {
+    HttpHeaders h = headers;
+    if (h == null) {
+      h = new DefaultHttpHeaders();
+      headers = h;
+    }
+    return h;
+  }
+
+  @Override
+  public Response header(String name, String value) {
+    checkNotCommitted();
+    if (value == null) {
+      headersForWrite().remove(name);
+    } else {
+      headersForWrite().set(name, value);
+    }
+    return this;
+  }
+
+  @Override
+  public Response addHeader(String name, String value) {
+    checkNotCommitted();
+    headersForWrite().add(name, value);
+    return this;
+  }
+
+  @Override
+  public boolean committed() {
+    return committed;
+  }
+
+  private void checkNotCommitted() {
+    if (committed) {
+      throw new IllegalStateException("response to " + head.method() + " " + head.uri()
+          + " is committed (expected: set status and headers before sending)");
+    }
+  }
+
+  @Override
+  public void send(String text) throws IOException, Suspendable {
+    HttpHeaders h = headersForWrite();
+    if (!h.contains(HttpHeaderNames.CONTENT_TYPE)) {
+      h.set(HttpHeaderNames.CONTENT_TYPE, TEXT_PLAIN_UTF8);
+    }
+    send(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public void send(byte[] bytes) throws IOException, Suspendable {
+    HttpHeaders h = commit();
+    boolean allowed = bodyAllowed();
+    if (allowed) {
+      h.set(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+    } else if (status != 304) {
+      h.remove(HttpHeaderNames.CONTENT_LENGTH);
+    }
+    ByteBuf content = Unpooled.EMPTY_BUFFER;
+    if (allowed && !headOnly && bytes.length > 0) {
+      content = conn.channel.alloc().buffer(bytes.length).writeBytes(bytes);
+      bodySent = bytes.length;
+      server.stats.bytesOut.add(bytes.length);
+    }
+    boolean flush = flushNow();
+    conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), content, h,
+        EmptyHttpHeaders.INSTANCE), flush);
+    if (flush) {
+      conn.awaitWritable();
+    }
+  }
+
+  /* Marks the response committed and completes its headers: Date, Connection. */
+  private HttpHeaders commit() {
+    checkNotCommitted();
+    committed = true;
+    server.stats.response(status); // counted before the client can see it
+    HttpHeaders h = headersForWrite();
+    if (h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true) || server.shuttingDown
+        || expectContinue && !continueSent) {
+      closeAfter = true; // the client waits for 100 before it sends the body: we will not read it
+    }
+    if (closeAfter) {
+      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    } else if (head.protocolVersion().minorVersion() == 0) {
+      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+    }
+    if (!h.contains(HttpHeaderNames.DATE)) {
+      h.set(HttpHeaderNames.DATE, Dates.now());
+    }
+    return h;
+  }
+
+  @Override
+  public FiberOutput output() throws IOException, Suspendable {
+    FiberOutput out = output;
+    if (out != null) {
+      return out;
+    }
+    HttpHeaders h = commit();
+    if (!bodyAllowed()) {
+      if (status != 304) {
+        h.remove(HttpHeaderNames.CONTENT_LENGTH);
+      }
+    } else if (h.contains(HttpHeaderNames.CONTENT_LENGTH)) {
+      declaredLength = parseLength(h.get(HttpHeaderNames.CONTENT_LENGTH));
+    } else if (headOnly) {
+      // HEAD: no body follows and the length is unknown; send neither header
+    } else if (head.protocolVersion().minorVersion() == 1) {
+      h.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+      chunked = true;
+    } else {
+      closeAfter = true; // HTTP/1.0 has no chunked coding: the body ends with the connection
+      h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    }
+    conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), h), false);
+    out = FiberOutput.of(this, OUTPUT_BUFFER_SIZE);
+    output = out;
+    return out;
+  }
+
+  private long parseLength(String value) {
+    try {
+      long n = Long.parseLong(value.trim());
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("Content-Length: \"" + value + "\" (expected: a number >= 0)");
+  }
+
+  @Override
+  public void sendFile(Path file, long offset, long length) throws IOException, Suspendable {
+    checkNotCommitted();
+    if (offset < 0) {
+      throw new IllegalArgumentException("offset: " + offset + " (expected: >= 0)");
+    }
+    if (length < 0) {
+      throw new IllegalArgumentException("length: " + length + " (expected: >= 0)");
+    }
+    long size = java.nio.file.Files.size(file);
+    if (offset + length > size) {
+      throw new IllegalArgumentException("offset + length: " + (offset + length) + " (expected: <= the file size "
+          + size + " of " + file + ")");
+    }
+    HttpHeaders h = commit();
+    boolean allowed = bodyAllowed();
+    if (allowed) {
+      h.set(HttpHeaderNames.CONTENT_LENGTH, length);
+    }
+    conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), h), false);
+    if (allowed && !headOnly && length > 0) {
+      if (server.tls == null) {
+        sendRegions(file, offset, length);
+      } else {
+        sendCopies(file, offset, length);
+      }
+      bodySent = length;
+    }
+    boolean flush = flushNow();
+    conn.write(LastHttpContent.EMPTY_LAST_CONTENT, flush);
+    if (flush) {
+      conn.awaitWritable();
+    }
+  }
+
+  /* Zero-copy: file regions of FILE_REGION bytes, so the write timeout measures progress, not the whole file. */
+  private void sendRegions(Path file, long offset, long length) throws IOException, Suspendable {
+    java.io.File f = file.toFile();
+    for (long done = 0; done < length; ) {
+      long n = Math.min(FILE_REGION, length - done);
+      conn.write(new DefaultFileRegion(f, offset + done, n), false);
+      server.stats.bytesOut.add(n);
+      done += n;
+      if (done < length) {
+        conn.flush();
+        conn.awaitWritable();
+      }
+    }
+  }
+
+  /* With TLS the bytes must pass through the SslHandler: copy them in pieces. */
+  private void sendCopies(Path file, long offset, long length) throws IOException, Suspendable {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long pos = offset;
+      long end = offset + length;
+      while (pos < end) {
+        int n = (int) Math.min(FILE_CHUNK, end - pos);
+        ByteBuf buf = conn.channel.alloc().buffer(n);
+        try {
+          int read = buf.writeBytes(ch, pos, n);
+          if (read <= 0) {
+            throw new EOFException("File " + file + " ended at " + pos + " (expected: " + end + " bytes)");
+          }
+          pos += read;
+        } catch (IOException | RuntimeException e) {
+          buf.release();
+          throw e;
+        }
+        server.stats.bytesOut.add(buf.readableBytes());
+        conn.write(buf, true);
+        conn.awaitWritable();
+      }
+    }
+  }
+
+  private boolean bodyAllowed() {
+    return status >= 200 && status != 204 && status != 304;
+  }
+
+  // ------------------------------------------------------------------ the response body as a ByteSink
+
+  @Override
+  public void write(ByteBuf buf, boolean flush) throws IOException {
+    if (headOnly || !bodyAllowed()) {
+      buf.release();
+      return;
+    }
+    int n = buf.readableBytes();
+    bodySent += n;
+    server.stats.bytesOut.add(n);
+    conn.write(buf, flush && !finishing);
+  }
+
+  @Override
+  public void flush() throws IOException {
+    if (!finishing) {
+      conn.flush();
+    }
+  }
+
+  @Override
+  public void awaitWritable() throws IOException, Suspendable {
+    conn.awaitWritable();
+  }
+
+  @Override
+  public ByteBufAllocator alloc() {
+    return conn.channel.alloc();
+  }
+}

@@ -1,0 +1,393 @@
+package io.krill.httpd;
+
+import io.krill.fibers.Suspendable;
+import io.krill.netio.internal.Strand;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One HTTP connection: the last handler of its pipeline, which queues what the decoder
+ * produces for the connection's strand, and the strand's loop that serves the requests one
+ * after another ({@link #serve()}).
+ */
+final class HttpConnection extends ChannelDuplexHandler implements ChannelFutureListener {
+  /*
+   * Implementation notes.
+   *
+   * Like netio's Connection: the loop produces (channelRead, events) and one strand consumes;
+   * the queue and flags are guarded by `this`, never held across a park. A strand publishes
+   * itself in `reader`, re-checks, then parks; the loop wakes whoever is published, and a
+   * wake-up before the park leaves a permit. Reads are on demand (autoRead off): the strand
+   * asks for one more read only when the queue is empty, so a connection holds at most one
+   * read's worth of decoded requests and nothing while idle.
+   *
+   * Idle state: the strand is parked in awaitHead() with the idle deadline; the decoder holds
+   * no buffer, and no timer exists: one sweeper task per server wakes readers past their
+   * deadline (ServerCore.SWEEP_MILLIS), so a request costs no timer scheduling or cancelling. When part of a head arrives (channelReadComplete with nothing decoded), the
+   * reader is woken so it re-parks with the header-read deadline instead.
+   */
+  private static final Logger LOG = LoggerFactory.getLogger(HttpConnection.class);
+
+  /** next(): the deadline passed. */
+  static final Object TIMEOUT = new Object();
+  /** next(): woken without a message; re-check conditions. */
+  static final Object NOTHING = new Object();
+
+  final ServerCore server;
+  final Channel channel;
+  final RequestDecoder decoder;
+  private ChannelHandlerContext ctx;
+  private final ArrayDeque<Object> inbound = new ArrayDeque<>(4);
+  private int queuedHeads;
+  private boolean inputEnded;
+  private boolean closed;
+  private Throwable failure;
+  private volatile Object reader;
+  private volatile Object writer;
+  /** The deadline of the reader's current wait, {@link Long#MAX_VALUE} while none. */
+  private volatile long deadline = Long.MAX_VALUE;
+  /** True while a request is being served; shutdown leaves such connections alone until it ends. */
+  volatile boolean busy;
+
+  HttpConnection(ServerCore server, Channel channel, RequestDecoder decoder) {
+    this.server = server;
+    this.channel = channel;
+    this.decoder = decoder;
+  }
+
+  // ------------------------------------------------------------------ loop side
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    boolean drop;
+    synchronized (this) {
+      drop = closed;
+      if (!drop) {
+        inbound.add(msg);
+        if (msg instanceof HttpRequest) {
+          queuedHeads++;
+        }
+      }
+    }
+    if (drop) {
+      ReferenceCountUtil.release(msg);
+    } else {
+      Strand.wake(reader);
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    Object r = reader;
+    if (r != null && isEmptyAndOpen()) {
+      ctx.read(); // a read that decoded nothing (part of a head or chunk): read on
+      if (decoder.headStartNanos != 0) {
+        Strand.wake(r); // a head has begun: the reader switches to the header-read deadline
+      }
+    }
+  }
+
+  private synchronized boolean isEmptyAndOpen() {
+    return inbound.isEmpty() && !inputEnded && failure == null && !closed;
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof ChannelInputShutdownEvent) {
+      synchronized (this) {
+        inputEnded = true;
+      }
+      Strand.wake(reader);
+    }
+    ReferenceCountUtil.release(evt);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    synchronized (this) {
+      inputEnded = true;
+    }
+    Strand.wake(reader);
+    Strand.wake(writer);
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    Strand.wake(writer);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    synchronized (this) {
+      if (failure == null) {
+        failure = cause;
+      }
+    }
+    Strand.wake(reader);
+    Strand.wake(writer);
+  }
+
+  /** The channel closed: count it and forget it. */
+  @Override
+  public void operationComplete(ChannelFuture future) {
+    server.closed(this);
+    synchronized (this) {
+      closed = true;
+    }
+    releaseQueued();
+    Strand.wake(reader);
+    Strand.wake(writer);
+  }
+
+  /** Shutdown began: an idle connection's reader wakes up and ends. Any thread. */
+  void wakeReader() {
+    Strand.wake(reader);
+  }
+
+  // ------------------------------------------------------------------ strand side
+
+  /** Serves requests until the connection ends; the strand's body. May suspend. */
+  void serve() throws Suspendable {
+    try {
+      for (;;) {
+        HttpRequest head = awaitHead();
+        if (head == null) {
+          break;
+        }
+        busy = true;
+        Exchange ex = new Exchange(this, head);
+        boolean keepAlive = ex.run();
+        busy = false;
+        if (!keepAlive) {
+          if (ex.lingerOnClose) {
+            lingerClose();
+          }
+          break;
+        }
+      }
+    } catch (Throwable t) {
+      LOG.debug("connection {} ended: {}", channel.remoteAddress(), t.toString());
+    } finally {
+      busy = false;
+      close();
+    }
+  }
+
+  /** @return the next request head, or null to close (end of input, timeout, shutdown) */
+  private HttpRequest awaitHead() throws IOException, Suspendable {
+    long idleDeadline = Strand.deadline(server.idleTimeoutNanos);
+    for (;;) {
+      long headStart = decoder.headStartNanos;
+      if (server.shuttingDown && headStart == 0 && !hasQueuedHead()) {
+        return null;
+      }
+      long deadline = headStart != 0 ? headStart + server.headerReadTimeoutNanos : idleDeadline;
+      Object m = next(deadline);
+      if (m == NOTHING) {
+        continue;
+      }
+      if (m == TIMEOUT) {
+        if (decoder.headStartNanos != 0) {
+          Exchange.sendTimeout(this);
+        }
+        return null;
+      }
+      if (m == null) {
+        return null;
+      }
+      if (m instanceof HttpRequest) {
+        return (HttpRequest) m;
+      }
+      ReferenceCountUtil.release(m); // content of a request already answered
+    }
+  }
+
+  /**
+   * Takes the next decoded message, parking at most once. The park has no timer of its own:
+   * the server's sweeper wakes readers whose {@link #deadline} passed. May suspend.
+   *
+   * @param deadline a {@link System#nanoTime()} deadline, or {@link Long#MAX_VALUE} for none
+   * @return the message (owned by the caller), null at end of input or once closed or failed,
+   *     {@link #TIMEOUT} if the deadline passed, {@link #NOTHING} if woken without one
+   */
+  Object next(long deadline) throws Suspendable {
+    synchronized (this) {
+      Object m = inbound.poll();
+      if (m != null) {
+        if (m instanceof HttpRequest) {
+          queuedHeads--;
+        }
+        return m;
+      }
+      if (closed || failure != null || inputEnded) {
+        return null;
+      }
+    }
+    if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+      return TIMEOUT;
+    }
+    reader = Strand.current();
+    this.deadline = deadline;
+    try {
+      synchronized (this) {
+        if (!inbound.isEmpty() || closed || failure != null || inputEnded) {
+          return NOTHING;
+        }
+      }
+      channel.read();
+      Strand.park(this, Long.MAX_VALUE);
+      return NOTHING;
+    } finally {
+      this.deadline = Long.MAX_VALUE;
+      reader = null;
+    }
+  }
+
+  /** Called by the sweeper: wakes the reader if its deadline passed. Any thread. */
+  void sweep(long now) {
+    long d = deadline;
+    if (d != Long.MAX_VALUE && now - d >= 0) {
+      Strand.wake(reader);
+    }
+  }
+
+  /** @return true if a further request head is decoded and waiting */
+  synchronized boolean hasQueuedHead() {
+    return queuedHeads > 0;
+  }
+
+  /** @return why the connection failed, or null */
+  synchronized Throwable failure() {
+    return failure;
+  }
+
+  /**
+   * Writes {@code msg} toward the encoder with a void promise; failures arrive in
+   * exceptionCaught. The pipeline owns {@code msg}, also when this throws.
+   */
+  void write(Object msg, boolean flush) throws IOException {
+    Throwable fail;
+    boolean refused;
+    synchronized (this) {
+      fail = failure;
+      refused = closed;
+    }
+    if (refused || fail != null) {
+      ReferenceCountUtil.release(msg);
+      throw fail != null ? new SocketException("Connection failed: " + fail + ": " + channel.remoteAddress())
+          : new SocketException("Connection closed: " + channel.remoteAddress());
+    }
+    if (flush) {
+      ctx.writeAndFlush(msg, ctx.voidPromise());
+    } else {
+      ctx.write(msg, ctx.voidPromise());
+    }
+  }
+
+  /** Flushes what was written. */
+  void flush() {
+    ctx.flush();
+  }
+
+  /** Parks while the channel is above its high water mark. May suspend. */
+  void awaitWritable() throws IOException, Suspendable {
+    if (channel.isWritable()) {
+      return;
+    }
+    long deadline = Strand.deadline(server.writeTimeoutNanos);
+    writer = Strand.current();
+    try {
+      while (!channel.isWritable()) {
+        synchronized (this) {
+          if (failure != null || closed || !channel.isActive()) {
+            throw new SocketException("Connection closed while writing: " + channel.remoteAddress());
+          }
+        }
+        if (!Strand.park(this, deadline)) {
+          throw new SocketTimeoutException("Write timed out after "
+              + TimeUnit.NANOSECONDS.toMillis(server.writeTimeoutNanos) + " ms: " + channel.remoteAddress()
+              + " is not reading");
+        }
+      }
+    } finally {
+      writer = null;
+    }
+  }
+
+  /*
+   * After an error response the client may still be sending (a body we refused): closing at
+   * once would reset the connection and could destroy the response before the client reads
+   * it. So half-close, then read and discard for a short while.
+   */
+  private void lingerClose() throws Suspendable {
+    if (!(channel instanceof DuplexChannel) || !channel.isActive()) {
+      return;
+    }
+    ctx.flush();
+    ((DuplexChannel) channel).shutdownOutput();
+    long deadline = Strand.deadline(ServerCore.LINGER_NANOS);
+    for (;;) {
+      Object m = next(deadline);
+      if (m == null || m == TIMEOUT) {
+        return;
+      }
+      ReferenceCountUtil.release(m);
+    }
+  }
+
+  /** Closes once what was written is flushed (at the latest after the write timeout). Idempotent. */
+  void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    releaseQueued();
+    if (!channel.isActive()) {
+      channel.close();
+      return;
+    }
+    ChannelFuture f = channel.writeAndFlush(Unpooled.EMPTY_BUFFER);
+    f.addListener(ChannelFutureListener.CLOSE);
+    if (!f.isDone()) {
+      channel.eventLoop().schedule(() -> {
+        channel.close();
+      }, server.writeTimeoutNanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void releaseQueued() {
+    for (;;) {
+      Object m;
+      synchronized (this) {
+        m = inbound.poll();
+        if (m == null) {
+          queuedHeads = 0;
+          return;
+        }
+      }
+      ReferenceCountUtil.release(m);
+    }
+  }
+}

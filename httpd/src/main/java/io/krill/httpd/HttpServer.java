@@ -1,0 +1,413 @@
+package io.krill.httpd;
+
+import io.krill.fibers.FiberScheduler;
+import io.krill.netio.Tls;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An HTTP/1.1 server: every connection is served by one strand (a fiber by default) that runs
+ * {@link Handler} code blocking-style. Netty's HTTP codec does the wire format; the server adds
+ * keep-alive and pipelining, limits, timeouts, routing, graceful shutdown, an access log and
+ * counters.
+ *
+ * <pre>{@code
+ * try (HttpServer server = HttpServer.builder().port(8080)
+ *     .get("/hello/{name}", (req, res) -> res.send("Hello, " + req.pathParam("name") + "\n"))
+ *     .build().start()) {
+ *   Thread.sleep(Long.MAX_VALUE);
+ * }
+ * }</pre>
+ *
+ * <p>Threading: thread-safe. {@link #start()}, {@link #shutdown(Duration)} and {@link #close()}
+ * are called from plain code (any thread) and block that thread; handlers run on the
+ * connections' strands.
+ */
+public final class HttpServer implements AutoCloseable {
+  private final Builder config;
+  private final HttpServerStats stats = new HttpServerStats();
+  private ServerCore core;
+
+  private HttpServer(Builder config) {
+    this.config = config;
+  }
+
+  /** @return a builder with every setting at its {@code DEFAULT_*} value */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Binds and starts accepting. Blocks the calling thread until bound.
+   *
+   * @return this
+   * @throws java.net.BindException if the address is in use or not local, naming address:port
+   * @throws IOException if binding fails otherwise
+   * @throws IllegalStateException if started already
+   */
+  public synchronized HttpServer start() throws IOException {
+    if (core != null) {
+      throw new IllegalStateException("start: the server was started already");
+    }
+    core = ServerCore.start(config, stats);
+    return this;
+  }
+
+  private synchronized ServerCore core() {
+    if (core == null) {
+      throw new IllegalStateException("the server is not started (expected: start() first)");
+    }
+    return core;
+  }
+
+  /** @return the bound port (useful with port 0) */
+  public int port() {
+    return localAddress().getPort();
+  }
+
+  /** @return the bound address */
+  public InetSocketAddress localAddress() {
+    return core().localAddress();
+  }
+
+  /** @return the live counters */
+  public HttpServerStats stats() {
+    return stats;
+  }
+
+  /**
+   * Stops accepting, lets requests in flight finish (their responses carry
+   * {@code Connection: close}), closes idle connections at once, and after {@code grace}
+   * closes whatever is left. Blocks the calling thread until every connection is closed.
+   * Idempotent.
+   *
+   * @param grace how long requests in flight may take, >= 0
+   */
+  public void shutdown(Duration grace) {
+    Objects.requireNonNull(grace, "grace");
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException("grace: " + grace + " (expected: >= 0)");
+    }
+    ServerCore c;
+    synchronized (this) {
+      c = core;
+    }
+    if (c != null) {
+      c.shutdown(grace);
+    }
+  }
+
+  /** Shuts down with the configured {@code shutdownGrace}; see {@link #shutdown(Duration)}. */
+  @Override
+  public void close() {
+    shutdown(config.shutdownGrace);
+  }
+
+  @Override
+  public String toString() {
+    ServerCore c;
+    synchronized (this) {
+      c = core;
+    }
+    return "HttpServer[" + (c == null ? config.address + ":" + config.port + ", not started" : c.localAddress()) + "]";
+  }
+
+  /**
+   * Settings of an {@link HttpServer}. Every limit has a {@code DEFAULT_*} constant and is
+   * validated when set, naming the setting: {@code "maxHeaderBytes: 0 (expected: > 0)"}.
+   *
+   * <p>Threading: not thread-safe; configure on one thread, then {@link #build()}.
+   */
+  public static final class Builder {
+    /** Default port. */
+    public static final int DEFAULT_PORT = 8080;
+    /** Default address to listen on: loopback only. */
+    public static final String DEFAULT_ADDRESS = "127.0.0.1";
+    /** Default: longest request line in bytes; longer gets 414. */
+    public static final int DEFAULT_MAX_REQUEST_LINE_BYTES = 8192;
+    /** Default: most bytes of all header lines together; more gets 431. */
+    public static final int DEFAULT_MAX_HEADER_BYTES = 16384;
+    /** Default: most header fields; more gets 431. */
+    public static final int DEFAULT_MAX_HEADER_COUNT = 100;
+    /** Default: largest request body in bytes; larger gets 413. */
+    public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
+    /** Default: connections the kernel queues before the server accepts them (capped by somaxconn). */
+    public static final int DEFAULT_BACKLOG = 1024;
+    /** Default: most connections open at once; more are closed on accept. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+    /** Default: how long a request head may take to arrive once its first byte came; then 408 and close. */
+    public static final Duration DEFAULT_HEADER_READ_TIMEOUT = Duration.ofSeconds(10);
+    /** Default: how long a connection may sit idle between requests (or with a stalled body) before it is closed. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+    /** Default: how long a response write may wait for a client that does not read. */
+    public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(60);
+    /** Default: how long {@link HttpServer#close()} lets requests in flight finish. */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+    /** Default execution mode. */
+    public static final ExecutionMode DEFAULT_MODE = ExecutionMode.FIBER;
+
+    int port = DEFAULT_PORT;
+    String address = DEFAULT_ADDRESS;
+    Tls tls;
+    int maxRequestLineBytes = DEFAULT_MAX_REQUEST_LINE_BYTES;
+    int maxHeaderBytes = DEFAULT_MAX_HEADER_BYTES;
+    int maxHeaderCount = DEFAULT_MAX_HEADER_COUNT;
+    long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+    int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    int backlog = DEFAULT_BACKLOG;
+    Duration headerReadTimeout = DEFAULT_HEADER_READ_TIMEOUT;
+    Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    Duration writeTimeout = DEFAULT_WRITE_TIMEOUT;
+    Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+    ExecutionMode mode = DEFAULT_MODE;
+    final List<Router.Route> routes = new ArrayList<>();
+    Handler fallback;
+    boolean accessLog;
+    FiberScheduler scheduler;
+
+    Builder() {}
+
+    /**
+     * @param port the port, 0..65535 (0: any free port)
+     * @return this
+     */
+    public Builder port(int port) {
+      this.port = Checks.inRange("port", port, 0, 65535);
+      return this;
+    }
+
+    /**
+     * @param address an IP literal or hostname to listen on ({@code 0.0.0.0} for all IPv4)
+     * @return this
+     */
+    public Builder address(String address) {
+      Objects.requireNonNull(address, "address");
+      if (address.isBlank()) {
+        throw new IllegalArgumentException("address: \"" + address + "\" (expected: a host or IP literal)");
+      }
+      this.address = address;
+      return this;
+    }
+
+    /**
+     * @param tls server TLS settings ({@link Tls#server}), or null for plain HTTP
+     * @return this
+     */
+    public Builder tls(Tls tls) {
+      if (tls != null && !tls.isServer()) {
+        throw new IllegalArgumentException("tls: client settings (expected: Tls.server(key, chain))");
+      }
+      this.tls = tls;
+      return this;
+    }
+
+    /**
+     * @param bytes the longest request line, > 0; longer gets 414
+     * @return this
+     */
+    public Builder maxRequestLineBytes(int bytes) {
+      this.maxRequestLineBytes = Checks.positive("maxRequestLineBytes", bytes);
+      return this;
+    }
+
+    /**
+     * @param bytes the most bytes of all header lines together, > 0; more gets 431
+     * @return this
+     */
+    public Builder maxHeaderBytes(int bytes) {
+      this.maxHeaderBytes = Checks.positive("maxHeaderBytes", bytes);
+      return this;
+    }
+
+    /**
+     * @param count the most header fields, > 0; more gets 431
+     * @return this
+     */
+    public Builder maxHeaderCount(int count) {
+      this.maxHeaderCount = Checks.positive("maxHeaderCount", count);
+      return this;
+    }
+
+    /**
+     * @param bytes the largest request body, >= 0; larger gets 413
+     * @return this
+     */
+    public Builder maxBodyBytes(long bytes) {
+      this.maxBodyBytes = Checks.nonNegative("maxBodyBytes", bytes);
+      return this;
+    }
+
+    /**
+     * @param count the most connections open at once, > 0; more are closed on accept
+     * @return this
+     */
+    public Builder maxConnections(int count) {
+      this.maxConnections = Checks.positive("maxConnections", count);
+      return this;
+    }
+
+    /**
+     * @param backlog connections the kernel queues before the server accepts them, > 0
+     * @return this
+     */
+    public Builder backlog(int backlog) {
+      this.backlog = Checks.positive("backlog", backlog);
+      return this;
+    }
+
+    /**
+     * @param timeout how long a request head may take once its first byte came, > 0
+     * @return this
+     */
+    public Builder headerReadTimeout(Duration timeout) {
+      this.headerReadTimeout = Checks.positive("headerReadTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * @param timeout how long a connection may idle between requests or within a body, > 0
+     * @return this
+     */
+    public Builder idleTimeout(Duration timeout) {
+      this.idleTimeout = Checks.positive("idleTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * @param timeout how long a write may wait for a client that does not read, > 0
+     * @return this
+     */
+    public Builder writeTimeout(Duration timeout) {
+      this.writeTimeout = Checks.positive("writeTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * @param grace how long {@link HttpServer#close()} lets requests in flight finish, >= 0
+     * @return this
+     */
+    public Builder shutdownGrace(Duration grace) {
+      this.shutdownGrace = Checks.nonNegative("shutdownGrace", grace);
+      return this;
+    }
+
+    /**
+     * @param mode what runs each connection's handler code
+     * @return this
+     */
+    public Builder mode(ExecutionMode mode) {
+      this.mode = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /**
+     * Routes {@code method} requests whose path matches {@code pattern} to {@code handler}.
+     * A pattern is a path of literal segments, {@code {name}} segments that match one segment
+     * (read with {@link Request#pathParam}), and an optional last segment {@code *} that
+     * matches the rest of the path ({@code pathParam("*")}). Literal segments win over
+     * parameters; earlier routes win among equals. A matching path with no route for its
+     * method gets 405 with {@code Allow}. {@code HEAD} falls back to the {@code GET} route.
+     *
+     * @param method an HTTP method token, e.g. {@code GET}
+     * @param pattern e.g. {@code /users/{id}}
+     * @param handler serves the matches
+     * @return this
+     */
+    public Builder route(String method, String pattern, Handler handler) {
+      routes.add(Router.Route.parse(method, pattern, Objects.requireNonNull(handler, "handler")));
+      return this;
+    }
+
+    /**
+     * Same as {@code route("GET", pattern, handler)}.
+     *
+     * @param pattern the path pattern
+     * @param handler serves the matches
+     * @return this
+     */
+    public Builder get(String pattern, Handler handler) {
+      return route("GET", pattern, handler);
+    }
+
+    /**
+     * Same as {@code route("POST", pattern, handler)}.
+     *
+     * @param pattern the path pattern
+     * @param handler serves the matches
+     * @return this
+     */
+    public Builder post(String pattern, Handler handler) {
+      return route("POST", pattern, handler);
+    }
+
+    /**
+     * @param handler serves requests no route matches (default: 404)
+     * @return this
+     */
+    public Builder fallback(Handler handler) {
+      this.fallback = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /**
+     * @param enabled log one line per response to the SLF4J logger {@code io.krill.httpd.access}
+     *     at INFO (default off)
+     * @return this
+     */
+    public Builder accessLog(boolean enabled) {
+      this.accessLog = enabled;
+      return this;
+    }
+
+    /**
+     * @param scheduler the fiber scheduler whose event loops carry the connections (default:
+     *     {@link FiberScheduler#defaultScheduler()})
+     * @return this
+     */
+    public Builder scheduler(FiberScheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * @return the server, not yet started
+     * @throws IllegalArgumentException if settings contradict each other, or
+     *     {@link ExecutionMode#VIRTUAL} is asked for on a JDK without virtual threads
+     */
+    public HttpServer build() {
+      if (mode == ExecutionMode.VIRTUAL && !Strands.virtualThreadsAvailable()) {
+        throw new IllegalArgumentException("mode: VIRTUAL needs JDK 21 or newer (running Java "
+            + Runtime.version() + "); use FIBER or PLATFORM");
+      }
+      Builder copy = copy();
+      return new HttpServer(copy);
+    }
+
+    private Builder copy() {
+      Builder b = new Builder();
+      b.port = port;
+      b.address = address;
+      b.tls = tls;
+      b.maxRequestLineBytes = maxRequestLineBytes;
+      b.maxHeaderBytes = maxHeaderBytes;
+      b.maxHeaderCount = maxHeaderCount;
+      b.maxBodyBytes = maxBodyBytes;
+      b.maxConnections = maxConnections;
+      b.backlog = backlog;
+      b.headerReadTimeout = headerReadTimeout;
+      b.idleTimeout = idleTimeout;
+      b.writeTimeout = writeTimeout;
+      b.shutdownGrace = shutdownGrace;
+      b.mode = mode;
+      b.routes.addAll(routes);
+      b.fallback = fallback;
+      b.accessLog = accessLog;
+      b.scheduler = scheduler;
+      return b;
+    }
+  }
+}

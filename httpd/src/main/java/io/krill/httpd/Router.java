@@ -1,0 +1,224 @@
+package io.krill.httpd;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Matches a request's method and path to a route: literal segments, {@code {name}} parameters
+ * and a trailing {@code *}. Immutable once built; thread-safe.
+ */
+final class Router {
+  /*
+   * Implementation notes.
+   *
+   * A linear scan over the routes: servers have tens of routes, and a scan over short arrays of
+   * segments beats a trie's pointer chasing at that size. Each route has a specificity rank per
+   * segment (literal 2, parameter 1, wildcard 0); the route matching the path with the highest
+   * rank sequence wins, earlier routes among equals. The path is split on '/' before decoding,
+   * so an encoded slash (%2F) stays inside one segment.
+   */
+
+  private final Route[] routes;
+
+  Router(List<Route> routes) {
+    this.routes = routes.toArray(new Route[0]);
+  }
+
+  /**
+   * @param method the request method
+   * @param segments the raw path split at '/', without the leading empty segment
+   * @return the match, a 405 (route == null, allow set), or null if no path matches
+   */
+  Match match(String method, String[] segments) {
+    Route best = null;
+    Route bestForPath = null;
+    for (Route r : routes) {
+      if (!r.matches(segments)) {
+        continue;
+      }
+      if (bestForPath == null || r.compareTo(bestForPath) > 0) {
+        bestForPath = r;
+      }
+      if (r.method.equals(method) && (best == null || r.compareTo(best) > 0)) {
+        best = r;
+      }
+    }
+    if (best == null && "HEAD".equals(method)) {
+      return match("GET", segments);
+    }
+    if (best != null) {
+      return new Match(best, best.params(segments), null);
+    }
+    if (bestForPath == null) {
+      return null;
+    }
+    Set<String> allow = new TreeSet<>();
+    for (Route r : routes) {
+      if (r.matches(segments)) {
+        allow.add(r.method);
+        if (r.method.equals("GET")) {
+          allow.add("HEAD");
+        }
+      }
+    }
+    return new Match(null, null, String.join(", ", allow));
+  }
+
+  /** A route found for a request: its handler and parameters, or the methods allowed (405). */
+  static final class Match {
+    final Route route;
+    final String[] values;
+    final String allow;
+
+    Match(Route route, String[] values, String allow) {
+      this.route = route;
+      this.values = values;
+      this.allow = allow;
+    }
+
+    String param(String name) {
+      if (route == null) {
+        return null;
+      }
+      String[] names = route.paramNames;
+      for (int i = 0; i < names.length; i++) {
+        if (names[i].equals(name)) {
+          return values[i];
+        }
+      }
+      return null;
+    }
+  }
+
+  /** One route: method, pattern segments and handler. */
+  static final class Route implements Comparable<Route> {
+    final String method;
+    final String pattern;
+    final Handler handler;
+    /* literal text, or null for a parameter */
+    final String[] literals;
+    final String[] paramNames;
+    /* the segment index of each parameter */
+    final int[] paramIndex;
+    final boolean wildcard;
+
+    private Route(String method, String pattern, Handler handler, String[] literals, String[] paramNames,
+        int[] paramIndex, boolean wildcard) {
+      this.method = method;
+      this.pattern = pattern;
+      this.handler = handler;
+      this.literals = literals;
+      this.paramNames = paramNames;
+      this.paramIndex = paramIndex;
+      this.wildcard = wildcard;
+    }
+
+    static Route parse(String method, String pattern, Handler handler) {
+      Objects.requireNonNull(method, "method");
+      Objects.requireNonNull(pattern, "pattern");
+      if (method.isEmpty() || !method.chars().allMatch(Route::isTokenChar)) {
+        throw new IllegalArgumentException("method: \"" + method + "\" (expected: an HTTP token such as GET)");
+      }
+      if (!pattern.startsWith("/")) {
+        throw new IllegalArgumentException("pattern: \"" + pattern + "\" (expected: a path starting with /)");
+      }
+      String[] parts = Paths.split(pattern);
+      boolean wildcard = parts.length > 0 && parts[parts.length - 1].equals("*");
+      int n = wildcard ? parts.length - 1 : parts.length;
+      String[] literals = new String[n];
+      List<String> names = new ArrayList<>();
+      List<Integer> index = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        String p = parts[i];
+        if (p.startsWith("{") && p.endsWith("}") && p.length() > 2) {
+          String name = p.substring(1, p.length() - 1);
+          if (names.contains(name) || name.equals("*")) {
+            throw new IllegalArgumentException("pattern: \"" + pattern + "\" (expected: parameter {" + name
+                + "} once)");
+          }
+          names.add(name);
+          index.add(i);
+        } else if (p.contains("{") || p.contains("}") || p.equals("*")) {
+          throw new IllegalArgumentException("pattern: \"" + pattern + "\" (expected: segments that are literal, "
+              + "{name}, or a last *)");
+        } else {
+          literals[i] = Paths.decode(p);
+        }
+      }
+      if (wildcard) {
+        names.add("*");
+        index.add(n);
+      }
+      return new Route(method.toUpperCase(Locale.ROOT), pattern, handler, literals, names.toArray(new String[0]),
+          index.stream().mapToInt(Integer::intValue).toArray(), wildcard);
+    }
+
+    private static boolean isTokenChar(int c) {
+      return c > 32 && c < 127 && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0;
+    }
+
+    boolean matches(String[] segments) {
+      int n = literals.length;
+      if (wildcard ? segments.length < n : segments.length != n) {
+        return false;
+      }
+      for (int i = 0; i < n; i++) {
+        String lit = literals[i];
+        if (lit != null) {
+          if (!lit.equals(Paths.decode(segments[i]))) {
+            return false;
+          }
+        } else if (segments[i].isEmpty()) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    String[] params(String[] segments) {
+      String[] values = new String[paramNames.length];
+      for (int i = 0; i < values.length; i++) {
+        int at = paramIndex[i];
+        if (wildcard && i == values.length - 1) {
+          StringBuilder rest = new StringBuilder();
+          for (int k = at; k < segments.length; k++) {
+            if (k > at) {
+              rest.append('/');
+            }
+            rest.append(Paths.decode(segments[k]));
+          }
+          values[i] = rest.toString();
+        } else {
+          values[i] = Paths.decode(segments[at]);
+        }
+      }
+      return values;
+    }
+
+    /* Higher is more specific: compares segment ranks left to right, then length. */
+    @Override
+    public int compareTo(Route o) {
+      int n = Math.min(literals.length, o.literals.length);
+      for (int i = 0; i < n; i++) {
+        int a = literals[i] != null ? 2 : 1;
+        int b = o.literals[i] != null ? 2 : 1;
+        if (a != b) {
+          return a - b;
+        }
+      }
+      if (wildcard != o.wildcard) {
+        return wildcard ? -1 : 1;
+      }
+      return literals.length - o.literals.length;
+    }
+
+    @Override
+    public String toString() {
+      return method + " " + pattern;
+    }
+  }
+}

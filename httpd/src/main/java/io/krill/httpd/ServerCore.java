@@ -1,0 +1,219 @@
+package io.krill.httpd;
+
+import io.krill.fibers.Continuation;
+import io.krill.fibers.Fiber;
+import io.krill.fibers.FiberScheduler;
+import io.krill.netio.Transport;
+import io.krill.netio.Tls;
+import io.krill.netio.internal.Transports;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running server: the listening channel, each accepted connection's pipeline and strand,
+ * the open connections, and shutdown. Thread-safe.
+ */
+final class ServerCore {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
+  /** How long a connection closed after an error response drains what the client still sends. */
+  static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(2);
+  private static final int WRITE_LOW_WATER_MARK = 32 * 1024;
+  private static final int WRITE_HIGH_WATER_MARK = 64 * 1024;
+  /** How often the sweeper wakes readers past their deadline: the precision of the timeouts. */
+  static final long SWEEP_MILLIS = 100;
+  /* Netty splits bodies into contents of at most this many bytes. */
+  private static final int MAX_CHUNK_BYTES = 16384;
+
+  final HttpServerStats stats;
+  final Router router;
+  final Handler fallback;
+  final Tls tls;
+  final int maxHeaderCount;
+  final long maxBodyBytes;
+  final long idleTimeoutNanos;
+  final long headerReadTimeoutNanos;
+  final long writeTimeoutNanos;
+  final boolean accessLog;
+  private final int maxConnections;
+  private final int backlog;
+  private final int maxRequestLineBytes;
+  private final int maxHeaderBytes;
+  private final ExecutionMode mode;
+  private final FiberScheduler scheduler;
+  private final Set<HttpConnection> connections = ConcurrentHashMap.newKeySet();
+  volatile boolean shuttingDown;
+  private final HttpDecoderConfig decoderConfig;
+  private io.netty.util.concurrent.ScheduledFuture<?> sweeper;
+  private Channel serverChannel;
+  private InetSocketAddress localAddress;
+
+  private ServerCore(HttpServer.Builder b, HttpServerStats stats) {
+    this.stats = stats;
+    this.router = new Router(b.routes);
+    this.fallback = b.fallback;
+    this.tls = b.tls;
+    this.maxHeaderCount = b.maxHeaderCount;
+    this.maxBodyBytes = b.maxBodyBytes;
+    this.idleTimeoutNanos = b.idleTimeout.toNanos();
+    this.headerReadTimeoutNanos = b.headerReadTimeout.toNanos();
+    this.writeTimeoutNanos = b.writeTimeout.toNanos();
+    this.accessLog = b.accessLog;
+    this.maxConnections = b.maxConnections;
+    this.backlog = b.backlog;
+    this.maxRequestLineBytes = b.maxRequestLineBytes;
+    this.maxHeaderBytes = b.maxHeaderBytes;
+    this.mode = b.mode;
+    this.scheduler = b.scheduler != null ? b.scheduler : FiberScheduler.defaultScheduler();
+    this.decoderConfig = new HttpDecoderConfig()
+        .setMaxInitialLineLength(maxRequestLineBytes)
+        .setMaxHeaderSize(maxHeaderBytes)
+        .setMaxChunkSize(MAX_CHUNK_BYTES)
+        .setAllowDuplicateContentLengths(false)
+        .setStrictLineParsing(true);
+  }
+
+  static ServerCore start(HttpServer.Builder b, HttpServerStats stats) throws IOException {
+    ServerCore core = new ServerCore(b, stats);
+    core.bind(b.address, b.port);
+    return core;
+  }
+
+  private void bind(String address, int port) throws IOException {
+    EventLoopGroup group = Transports.group(Transport.NIO, scheduler);
+    ServerBootstrap sb = new ServerBootstrap()
+        .group(group, group)
+        .channel(Transports.serverChannel(Transport.NIO))
+        .option(ChannelOption.SO_BACKLOG, backlog)
+        .option(ChannelOption.SO_REUSEADDR, true)
+        .childOption(ChannelOption.AUTO_READ, false)
+        .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+            new WriteBufferWaterMark(WRITE_LOW_WATER_MARK, WRITE_HIGH_WATER_MARK))
+        .childHandler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {
+            accepted(ch);
+          }
+        });
+    ChannelFuture f = sb.bind(address, port).awaitUninterruptibly();
+    if (!f.isSuccess()) {
+      Throwable cause = f.cause();
+      IOException e = new BindException("Cannot bind " + address + ":" + port + ": " + cause.getMessage());
+      e.initCause(cause);
+      throw e;
+    }
+    serverChannel = f.channel();
+    sweeper = serverChannel.eventLoop().scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS,
+        TimeUnit.MILLISECONDS);
+    localAddress = (InetSocketAddress) serverChannel.localAddress();
+    LOG.debug("httpd listening on {} ({} mode)", localAddress, mode);
+  }
+
+  /* On the accepting loop: build the pipeline and start the connection's strand. */
+  private void accepted(Channel ch) {
+    stats.accepted.increment();
+    if (shuttingDown || stats.open.sum() >= maxConnections) {
+      stats.rejected.increment();
+      ch.close();
+      return;
+    }
+    stats.open.increment();
+    RequestDecoder decoder = new RequestDecoder(decoderConfig, stats);
+    HttpConnection c = new HttpConnection(this, ch, decoder);
+    ChannelPipeline p = ch.pipeline();
+    if (tls != null) {
+      p.addLast("tls", tls.newHandler(ch.alloc(), null, 0));
+    }
+    p.addLast("decoder", decoder);
+    p.addLast("encoder", new ResponseEncoder(stats));
+    p.addLast("connection", c);
+    connections.add(c);
+    ch.closeFuture().addListener(c);
+    switch (mode) {
+      case FIBER:
+        Fiber.Builder fb = Fiber.builder().scheduler(scheduler).name("httpd");
+        if (Transports.isCarrier(ch.eventLoop(), scheduler)) {
+          fb.home(ch.eventLoop());
+        }
+        fb.start(c::serve);
+        break;
+      case VIRTUAL:
+        Strands.startVirtual(() -> Continuation.runOnThread(c::serve));
+        break;
+      case PLATFORM:
+        Strands.startPlatform("httpd " + ch.remoteAddress(), () -> Continuation.runOnThread(c::serve));
+        break;
+      default:
+        throw new AssertionError(mode);
+    }
+  }
+
+  /* One pass over the open connections: wakes readers whose deadline passed. */
+  private void sweep() {
+    long now = System.nanoTime();
+    for (HttpConnection c : connections) {
+      c.sweep(now);
+    }
+  }
+
+  /** A connection's channel closed. */
+  void closed(HttpConnection c) {
+    if (connections.remove(c)) {
+      stats.open.decrement();
+    }
+  }
+
+  InetSocketAddress localAddress() {
+    return localAddress;
+  }
+
+  /* Stop accepting; idle connections end now, busy ones after their request; force after grace. */
+  void shutdown(Duration grace) {
+    if (!shuttingDown) {
+      shuttingDown = true;
+      serverChannel.close().awaitUninterruptibly();
+    }
+    for (HttpConnection c : connections) {
+      c.wakeReader();
+    }
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (!connections.isEmpty() && System.nanoTime() - deadline < 0) {
+      sleepBriefly();
+    }
+    for (HttpConnection c : new ArrayList<>(connections)) {
+      c.channel.close();
+    }
+    long hard = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!connections.isEmpty() && System.nanoTime() - hard < 0) {
+      sleepBriefly();
+    }
+    sweeper.cancel(false);
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(5);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while shutting down", e);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package io.krill.httpd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
+
+/** maxConnections, settings validation, the access log and the counters. */
+@Timeout(60)
+class LimitsTest {
+  @Test
+  void maxConnections_oneMore_closedOnAcceptAndCounted() throws Exception {
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(2).build().start();
+        RawHttp a = new RawHttp(server.port()); RawHttp b = new RawHttp(server.port())) {
+      for (RawHttp c : new RawHttp[] {a, b}) {
+        c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(c.read().status).isEqualTo(200);
+      }
+      try (RawHttp third = new RawHttp(server.port())) {
+        assertThat(third.closedByServer()).isTrue();
+      }
+      assertThat(server.stats().rejectedConnections()).isEqualTo(1);
+      assertThat(server.stats().openConnections()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void builder_badValues_exceptionNamesTheSetting() {
+    HttpServer.Builder b = HttpServer.builder();
+    assertThatThrownBy(() -> b.port(70000)).hasMessage("port: 70000 (expected: 0..65535)");
+    assertThatThrownBy(() -> b.maxRequestLineBytes(0)).hasMessage("maxRequestLineBytes: 0 (expected: > 0)");
+    assertThatThrownBy(() -> b.maxHeaderCount(-1)).hasMessage("maxHeaderCount: -1 (expected: > 0)");
+    assertThatThrownBy(() -> b.maxBodyBytes(-1)).hasMessage("maxBodyBytes: -1 (expected: >= 0)");
+    assertThatThrownBy(() -> b.maxConnections(0)).hasMessage("maxConnections: 0 (expected: > 0)");
+    assertThatThrownBy(() -> b.idleTimeout(Duration.ZERO)).hasMessage("idleTimeout: PT0S (expected: > 0)");
+    assertThatThrownBy(() -> b.headerReadTimeout(Duration.ofSeconds(-1)))
+        .hasMessage("headerReadTimeout: PT-1S (expected: > 0)");
+    assertThatThrownBy(() -> b.shutdownGrace(Duration.ofSeconds(-1))).hasMessage("shutdownGrace: PT-1S (expected: >= 0)");
+    assertThatThrownBy(() -> b.route("G ET", "/", (q, r) -> { })).hasMessageStartingWith("method: \"G ET\"");
+    assertThatThrownBy(() -> b.get("nope", (q, r) -> { })).hasMessageStartingWith("pattern: \"nope\"");
+  }
+
+  @Test
+  void accessLog_enabled_logsOneLinePerResponse() throws Exception {
+    Logger access = (Logger) LoggerFactory.getLogger("io.krill.httpd.access");
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    access.addAppender(lines);
+    access.setLevel(ch.qos.logback.classic.Level.INFO);
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).accessLog(true).build().start();
+        RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /nope?x=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+      c.read();
+      c.read();
+    } finally {
+      access.detachAppender(lines);
+      access.setLevel(null);
+    }
+    assertThat(lines.list).hasSize(2);
+    assertThat(lines.list.get(0).getFormattedMessage()).contains("\"GET /hello HTTP/1.1\" 200 5 ");
+    assertThat(lines.list.get(1).getFormattedMessage()).contains("\"GET /nope?x=1 HTTP/1.1\" 404 ");
+  }
+
+  @Test
+  void stats_requestsAndBytes_counted() throws Exception {
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
+        RawHttp c = new RawHttp(server.port())) {
+      String req = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n";
+      c.send(req + req + "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n");
+      c.read();
+      c.read();
+      c.read();
+      assertThat(server.stats().requests()).isEqualTo(3);
+      assertThat(server.stats().responses(2)).isEqualTo(2);
+      assertThat(server.stats().responses(4)).isEqualTo(1);
+      assertThat(server.stats().bytesIn()).isEqualTo(req.length() * 2L + "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n".length());
+      assertThat(server.stats().bytesOut()).isGreaterThan(3 * 40L);
+      assertThat(server.stats().openConnections()).isEqualTo(1);
+      assertThat(server.stats().toString()).contains("requests=3", "2xx=2", "4xx=1");
+    }
+  }
+}

@@ -1,0 +1,198 @@
+package io.krill.httpd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.krill.netio.FiberOutput;
+import io.krill.netio.Tls;
+import io.netty.pkitesting.CertificateBuilder;
+import io.netty.pkitesting.X509Bundle;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Responses written whole, streamed, from files and over TLS; the request as handlers see it. */
+@Timeout(60)
+class ResponseTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void output_noContentLength_streamsChunked() throws Exception {
+    HttpServer.Builder b = TestServers.builder().get("/stream", (req, res) -> {
+      FiberOutput out = res.header("Content-Type", "text/plain").output();
+      for (int i = 0; i < 1000; i++) {
+        out.writeUtf8("line " + i + "\n");
+      }
+    });
+    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
+      RawHttp.Response r = c.read();
+      assertThat(r.header("transfer-encoding")).isEqualTo("chunked");
+      assertThat(r.body()).startsWith("line 0\n").endsWith("line 999\n").hasLineCount(1000);
+      c.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(c.read().body()).hasLineCount(1000);
+    }
+  }
+
+  @Test
+  void output_http10Client_bodyEndsWithConnection() throws Exception {
+    HttpServer.Builder b = TestServers.builder().get("/stream", (req, res) -> res.output().writeUtf8("ten bytes!"));
+    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /stream HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+      RawHttp.Response r = c.read();
+      assertThat(r.header("connection")).isEqualTo("close");
+      assertThat(r.header("transfer-encoding")).isNull();
+      assertThat(r.body()).isEqualTo("ten bytes!");
+    }
+  }
+
+  @Test
+  void output_headRequest_sendsHeadOnly() throws Exception {
+    HttpServer.Builder b = TestServers.builder().get("/stream", (req, res) -> res.output().writeUtf8("body"));
+    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+      c.send("HEAD /stream HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(c.read(true).status).isEqualTo(200);
+      c.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(c.read().body()).isEqualTo("body");
+    }
+  }
+
+  @Test
+  void handler_throwsAfterCommit_connectionClosed() throws Exception {
+    HttpServer.Builder b = TestServers.builder().get("/half", (req, res) -> {
+      res.output().writeUtf8("partial");
+      res.output().flush();
+      throw new IllegalStateException("failed half way");
+    });
+    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /half HTTP/1.1\r\nHost: x\r\n\r\n");
+      byte[] all = c.socket.getInputStream().readAllBytes();
+      String text = new String(all, StandardCharsets.ISO_8859_1);
+      assertThat(text).startsWith("HTTP/1.1 200 OK").contains("partial").doesNotContain("\r\n0\r\n\r\n");
+    }
+  }
+
+  @Test
+  void sendFile_range_sendsExactBytes() throws Exception {
+    Path file = dir.resolve("data.bin");
+    byte[] data = new byte[3 * 1024 * 1024 + 7];
+    for (int i = 0; i < data.length; i++) {
+      data[i] = (byte) (i * 31);
+    }
+    Files.write(file, data);
+    HttpServer.Builder b = TestServers.builder()
+        .get("/all", (req, res) -> res.sendFile(file, 0, data.length))
+        .get("/part", (req, res) -> res.sendFile(file, 1000, 5000));
+    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /all HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(c.read().body).isEqualTo(data);
+      c.send("GET /part HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(c.read().body).isEqualTo(java.util.Arrays.copyOfRange(data, 1000, 6000));
+      assertThat(server.stats().bytesOut()).isGreaterThan(data.length + 5000L);
+    }
+  }
+
+  @Test
+  void tls_getAndSendFile_servedOverTls() throws Exception {
+    X509Bundle root = new CertificateBuilder().subject("CN=krill test root").setIsCertificateAuthority(true)
+        .buildSelfSigned();
+    X509Bundle leaf = new CertificateBuilder().subject("CN=localhost").addSanDnsName("localhost")
+        .addSanIpAddress("127.0.0.1").addExtendedKeyUsageServerAuth().buildIssuedBy(root);
+    Path file = dir.resolve("page.txt");
+    Files.writeString(file, "x".repeat(100_000));
+    HttpServer.Builder b = TestServers.builder()
+        .tls(Tls.server(leaf.getKeyPair().getPrivate(), leaf.getCertificatePath()))
+        .get("/secure", (req, res) -> res.send("secure=" + req.secure()))
+        .get("/file", (req, res) -> res.sendFile(file, 0, Files.size(file)));
+    try (HttpServer server = b.build().start()) {
+      SSLContext ssl = SSLContext.getInstance("TLS");
+      ssl.init(null, root.toTrustManagerFactory().getTrustManagers(), null);
+      HttpClient client = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1).build();
+      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("https://localhost:" + server.port()
+          + "/secure")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.body()).isEqualTo("secure=true");
+      HttpResponse<String> f = client.send(HttpRequest.newBuilder(URI.create("https://localhost:" + server.port()
+          + "/file")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(f.body()).hasSize(100_000);
+    }
+  }
+
+  @Test
+  void expectContinue_bodyRead_sends100ThenResponse() throws Exception {
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
+        RawHttp c = new RawHttp(server.port())) {
+      c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+      assertThat(c.read().status).isEqualTo(100);
+      c.send("hello");
+      RawHttp.Response r = c.read();
+      assertThat(r.status).isEqualTo(200);
+      assertThat(r.body()).isEqualTo("hello");
+    }
+  }
+
+  @Test
+  void expectContinue_bodyNotRead_noContinueAndClosed() throws Exception {
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
+        RawHttp c = new RawHttp(server.port())) {
+      c.send("POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+      RawHttp.Response r = c.read();
+      assertThat(r.status).isEqualTo(405);
+      assertThat(r.header("connection")).isEqualTo("close");
+    }
+  }
+
+  @Test
+  void expect_unknownExpectation_answers417() throws Exception {
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
+        RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /hello HTTP/1.1\r\nHost: x\r\nExpect: tea\r\n\r\n");
+      assertThat(c.read().status).isEqualTo(417);
+    }
+  }
+
+  @Test
+  void request_accessors_reflectTheRequest() throws Exception {
+    AtomicReference<String> seen = new AtomicReference<>();
+    HttpServer.Builder b = TestServers.builder().route("PUT", "/items/{kind}/{id}", (req, res) -> {
+      seen.set(req.method() + "|" + req.uri() + "|" + req.path() + "|" + req.query() + "|" + req.queryParam("q")
+          + "|" + req.queryParams("n") + "|" + req.pathParam("kind") + "|" + req.pathParam("id") + "|"
+          + req.protocol() + "|" + req.header("x-test") + "|" + req.headers("X-Multi") + "|" + req.contentLength()
+          + "|" + req.keepAlive() + "|" + req.headerNames().contains("x-test") + "|"
+          + req.remoteAddress().getAddress().isLoopbackAddress() + "|" + req.secure() + "|"
+          + new String(req.bodyBytes(), StandardCharsets.UTF_8));
+      res.status(201).header("X-Reply", "yes").send(new byte[0]);
+    });
+    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+      c.send("PUT /items/a%2Fb/7?q=x+y&n=1&n=2 HTTP/1.1\r\nHost: x\r\nX-Test: t\r\nX-Multi: 1\r\nX-Multi: 2\r\n"
+          + "Content-Length: 4\r\n\r\nbody");
+      RawHttp.Response r = c.read();
+      assertThat(r.status).isEqualTo(201);
+      assertThat(r.header("x-reply")).isEqualTo("yes");
+      assertThat(r.header("content-length")).isEqualTo("0");
+    }
+    assertThat(seen.get()).isEqualTo("PUT|/items/a%2Fb/7?q=x+y&n=1&n=2|/items/a/b/7|q=x+y&n=1&n=2|x y|[1, 2]|a/b|7"
+        + "|HTTP/1.1|t|[1, 2]|4|true|true|true|false|body");
+  }
+
+  @Test
+  void noContent_sendWithBody_omitsBodyAndLength() throws Exception {
+    HttpServer.Builder b = TestServers.builder().get("/empty", (req, res) -> res.status(204).send("ignored"));
+    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /empty HTTP/1.1\r\nHost: x\r\n\r\nGET /empty HTTP/1.1\r\nHost: x\r\n\r\n");
+      RawHttp.Response r = c.read();
+      assertThat(r.status).isEqualTo(204);
+      assertThat(r.header("content-length")).isNull();
+      assertThat(c.read().status).isEqualTo(204);
+    }
+  }
+}
