@@ -71,7 +71,8 @@ class LoadtestSmokeTest {
       }
     }
     String hello = Files.readString(results.resolve("smoke-hello/report.md"));
-    assertThat(hello).contains("| 5 | threads |").containsPattern("\\| 5 \\| httpd-fiber \\| skipped \\(.+\\)");
+    assertThat(hello).contains("| 5 | threads |").contains("| 5 | httpd-fiber |")
+        .contains("| httpd fiber ÷ raw Netty, requests/s, 5 conns | ≥ 0.9× |");
     // 5 connections over at most 3 per generator: two generator processes whose results merged.
     assertThat(Files.readString(results.resolve("smoke-hello/results.json"))).contains("\"connectionsOpen\": 5");
     String idle = Files.readString(results.resolve("smoke-idle/report.md"));
