@@ -178,7 +178,7 @@ final class Report {
     return b.toString();
   }
 
-  /* The ratio goals of issues 5 and 6 that this scenario can judge; absent variants say why. */
+  /* The ratio goals of issues 4, 5 and 6 that this scenario can judge; absent variants say why. */
   private void goals() {
     List<Integer> counts = new ArrayList<>(new LinkedHashSet<>(cells.stream().map(c -> c.connections).toList()));
     if (scenario == Scenario.HELLO || scenario == Scenario.PIPELINED) {
@@ -216,6 +216,18 @@ final class Report {
         double held = f.stats(c -> c.held)[0];
         goals.add(new Goal("idle connections held at once, httpd fiber", "≥ 19,000", count((int) held),
             held >= 19_000 ? "met" : "missed" + (n < 19_000 ? " (this run asked for " + count(n) + " only)" : "")));
+      }
+    } else if (scenario == Scenario.ECHO) {
+      // Issue 4's goals for netio, on the same echo servers.
+      for (int n : counts) {
+        ratioGoal("netio fiber ÷ raw Netty, echo round trips/s, " + count(n) + " conns", "≥ 0.9×", 0.9, "fiber",
+            summary("netty", n), n, RPS);
+        if (n >= 10_000) {
+          ratioGoal("netio fiber ÷ virtual, echo round trips/s, " + count(n) + " conns", "≥ 1.0×", 1.0, "fiber",
+              summary("virtual", n), n, RPS);
+          ratioGoal("netio fiber ÷ platform, echo round trips/s, " + count(n) + " conns", "≥ 1.0×", 1.0, "fiber",
+              summary("platform", n), n, RPS);
+        }
       }
     } else if (scenario == Scenario.CRAWL) {
       ratioGoal("crawler fibers ÷ 32-thread pool, pages/s", "≥ 3×", 3, "fibers", summary("threads-32", 0), 0, RPS);
