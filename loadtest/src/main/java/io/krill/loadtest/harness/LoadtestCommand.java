@@ -38,7 +38,7 @@ public final class LoadtestCommand implements Callable<Integer> {
   @Option(names = "--rounds", description = "interleaved rounds (default: 3, quick: 1)")
   Integer rounds;
 
-  @Option(names = "--warmup-ms", description = "warm-up per cell in ms (default: 5000, quick: 1000)")
+  @Option(names = "--warmup-ms", description = "warm-up per cell in ms (default: 10000, quick: 1000)")
   Long warmupMillis;
 
   @Option(names = "--measure-ms", description = "measured time per cell in ms (default: 10000, quick: 2000)")
