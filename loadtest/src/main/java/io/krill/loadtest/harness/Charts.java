@@ -26,7 +26,7 @@ final class Charts {
   private final List<Cell> cells;
   private final Map<String, Summary> summaries;
 
-  Charts(Scenario scenario, List<Cell> cells, Map<String, Summary> summaries, RunSettings settings) {
+  Charts(Scenario scenario, List<Cell> cells, Map<String, Summary> summaries) {
     this.scenario = scenario;
     this.cells = cells;
     this.summaries = summaries;

@@ -104,7 +104,7 @@ final class CrawlScenario {
   }
 
   private void crawl(Cell c) throws InterruptedException {
-    List<String> cmd = new LoadtestRun(settings, out, logs).jvm("crawler");
+    List<String> cmd = new LoadtestRun(settings, out, logs).jvm();
     cmd.addAll(List.of(LAUNCHER, "crawl", "--demo", "--progress", "off", "--out",
         logs.resolve("crawl-" + c.variant + "-" + c.round).toString()));
     cmd.addAll(FLAGS.get(c.variant));

@@ -69,7 +69,7 @@ final class Report {
   String write() throws IOException {
     Path dir = dir();
     Files.createDirectories(dir);
-    List<String> charts = new Charts(scenario, cells, summaries, settings).write(dir);
+    List<String> charts = new Charts(scenario, cells, summaries).write(dir);
     String table = table();
     Files.writeString(dir.resolve("report.md"), markdown(table, charts), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("results.json"), json(), StandardCharsets.UTF_8);
