@@ -148,14 +148,19 @@ final class Report {
     }
     String r = "| " + conns + " | " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
         + Summary.spread(s.ratio(netty, RPS), true) + " | " + Summary.spread(s.ratio(platform, RPS), true) + " | "
-        + Reports.fmt(s.latencyMicros(50)) + " | " + Reports.fmt(s.latencyMicros(99)) + " | "
-        + Reports.fmt(s.latencyMicros(99.9)) + " | " + Reports.fmt(s.stats(c -> c.serverCpuPercent)[0]) + " | "
+        + num(s.latencyMicros(50)) + " | " + num(s.latencyMicros(99)) + " | "
+        + num(s.latencyMicros(99.9)) + " | " + num(s.stats(c -> c.serverCpuPercent)[0]) + " | "
         + errors(s) + " |";
     if (hasWrk()) {
       r += " " + Summary.spread(s.stats(c -> c.wrkRps), false) + " | "
           + Summary.spread(s.stats(c -> c.rps() / c.wrkRps), true) + " |";
     }
     return r;
+  }
+
+  /** @return the number formatted, or "—" when nothing was measured */
+  private static String num(double v) {
+    return Double.isNaN(v) ? "—" : Reports.fmt(v);
   }
 
   private static String bytes(double[] s) {
