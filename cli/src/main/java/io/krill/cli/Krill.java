@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "krill", mixinStandardHelpOptions = true, version = "krill 0.1.0-SNAPSHOT",
     description = "Massively concurrent network programs on the JVM.",
-    subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class, io.krill.crawler.cli.CrawlCommand.class})
+    subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class, io.krill.crawler.cli.CrawlCommand.class,
+        io.krill.loadtest.harness.LoadtestCommand.class})
 public final class Krill implements Callable<Integer> {
   @Override
   public Integer call() {
