@@ -443,9 +443,6 @@ public final class Fiber extends Stack implements Runnable {
             return;
           }
         } else if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | PARKED)) {
-          if (scheduler.tracking) {
-            scheduler.parked.increment();
-          }
           return;
         }
       } else if (st == YIELDING) {
@@ -672,9 +669,6 @@ public final class Fiber extends Stack implements Runnable {
       int st = s & STATE_MASK;
       if (st == PARKED) {
         if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE)) {
-          if (scheduler.tracking) {
-            scheduler.parked.decrement();
-          }
           dispatch();
           return;
         }
