@@ -147,7 +147,22 @@ public final class Channel<T> {
   public void send(T item) throws Suspendable {
     Waiter w = offerOrRegister(Objects.requireNonNull(item, "item"));
     if (w != null) {
-      Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
+      if (w.strand instanceof Fiber) {
+        // Inlined Waiter.await: one woven frame between the caller and the primitive park.
+        while (w.isOpen()) {
+          try {
+            Fiber.park(this);
+          } catch (FiberCancelledException e) {
+            if (withdraw(w)) {
+              throw e;
+            }
+            ((Fiber) w.strand).rearmCancellation();
+            break;
+          }
+        }
+      } else {
+        Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
+      }
       if (w.closed) {
         throw closedException("send");
       }
@@ -169,7 +184,22 @@ public final class Channel<T> {
     Object x = pollOrRegister();
     if (x instanceof Waiter) { // items cannot be Waiters: the type is package-private
       Waiter w = (Waiter) x;
-      Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
+      if (w.strand instanceof Fiber) {
+        // Inlined Waiter.await, as in send.
+        while (w.isOpen()) {
+          try {
+            Fiber.park(this);
+          } catch (FiberCancelledException e) {
+            if (withdraw(w)) {
+              throw e;
+            }
+            ((Fiber) w.strand).rearmCancellation();
+            break;
+          }
+        }
+      } else {
+        Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
+      }
       if (w.closed) {
         throw closedException("receive");
       }

@@ -75,6 +75,7 @@ public final class Fiber extends Stack implements Runnable {
   private volatile Object joiners = NO_JOINERS;
   private Object aux;
   private Extras extras;
+  private Fiber nextLocal;
 
   /** Rarely used per-fiber data, allocated on first use. */
   private static final class Extras {
@@ -215,7 +216,7 @@ public final class Fiber extends Stack implements Runnable {
       }
     } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE));
     scheduler.registered(this);
-    scheduler.submit(this);
+    dispatch();
   }
 
   // ------------------------------------------------------------------ identity
@@ -287,12 +288,126 @@ public final class Fiber extends Stack implements Runnable {
    */
   @Override
   public void run() {
+    Thread t = Thread.currentThread();
+    if (!(t instanceof CarrierThread)) {
+      runSlice(null);
+      return;
+    }
+    CarrierThread carrier = (CarrierThread) t;
+    LocalQueue q = (LocalQueue) carrier.runQueue;
+    if (q == null) {
+      q = new LocalQueue(carrier);
+      carrier.runQueue = q;
+    }
+    if (q.draining) { // a nested run (another scheduler's fiber run from a slice): just run it
+      runSlice(carrier);
+      return;
+    }
+    q.draining = true;
+    try {
+      runSlice(carrier);
+      q.drain(carrier);
+    } finally {
+      q.draining = false;
+      q.handBack();
+    }
+  }
+
+  /*
+   * The carrier-local run queue: a fiber woken (or started) by code running in a slice on
+   * its own home loop's carrier is queued here with plain stores instead of Netty's MPSC
+   * task queue, and run by the slice loop in run() after the current slice. At most
+   * LOCAL_BUDGET slices run per Netty task, so the loop's I/O and other tasks still get
+   * their turn; what is left is handed back as one drain task. Only the carrier touches it.
+   */
+  static final int LOCAL_BUDGET = 128;
+
+  private static final class LocalQueue implements Runnable {
+    final CarrierThread carrier;
+    Fiber head;
+    Fiber tail;
+    boolean draining;
+    boolean drainPending;
+
+    LocalQueue(CarrierThread carrier) {
+      this.carrier = carrier;
+    }
+
+    void add(Fiber f) {
+      f.nextLocal = null;
+      if (tail == null) {
+        head = f;
+      } else {
+        tail.nextLocal = f;
+      }
+      tail = f;
+    }
+
+    Fiber poll() {
+      Fiber f = head;
+      if (f != null) {
+        head = f.nextLocal;
+        if (head == null) {
+          tail = null;
+        }
+        f.nextLocal = null;
+      }
+      return f;
+    }
+
+    void drain(CarrierThread c) {
+      for (int budget = LOCAL_BUDGET; budget > 0; budget--) {
+        Fiber f = poll();
+        if (f == null) {
+          return;
+        }
+        f.runSlice(c);
+      }
+    }
+
+    /* Called with draining just cleared: leftover fibers run in a task of their own. */
+    void handBack() {
+      if (head != null && !drainPending) {
+        drainPending = true;
+        ((java.util.concurrent.Executor) carrier.loop()).execute(this);
+      }
+    }
+
+    @Override
+    public void run() {
+      drainPending = false;
+      if (draining) {
+        return;
+      }
+      draining = true;
+      try {
+        drain(carrier);
+      } finally {
+        draining = false;
+        handBack();
+      }
+    }
+  }
+
+  /* Makes a RUNNABLE fiber run: on the local queue when woken on its own loop inside a slice. */
+  private void dispatch() {
+    Thread t = Thread.currentThread();
+    if (t instanceof CarrierThread) {
+      CarrierThread c = (CarrierThread) t;
+      Object q = c.runQueue;
+      if (q != null && ((LocalQueue) q).draining && c.loop() == home) {
+        ((LocalQueue) q).add(this);
+        return;
+      }
+    }
+    scheduler.submit(this);
+  }
+
+  private void runSlice(CarrierThread carrier) {
     int s;
     do {
       s = state;
     } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNING));
-    Thread t = Thread.currentThread();
-    CarrierThread carrier = t instanceof CarrierThread ? (CarrierThread) t : null;
     if (carrier != null) {
       carrier.sliceStarted(this);
     }
@@ -324,13 +439,10 @@ public final class Fiber extends Stack implements Runnable {
       if (st == PARKING) {
         if ((s & PERMIT) != 0) {
           if (STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | RUNNABLE)) {
-            scheduler.submit(this);
+            dispatch();
             return;
           }
         } else if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | PARKED)) {
-          if (scheduler.tracking) {
-            scheduler.parked.increment();
-          }
           return;
         }
       } else if (st == YIELDING) {
@@ -399,7 +511,7 @@ public final class Fiber extends Stack implements Runnable {
   public static void park(Object blocker) throws Suspendable {
     Stack s = Stack.current();
     if (s.restoring) {
-      Stack.suspendCurrent();
+      s.restoring = false; // what Stack.suspendCurrent() does when restoring
       ((Fiber) s).afterPark();
       return;
     }
@@ -409,7 +521,7 @@ public final class Fiber extends Stack implements Runnable {
     }
     Fiber f = (Fiber) s;
     if (f.beginPark(blocker)) {
-      Stack.suspendCurrent();
+      Stack.beginCapture(f);
     } else {
       f.afterPark();
     }
@@ -557,10 +669,7 @@ public final class Fiber extends Stack implements Runnable {
       int st = s & STATE_MASK;
       if (st == PARKED) {
         if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE)) {
-          if (scheduler.tracking) {
-            scheduler.parked.decrement();
-          }
-          scheduler.submit(this);
+          dispatch();
           return;
         }
       } else if (st == DONE || (s & PERMIT) != 0) {

@@ -45,7 +45,6 @@ public abstract class FiberScheduler implements AutoCloseable {
   final int serial;
   final boolean tracking;
   final Set<Fiber> live;
-  final LongAdder parked = new LongAdder();
   final LongAdder timers = new LongAdder();
   final LongAdder pendingOperations = new LongAdder();
   private volatile Duration watchdogThreshold;
@@ -225,8 +224,15 @@ public abstract class FiberScheduler implements AutoCloseable {
     if (!tracking || live.isEmpty()) {
       return null;
     }
-    if (timers.sum() != 0 || pendingOperations.sum() != 0 || parked.sum() != live.size()) {
+    if (timers.sum() != 0 || pendingOperations.sum() != 0) {
       return null;
+    }
+    // No parked-fiber counter (it cost two atomic updates per switch): a scan that stops at the
+    // first runnable fiber, without copying the registry, is the cheap pre-check instead.
+    for (Fiber f : live) {
+      if (!f.isParked()) {
+        return null;
+      }
     }
     List<Fiber> fibers = liveFibers();
     for (Fiber f : fibers) {

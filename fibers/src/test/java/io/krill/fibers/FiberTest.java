@@ -337,4 +337,66 @@ class FiberTest {
     f.unpark();
     s.run();
   }
+  @Test
+  void eventLoop_sameLoopWakes_runInWakeOrder() {
+    try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
+      List<Integer> order = new CopyOnWriteArrayList<>();
+      Fiber main = Fiber.builder().scheduler(s).start(() -> {
+        List<Fiber> parked = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+          int id = i;
+          parked.add(Fiber.start(() -> {
+            Fiber.park("order");
+            order.add(id);
+          }));
+        }
+        while (!parked.stream().allMatch(Fiber::isParked)) {
+          Fiber.yieldNow();
+        }
+        for (int i = 4; i >= 0; i--) {
+          parked.get(i).unpark();
+        }
+        for (Fiber f : parked) {
+          f.join();
+        }
+      });
+      joinOnThread(main);
+      assertThat(main.isDone()).isTrue();
+      assertThat(order).containsExactly(4, 3, 2, 1, 0);
+    }
+  }
+
+  @Test
+  void eventLoop_endlessPingPongOnOneLoop_doesNotStarveTheLoopsTasks() throws Exception {
+    try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
+      io.krill.fibers.internal.EventLoopScheduler els = (io.krill.fibers.internal.EventLoopScheduler) s;
+      io.netty.channel.EventLoop loop = els.group().next();
+      Channel<Integer> ping = Channel.rendezvous();
+      Channel<Integer> pong = Channel.rendezvous();
+      AtomicInteger hops = new AtomicInteger();
+      Fiber a = Fiber.builder().scheduler(s).home(loop).uncaughtExceptionHandler((t, e) -> { }).start(() -> {
+        for (;;) {
+          ping.send(hops.incrementAndGet());
+          pong.receive();
+        }
+      });
+      Fiber b = Fiber.builder().scheduler(s).home(loop).uncaughtExceptionHandler((t, e) -> { }).start(() -> {
+        for (;;) {
+          pong.send(ping.receive());
+        }
+      });
+      while (hops.get() < 1_000) {
+        Thread.sleep(1);
+      }
+      // Every hop wakes a fiber on its own loop; the loop must still run other tasks.
+      java.util.concurrent.CompletableFuture<Integer> seen = new java.util.concurrent.CompletableFuture<>();
+      loop.execute(() -> seen.complete(hops.get()));
+      assertThat(seen.get(10, java.util.concurrent.TimeUnit.SECONDS)).isGreaterThanOrEqualTo(1_000);
+      ping.close();
+      pong.close();
+      joinOnThread(a);
+      joinOnThread(b);
+      assertThat(Continuation.callOnThread(a::joinFailure)).isInstanceOf(ChannelClosedException.class);
+    }
+  }
 }

@@ -16,6 +16,12 @@ public final class CarrierThread extends FastThreadLocalThread {
   private long slices;
 
   /**
+   * The fibers package's carrier-local run queue (an opaque object it owns), or null. Only
+   * this thread reads or writes it.
+   */
+  public Object runQueue;
+
+  /**
    * Creates a carrier thread.
    *
    * @param task what the thread runs

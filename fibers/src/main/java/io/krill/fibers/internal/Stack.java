@@ -78,7 +78,6 @@ public class Stack implements Serializable {
   private transient int refTop;
   private transient long[] prims;
   private transient Object[] refs;
-  private transient Stack previous;
 
   /** The code this stack runs; null only for {@link #NONE}. */
   protected final SuspendableRunnable body;
@@ -172,17 +171,17 @@ public class Stack implements Serializable {
     if (st == RUNNING) {
       throw new IllegalStateException("continuation: running (expected: new or suspended)");
     }
-    previous = bind(this);
+    Stack previous = bind(this); // a local, not a field: a parked stack stays smaller
     state = RUNNING;
     restoring = st == SUSPENDED;
     try {
       body.run();
     } catch (Throwable e) {
+      bind(previous);
       finish();
       throw Stack.<RuntimeException>sneaky(e);
     }
     bind(previous);
-    previous = null;
     if (capturing) {
       capturing = false;
       state = SUSPENDED;
@@ -192,10 +191,6 @@ public class Stack implements Serializable {
   }
 
   private void finish() {
-    if (previous != null) {
-      bind(previous);
-      previous = null;
-    }
     state = DONE;
     capturing = false;
     restoring = false;
@@ -232,6 +227,19 @@ public class Stack implements Serializable {
     if (s == NONE) {
       throw new IllegalStateException("suspend: no continuation runs on " + Thread.currentThread().getName());
     }
+    if (RuntimeVerifier.ENABLED) {
+      RuntimeVerifier.checkFrames();
+    }
+    s.capturing = true;
+  }
+
+  /**
+   * For hand-written primitives that already hold the current stack: starts unwinding
+   * {@code s} exactly as {@link #suspendCurrent()} does when not restoring.
+   *
+   * @param s the current stack, not {@link #NONE}
+   */
+  public static void beginCapture(Stack s) {
     if (RuntimeVerifier.ENABLED) {
       RuntimeVerifier.checkFrames();
     }
