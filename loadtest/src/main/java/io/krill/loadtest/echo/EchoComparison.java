@@ -30,6 +30,9 @@ import org.HdrHistogram.Histogram;
  */
 public final class EchoComparison {
   static final List<String> ALL_SERVERS = List.of("fiber", "netty", "virtual", "platform");
+  /** Also accepted by --servers: the fiber and Netty servers on Netty's native epoll and io_uring transports. */
+  static final List<String> KNOWN_SERVERS = List.of("fiber", "netty", "virtual", "platform", "fiber-epoll", "netty-epoll",
+      "fiber-uring", "netty-uring");
 
   private EchoComparison() {}
 
@@ -268,8 +271,8 @@ public final class EchoComparison {
       throw new IllegalArgumentException("rounds: " + s.rounds + " (expected: 1..20)");
     }
     for (String k : s.servers) {
-      if (!ALL_SERVERS.contains(k)) {
-        throw new IllegalArgumentException("servers: " + k + " (expected: one of " + ALL_SERVERS + ")");
+      if (!KNOWN_SERVERS.contains(k)) {
+        throw new IllegalArgumentException("servers: " + k + " (expected: one of " + KNOWN_SERVERS + ")");
       }
     }
     if (s.loadBefore.isEmpty()) {
