@@ -26,10 +26,11 @@ class TransportTest {
   }
 
   @Test
-  void auto_everythingLoads_picksIoUring() {
-    assertThat(Transport.AUTO.resolve()).isEqualTo(Transport.IO_URING);
-    assertThat(CarrierIo.best()).isEqualTo(CarrierIo.IO_URING);
-    assertThat(CarrierIo.parse("p", "AUTO")).isEqualTo(CarrierIo.IO_URING);
+  void auto_everythingLoads_picksEpollNotIoUring() {
+    // io_uring loads here but stays opt-in until Netty fixes netty/netty#17237 (see CarrierIo).
+    assertThat(Transport.AUTO.resolve()).isEqualTo(Transport.EPOLL);
+    assertThat(CarrierIo.best()).isEqualTo(CarrierIo.EPOLL);
+    assertThat(CarrierIo.parse("p", "AUTO")).isEqualTo(CarrierIo.EPOLL);
   }
 
   @Test
