@@ -54,14 +54,29 @@ import org.slf4j.LoggerFactory;
  * connection's strand only.
  */
 final class Exchange implements Request, Response, ByteSource, ByteSink {
+  /*
+   * Implementation notes.
+   *
+   * One object is the request, the response, the body's byte source and the streamed
+   * response's byte sink, so an exchange allocates little besides Netty's own messages.
+   *
+   * Flushing: a response is written as one message (head and body together for send()) with a
+   * void promise and flushed only when no further decoded request head is waiting; pipelined
+   * requests therefore share one flush, and the last response of a batch flushes them all.
+   *
+   * The body: Netty emits exactly one LastHttpContent per request, so the connection can serve
+   * the next request only once the body was read to its end. A handler that did not read it
+   * leaves that to finish(), which discards the rest (bounded by maxBodyBytes), unless the
+   * client waits for 100 Continue, in which case the connection is closed instead. A body that
+   * failed (bad framing, too large, stalled) leaves the stream position undefined, so the
+   * connection is always closed after it.
+   */
   private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
   private static final Logger ACCESS = LoggerFactory.getLogger("io.krill.httpd.access");
   private static final int OUTPUT_BUFFER_SIZE = 8192;
   private static final int FILE_CHUNK = 16384;
   private static final long FILE_REGION = 1 << 20;
   private static final io.netty.util.AsciiString TEXT_PLAIN_UTF8 = io.netty.util.AsciiString.cached("text/plain; charset=utf-8");
-  private static final FullHttpResponse CONTINUE =
-      new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER);
 
   private final HttpConnection conn;
   private final ServerCore server;
@@ -93,6 +108,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private boolean finishing;
   /** Set when the connection should be half-closed and drained before closing (error responses). */
   boolean lingerOnClose;
+  /** Set once the exchange is over: a handler that kept the request or response can no longer touch the connection. */
+  private boolean over;
 
   Exchange(HttpConnection conn, HttpRequest head) {
     this.conn = conn;
@@ -129,6 +146,14 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       if (output != null) {
         output.close();
       }
+      over = true;
+    }
+  }
+
+  private void checkNotOver() {
+    if (over) {
+      throw new IllegalStateException(head.method() + " " + head.uri()
+          + ": the exchange is over (expected: use request and response only inside Handler.handle)");
     }
   }
 
@@ -267,6 +292,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
         }
       }
       accessLog();
+      if (bodyFailure != 0) {
+        lingerOnClose = true; // the handler caught a body failure and answered: the framing is lost
+        return false;
+      }
       if (closeAfter) {
         return false;
       }
@@ -522,6 +551,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   /** Next piece of the request body (for {@link FiberInput}); enforces maxBodyBytes. May suspend. */
   @Override
   public Object take() throws IOException, Suspendable {
+    checkNotOver();
+    long deadline = Strand.deadline(server.idleTimeoutNanos);
     for (;;) {
       if (!hasBody || bodyDone) {
         return null;
@@ -529,9 +560,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       if (expectContinue && !continueSent) {
         continueSent = true;
         server.stats.response(100);
-        conn.write(CONTINUE.retainedDuplicate(), true);
+        conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+            Unpooled.EMPTY_BUFFER), true);
       }
-      Object m = conn.next(Strand.deadline(server.idleTimeoutNanos));
+      Object m = conn.next(deadline);
       if (m == HttpConnection.NOTHING) {
         continue;
       }
@@ -584,8 +616,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   @Override
   public Response status(int code) {
     checkNotCommitted();
-    if (code < 100 || code > 999) {
-      throw new IllegalArgumentException("status: " + code + " (expected: 100..999)");
+    if (code < 200 || code > 999) {
+      throw new IllegalArgumentException("status: " + code + " (expected: 200..999)");
     }
     status = code;
     return this;
@@ -629,6 +661,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   }
 
   private void checkNotCommitted() {
+    checkNotOver();
     if (committed) {
       throw new IllegalStateException("response to " + head.method() + " " + head.uri()
           + " is committed (expected: set status and headers before sending)");
@@ -811,6 +844,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   @Override
   public void write(ByteBuf buf, boolean flush) throws IOException {
+    if (over) {
+      buf.release();
+      throw new IllegalStateException(head.method() + " " + head.uri() + ": the exchange is over");
+    }
     if (headOnly || !bodyAllowed()) {
       buf.release();
       return;

@@ -1,30 +1,33 @@
 package io.krill.httpd;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 /** Splitting and percent-decoding of request paths and queries. Stateless; thread-safe. */
 final class Paths {
+  private static final String[] EMPTY = new String[0];
+
   private Paths() {}
 
   /** @return {@code path} split at '/', without the empty segment before the leading '/' */
   static String[] split(String path) {
     int start = path.startsWith("/") ? 1 : 0;
     if (start == path.length()) {
-      return new String[0];
+      return EMPTY;
     }
-    List<String> parts = new ArrayList<>(4);
-    for (int i = start;;) {
-      int slash = path.indexOf('/', i);
-      if (slash < 0) {
-        parts.add(path.substring(i));
-        break;
+    int n = 1;
+    for (int i = start; i < path.length(); i++) {
+      if (path.charAt(i) == '/') {
+        n++;
       }
-      parts.add(path.substring(i, slash));
-      i = slash + 1;
     }
-    return parts.toArray(new String[0]);
+    String[] parts = new String[n];
+    for (int k = 0, i = start; k < n; k++) {
+      int slash = path.indexOf('/', i);
+      int end = slash < 0 ? path.length() : slash;
+      parts[k] = path.substring(i, end);
+      i = end + 1;
+    }
+    return parts;
   }
 
   /**

@@ -41,6 +41,7 @@ final class RequestDecoder extends HttpRequestDecoder {
   private boolean sawRequestLine;
   private int lineBytes;
   private boolean rejected;
+  private boolean headStarted;
   /** System.nanoTime() when the first byte of the current head came; 0 while none did. */
   volatile long headStartNanos;
 
@@ -67,14 +68,11 @@ final class RequestDecoder extends HttpRequestDecoder {
     if (inHead) {
       int from = in.readerIndex() + scanned;
       int to = in.writerIndex();
-      if (from < to && headStartNanos == 0) {
-        headStartNanos = Math.max(1, System.nanoTime());
-      }
-      String violation = scanHead(in, from, to);
-      if (violation != null) {
+      String bad = scanHead(in, from, to);
+      if (bad != null) {
         rejected = true;
         in.skipBytes(in.readableBytes());
-        out.add(failed(violation));
+        out.add(failed(bad));
         return;
       }
       scanEnd = scanPosition;
@@ -90,6 +88,7 @@ final class RequestDecoder extends HttpRequestDecoder {
         inHead = true;
         lineStart = true;
         sawRequestLine = false;
+        headStarted = false;
         headStartNanos = 0;
       }
     }
@@ -97,42 +96,55 @@ final class RequestDecoder extends HttpRequestDecoder {
   }
 
   private int scanPosition;
+  private String violation;
+  private final io.netty.util.ByteProcessor scanner = this::scan;
 
-  /* A byte-at-a-time state machine over the head's lines; returns a violation or null. */
+  /* Scans [from, to) of the head; returns a violation or null and sets scanPosition. */
   private String scanHead(ByteBuf in, int from, int to) {
-    int i = from;
-    for (; i < to && inHead; i++) {
-      byte b = in.getByte(i);
-      if (lineStart) {
-        lineStart = false;
-        lineBytes = 0;
-        inName = sawRequestLine;
-        if (sawRequestLine && (b == ' ' || b == '\t')) {
-          return "obs-fold (a header line starting with whitespace)";
-        }
+    violation = null;
+    int stop = from < to ? in.forEachByte(from, to - from, scanner) : -1;
+    if (violation != null) {
+      return violation;
+    }
+    scanPosition = stop < 0 ? to : stop + 1; // stop: the LF that ended the head
+    return null;
+  }
+
+  /* One byte of the head-scanning state machine; false stops at a violation or the head's end. */
+  private boolean scan(byte b) {
+    if (!headStarted && b != '\r' && b != '\n') {
+      headStarted = true; // empty lines between requests do not start the header-read deadline
+      headStartNanos = Math.max(1, System.nanoTime());
+    }
+    if (lineStart) {
+      lineStart = false;
+      lineBytes = 0;
+      inName = sawRequestLine;
+      if (sawRequestLine && (b == ' ' || b == '\t')) {
+        violation = "obs-fold (a header line starting with whitespace)";
+        return false;
       }
-      if (b == '\n') {
-        if (lineBytes == 0) {
-          if (sawRequestLine) {
-            inHead = false; // blank line: the head ends here
-          }
-        } else {
-          sawRequestLine = true;
-        }
-        lineStart = true;
-      } else if (b != '\r') {
-        lineBytes++;
-        if (inName) {
-          if (b == ':') {
-            inName = false;
-          } else if (b == ' ' || b == '\t') {
-            return "whitespace between a header name and the colon";
-          }
+    }
+    if (b == '\n') {
+      lineStart = true;
+      if (lineBytes > 0) {
+        sawRequestLine = true;
+      } else if (sawRequestLine) {
+        inHead = false; // blank line: the head ends here
+        return false;
+      }
+    } else if (b != '\r') {
+      lineBytes++;
+      if (inName) {
+        if (b == ':') {
+          inName = false;
+        } else if (b == ' ' || b == '\t') {
+          violation = "whitespace between a header name and the colon";
+          return false;
         }
       }
     }
-    scanPosition = i;
-    return null;
+    return true;
   }
 
   @Override

@@ -15,9 +15,10 @@ import java.nio.file.Path;
  */
 public interface Response {
   /**
-   * @param code the status, 100..999 (1xx other than 101 are not sent as final responses)
+   * @param code the final status, 200..999 (interim 1xx responses are the server's business)
    * @return this
    * @throws IllegalStateException if committed
+   * @throws IllegalArgumentException if {@code code} is not 200..999
    */
   Response status(int code);
 

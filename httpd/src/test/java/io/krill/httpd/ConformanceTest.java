@@ -84,6 +84,8 @@ class ConformanceTest {
     ok("2.2", "empty lines before the request line are ignored", "\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n",
         "hello");
     refused("2.2", "a bare CR inside a header value", "GET /hello HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n", 400);
+    refused("2.2", "bare LF line ends", "GET /hello HTTP/1.1\nHost: x\n\n", 400);
+    refused("2.2", "a bare LF ending one field line", "GET /hello HTTP/1.1\r\nHost: x\nX-A: 1\r\n\r\n", 400);
     refused("2.2", "a NUL inside a header value", "GET /hello HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n", 400);
     // 3 Request line
     ok("3", "origin-form", "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", "hello");

@@ -68,6 +68,25 @@ class LimitsTest {
   }
 
   @Test
+  void handlerException_loggedOnceWithRequestLine() throws Exception {
+    Logger log = (Logger) LoggerFactory.getLogger(HttpServer.class);
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    log.addAppender(lines);
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
+        RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /fail?x=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(c.read().status).isEqualTo(500);
+      assertThat(c.closedByServer()).isTrue();
+    } finally {
+      log.detachAppender(lines);
+    }
+    assertThat(lines.list).hasSize(1);
+    assertThat(lines.list.get(0).getFormattedMessage()).isEqualTo("handler failed: GET /fail?x=1 HTTP/1.1");
+    assertThat(lines.list.get(0).getThrowableProxy().getMessage()).isEqualTo("boom");
+  }
+
+  @Test
   void stats_requestsAndBytes_counted() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
         RawHttp c = new RawHttp(server.port())) {

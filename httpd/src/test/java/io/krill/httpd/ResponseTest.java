@@ -185,6 +185,31 @@ class ResponseTest {
   }
 
   @Test
+  void header_crlfInValueOrBadName_refusedBeforeAnythingIsSent() throws Exception {
+    AtomicReference<String> errors = new AtomicReference<>("");
+    HttpServer.Builder b = TestServers.builder().get("/inject", (req, res) -> {
+      try {
+        res.header("X-A", "a\r\nSet-Cookie: evil=1");
+      } catch (IllegalArgumentException e) {
+        errors.set(errors.get() + "value;");
+      }
+      try {
+        res.header("X A", "1");
+      } catch (IllegalArgumentException e) {
+        errors.set(errors.get() + "name;");
+      }
+      res.send("safe");
+    });
+    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /inject HTTP/1.1\r\nHost: x\r\n\r\n");
+      RawHttp.Response r = c.read();
+      assertThat(r.body()).isEqualTo("safe");
+      assertThat(r.header("set-cookie")).isNull();
+    }
+    assertThat(errors.get()).isEqualTo("value;name;");
+  }
+
+  @Test
   void noContent_sendWithBody_omitsBodyAndLength() throws Exception {
     HttpServer.Builder b = TestServers.builder().get("/empty", (req, res) -> res.status(204).send("ignored"));
     try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {

@@ -45,6 +45,28 @@ class TimeoutTest {
     }
   }
 
+  @Test
+  void emptyLinesAfterRequest_doNotStartTheHeaderDeadline_idleCloseWithout408() throws Exception {
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder())
+        .headerReadTimeout(Duration.ofMillis(200)).idleTimeout(Duration.ofMillis(1500)).build().start();
+        RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n\r\n");
+      assertThat(c.read().status).isEqualTo(200);
+      assertThat(c.socket.getInputStream().readAllBytes()).as("nothing after the response, then close").isEmpty();
+    }
+  }
+
+  @Test
+  void idleTimeout_bodyStalls_answers408AndCloses() throws Exception {
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).idleTimeout(Duration.ofMillis(300))
+        .build().start(); RawHttp c = new RawHttp(server.port())) {
+      c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab");
+      RawHttp.Response r = c.read();
+      assertThat(r.status).isEqualTo(408);
+      assertThat(c.closedByServer()).isTrue();
+    }
+  }
+
   /*
    * Slowloris: 1,000 connections each send one byte of a head every 100 ms. The server must keep
    * serving a normal client quickly, and must end every slow connection at its header-read

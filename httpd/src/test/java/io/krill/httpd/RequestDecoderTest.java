@@ -1,0 +1,101 @@
+package io.krill.httpd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decoder alone, without sockets: every input is split into two fragments at every
+ * position (and fed byte by byte), and must decode to the same requests each time.
+ */
+class RequestDecoderTest {
+  /* "GET /a", "POST /b ok(body)", or "400: reason" per decoded request. */
+  private static List<String> decode(byte[] input, int... splits) {
+    EmbeddedChannel ch = new EmbeddedChannel(new RequestDecoder(new HttpDecoderConfig().setStrictLineParsing(true),
+        new HttpServerStats()));
+    int at = 0;
+    for (int split : splits) {
+      ch.writeInbound(Unpooled.wrappedBuffer(input, at, split - at));
+      at = split;
+    }
+    ch.writeInbound(Unpooled.wrappedBuffer(input, at, input.length - at));
+    List<String> out = new ArrayList<>();
+    StringBuilder body = new StringBuilder();
+    for (Object o; (o = ch.readInbound()) != null; ) {
+      try {
+        HttpObject m = (HttpObject) o;
+        if (m.decoderResult().isFailure()) {
+          out.add("400: " + m.decoderResult().cause().getMessage());
+        } else if (m instanceof HttpRequest) {
+          out.add(((HttpRequest) m).method() + " " + ((HttpRequest) m).uri());
+        }
+        if (m instanceof HttpContent && !m.decoderResult().isFailure()) {
+          body.append(((HttpContent) m).content().toString(StandardCharsets.ISO_8859_1));
+          if (m instanceof LastHttpContent && body.length() > 0) {
+            out.add("body " + body);
+            body.setLength(0);
+          }
+        }
+      } finally {
+        ReferenceCountUtil.release(o);
+      }
+    }
+    ch.finishAndReleaseAll();
+    return out;
+  }
+
+  private static void assertSameAtEverySplit(String request, List<String> expected) {
+    byte[] bytes = request.getBytes(StandardCharsets.ISO_8859_1);
+    assertThat(decode(bytes)).as("whole").isEqualTo(expected);
+    for (int i = 1; i < bytes.length; i++) {
+      assertThat(decode(bytes, i)).as("split at " + i).isEqualTo(expected);
+    }
+    int[] every = new int[bytes.length - 1];
+    for (int i = 0; i < every.length; i++) {
+      every[i] = i + 1;
+    }
+    assertThat(decode(bytes, every)).as("byte by byte").isEqualTo(expected);
+  }
+
+  @Test
+  void decode_pipelinedRequestsWithBodies_sameAtEverySplit() {
+    assertSameAtEverySplit("GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n"
+        + "x: y\r\n z\n" + "GET /c HTTP/1.1\r\nHost: x\r\nX: 1\r\n\r\n",
+        List.of("GET /a", "POST /b", "body x: y\r\n z\n", "GET /c"));
+  }
+
+  @Test
+  void decode_obsFoldInSecondRequest_firstServedThenRefused() {
+    assertSameAtEverySplit("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\nX: 1\r\n  2\r\n\r\n",
+        List.of("GET /a", "400: obs-fold (a header line starting with whitespace)"));
+  }
+
+  @Test
+  void decode_whitespaceBeforeColon_refused() {
+    assertSameAtEverySplit("GET /a HTTP/1.1\r\nHost: x\r\nX-Y : 1\r\n\r\n",
+        List.of("400: whitespace between a header name and the colon"));
+  }
+
+  @Test
+  void decode_whitespaceInsideValue_accepted() {
+    assertSameAtEverySplit("GET /a HTTP/1.1\r\nHost: x\r\nX-Y: a b\t c\r\n\r\n", List.of("GET /a"));
+  }
+
+  @Test
+  void decode_contentLengthWithTransferEncoding_refused() {
+    List<String> out = decode(("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + "0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+    assertThat(out).containsExactly("400: both Transfer-Encoding and Content-Length (request smuggling shape)");
+  }
+}
