@@ -19,6 +19,8 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -152,7 +154,7 @@ public final class FiberServerSocket implements AutoCloseable {
   }
 
   /**
-   * Waits for the next connection. May suspend.
+   * Waits for the next connection, as long as it takes. May suspend.
    *
    * @return the connection; with TLS, its handshake completes on first read or flush
    * @throws SocketException once the server is closed
@@ -160,7 +162,26 @@ public final class FiberServerSocket implements AutoCloseable {
    * @throws Suspendable never; marks that this method suspends
    */
   public FiberSocket accept() throws IOException, Suspendable {
+    return accept(Duration.ZERO);
+  }
+
+  /**
+   * Waits at most {@code timeout} for the next connection. May suspend. A timeout leaves the
+   * server usable: a connection that arrives later waits for the next accept.
+   *
+   * @param timeout how long to wait, zero for as long as it takes
+   * @return the connection; with TLS, its handshake completes on first read or flush
+   * @throws SocketTimeoutException "Accept timed out after N ms: host:port" when no connection came in time
+   * @throws SocketException once the server is closed
+   * @throws IllegalArgumentException if {@code timeout} is negative
+   * @throws IllegalStateException if the server is serving with a handler
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public FiberSocket accept(Duration timeout) throws IOException, Suspendable {
+    Checks.nonNegative("timeout", timeout);
+    long deadline = Strand.deadline(timeout.toNanos());
     Object me = Strand.current();
+    boolean timedOut = false;
     try {
       for (;;) {
         Channel ch;
@@ -175,11 +196,15 @@ public final class FiberServerSocket implements AutoCloseable {
           if (closed) {
             throw new SocketException("Socket closed: " + this);
           }
+          if (timedOut) {
+            throw new SocketTimeoutException("Accept timed out after " + timeout.toMillis() + " ms: "
+                + NetUtil.toSocketAddressString((InetSocketAddress) channel.localAddress()));
+          }
           acceptor = me;
           ch = channel;
         }
         ch.read();
-        Strand.park(this, Long.MAX_VALUE);
+        timedOut = !Strand.park(this, deadline);
       }
     } finally {
       acceptor = null;

@@ -139,7 +139,7 @@ public final class FiberSocket implements AutoCloseable {
     Transport transport = options.transport();
     Tls tls = options.tls;
     Bootstrap b = new Bootstrap()
-        .group(Transports.group(transport, options.scheduler()))
+        .group(Transports.clientGroup(transport, options.scheduler()))
         .channel(Transports.socketChannel(transport))
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
         .handler(new ChannelInitializer<Channel>() {

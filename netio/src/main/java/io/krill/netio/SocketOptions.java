@@ -37,7 +37,9 @@ public final class SocketOptions {
   /** Default: SO_KEEPALIVE. */
   public static final boolean DEFAULT_KEEP_ALIVE = false;
 
-  private static final SocketOptions DEFAULTS = new Builder().build();
+  // Built on first use, not in <clinit>: a bad krill.netio.transport then fails each call with
+  // its own clear message instead of failing class initialization once.
+  private static volatile SocketOptions defaults;
 
   final Duration connectTimeout;
   final Duration readTimeout;
@@ -79,7 +81,12 @@ public final class SocketOptions {
 
   /** @return the defaults */
   public static SocketOptions defaults() {
-    return DEFAULTS;
+    SocketOptions d = defaults;
+    if (d == null) {
+      d = new Builder().build();
+      defaults = d;
+    }
+    return d;
   }
 
   /** @return a builder starting from the defaults */

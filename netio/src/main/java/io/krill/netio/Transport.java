@@ -1,56 +1,89 @@
 package io.krill.netio;
 
-import io.netty.channel.epoll.Epoll;
+import io.krill.fibers.internal.CarrierIo;
+import java.util.Locale;
 
 /**
- * The Netty transport a socket uses. {@link #NIO} is the default: its channels live on the
- * fiber scheduler's own event loops, so an I/O completion resumes the fiber on the same
- * thread. {@link #EPOLL} runs channels on the carriers too when they run the epoll handler
- * ({@code -Dkrill.fibers.io=epoll}), otherwise on a separate native event-loop group that
- * resumes fibers with a hand-off to their home loop. {@link #AUTO} picks epoll when it loads.
+ * The Netty transport a socket uses. A channel lives on the fiber scheduler's own event loops
+ * when its transport is the one the carriers run ({@code -Dkrill.fibers.io}), so an I/O
+ * completion resumes the fiber on the same thread; otherwise it runs on a separate shared
+ * group of that transport and resumes fibers with a hand-off to their home loop.
  *
- * <p>The default comes from the system property {@code krill.netio.transport}
- * ({@code nio}, {@code epoll} or {@code auto}); when it is unset, from
+ * <p>{@link #AUTO} picks epoll if it loads, else NIO. io_uring is used only when asked for by
+ * name: Netty 4.2.7's io_uring transport can lose a write that is in flight when the output
+ * shuts down (netty/netty#17237), so {@code auto} does not pick it yet.
+ *
+ * <p>The default comes from the system property {@code krill.netio.transport} ({@code nio},
+ * {@code epoll}, {@code io_uring} or {@code auto}); when it is unset, from
  * {@code krill.fibers.io}, the I/O handler of the fiber carriers, so that channels live on
- * the carriers either way.
+ * the carriers either way; when both are unset, NIO.
  */
 public enum Transport {
-  /** Java NIO, on the fiber scheduler's loops. */
+  /** Java NIO: works everywhere. */
   NIO,
   /** Linux epoll through Netty's native library. */
   EPOLL,
-  /** Epoll when available, otherwise NIO. */
+  /**
+   * Linux io_uring through Netty's native library (kernel 5.14+ with io_uring enabled). Opt-in
+   * only for now; see the class comment.
+   */
+  IO_URING,
+  /** Epoll if it loads, else NIO. */
   AUTO;
 
-  /** @return the transport named by {@code krill.netio.transport}, NIO when unset */
+  /** The system property that sets the default transport of {@link SocketOptions}. */
+  public static final String PROPERTY = "krill.netio.transport";
+
+  /**
+   * Reads the default transport: {@code krill.netio.transport}, else {@code krill.fibers.io},
+   * else NIO.
+   *
+   * @return the transport named there (AUTO stays AUTO)
+   * @throws IllegalArgumentException naming the property for an unknown value
+   * @throws IllegalStateException naming the property when it asks for a transport that does
+   *     not load here ({@code "krill.netio.transport: io_uring is not available here: <cause>"})
+   */
   public static Transport fromSystemProperty() {
-    String name = System.getProperty("krill.netio.transport", System.getProperty("krill.fibers.io", "nio"));
+    String property = System.getProperty(PROPERTY) != null ? PROPERTY : CarrierIo.PROPERTY;
+    String name = System.getProperty(property, CarrierIo.DEFAULT);
+    Transport t;
     try {
-      return valueOf(name.trim().toUpperCase(java.util.Locale.ROOT));
+      t = valueOf(name.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("krill.netio.transport: " + name + " (expected: nio, epoll or auto)", e);
+      throw new IllegalArgumentException(property + ": " + name + " (expected: nio, epoll, io_uring or auto)", e);
     }
+    if (t != AUTO) {
+      t.carrierIo().requireAvailable(property);
+    }
+    return t;
   }
 
-  /** @return true if this transport can be used in this process */
+  /** @return true if this transport can be used in this process (AUTO always can) */
   public boolean isAvailable() {
-    return this != EPOLL || Epoll.isAvailable();
+    return this == AUTO || carrierIo().isAvailable();
+  }
+
+  /** @return why this transport does not load here, or null if it does */
+  public Throwable unavailabilityCause() {
+    return this == AUTO ? null : carrierIo().unavailabilityCause();
   }
 
   /**
    * Resolves {@link #AUTO} and checks availability.
    *
-   * @return NIO or EPOLL
-   * @throws IllegalStateException if this is EPOLL and epoll does not load here, naming why
+   * @return NIO, EPOLL or IO_URING
+   * @throws IllegalStateException if this transport does not load here
+   *     ({@code "transport: io_uring is not available here: <cause>"})
    */
   public Transport resolve() {
     if (this == AUTO) {
-      return Epoll.isAvailable() ? EPOLL : NIO;
+      return io.krill.netio.internal.Transports.transport(CarrierIo.best());
     }
-    if (this == EPOLL && !Epoll.isAvailable()) {
-      throw new IllegalStateException("transport EPOLL is not available: " + Epoll.unavailabilityCause(),
-          Epoll.unavailabilityCause());
-    }
+    carrierIo().requireAvailable("transport");
     return this;
+  }
+
+  private CarrierIo carrierIo() {
+    return this == AUTO ? CarrierIo.best() : io.krill.netio.internal.Transports.carrierIo(this);
   }
 }

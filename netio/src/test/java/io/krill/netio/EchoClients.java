@@ -19,14 +19,19 @@ final class EchoClients {
 
   private EchoClients() {}
 
+  /** Runs the clients on the transport whose channels live on {@code scheduler}'s carriers. */
   static void run(String host, int port, int connections, FiberScheduler scheduler) throws Exception {
-    run(host, port, connections, scheduler, Transport.NIO);
+    run(host, port, connections, scheduler, io.krill.netio.internal.Transports.carrierTransport(scheduler));
   }
 
   static void run(String host, int port, int connections, FiberScheduler scheduler, Transport transport)
       throws Exception {
     SocketOptions o = SocketOptions.builder().scheduler(scheduler).transport(transport).connectTimeout(Duration.ofSeconds(30))
         .readTimeout(Duration.ofSeconds(60)).build();
+    // Channels of the carriers' own transport register on the connecting fiber's loop.
+    boolean onCarriers = scheduler instanceof io.krill.fibers.internal.EventLoopScheduler
+        && ((io.krill.fibers.internal.EventLoopScheduler) scheduler).io()
+            == io.krill.netio.internal.Transports.carrierIo(transport);
     Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
     AtomicInteger open = new AtomicInteger();
     AtomicInteger maxOpen = new AtomicInteger();
@@ -39,6 +44,10 @@ final class EchoClients {
       fibers.add(Fiber.builder().scheduler(scheduler).name("echo-client-" + i).start(() -> {
         try (FiberSocket s = FiberSocket.connect(host, port, o)) {
           maxOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
+          if (onCarriers && io.krill.fibers.internal.EventLoopScheduler.currentLoop() != s.connection.channel().eventLoop()) {
+            throw new AssertionError("client " + id + " runs on " + Thread.currentThread().getName()
+                + ", its channel on " + s.connection.channel().eventLoop());
+          }
           allConnected.countDown();
           for (int r = 0; r < ROUNDS; r++) {
             byte[] sent = pattern(id, r);

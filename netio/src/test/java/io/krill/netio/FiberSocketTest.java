@@ -125,68 +125,40 @@ class FiberSocketTest {
     }
   }
 
-  @Test
-  void echo_manyConcurrentFiberConnections_everyByteReturnsInOrder() throws Exception {
+  @EveryTransport
+  void echo_manyConcurrentFiberConnections_everyByteReturnsInOrderOnChannelLoops(Transport transport) throws Exception {
     int connections = Integer.getInteger("krill.netio.echo.connections", 2000);
-    EchoClients.run("127.0.0.1", startEchoServer(), connections, TestLoops.scheduler());
-  }
-
-  @Test
-  void echo_epollTransport_everyByteReturnsInOrder() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(Transport.EPOLL.isAvailable(), "epoll does not load here");
-    FiberServerSocket server = TestLoops.serve(options().transport(Transport.EPOLL).build(), BYTE_ECHO);
+    TestLoops.Carriers c = TestLoops.on(transport);
+    java.util.concurrent.atomic.AtomicInteger served = new java.util.concurrent.atomic.AtomicInteger();
+    FiberServerSocket server = c.serve(c.options().backlog(4096).build(), s -> {
+      served.incrementAndGet();
+      BYTE_ECHO.handle(s);
+    });
     SERVERS.add(server);
-    EchoClients.run("127.0.0.1", server.port(), 200, TestLoops.scheduler(), Transport.EPOLL);
+    EchoClients.run("127.0.0.1", server.port(), connections, c.scheduler, transport);
+    // Every handler ran on its channel's loop, a carrier of this transport: checked in c.serve,
+    // reported by NetioInvariantsExtension.
+    assertThat(served.get()).isEqualTo(connections);
   }
 
-  @Test
-  void serve_epollCarriers_channelsAndFibersShareTheEpollLoops() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(Transport.EPOLL.isAvailable(), "epoll does not load here");
-    io.krill.fibers.internal.EventLoopScheduler epollLoops = new io.krill.fibers.internal.EventLoopScheduler(2, true, true);
-    try {
-      assertThat(io.krill.netio.internal.Transports.group(Transport.EPOLL, epollLoops)).isSameAs(epollLoops.group());
-      assertThat(io.krill.netio.internal.Transports.group(Transport.NIO, epollLoops)).isNotSameAs(epollLoops.group());
-      SocketOptions o = SocketOptions.builder().scheduler(epollLoops).transport(Transport.EPOLL)
-          .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ofSeconds(20)).build();
-      java.util.Set<String> handlerThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
-      FiberServerSocket server = Continuation.callOnThread(() -> FiberServerSocket.bind("127.0.0.1", 0, o));
-      try {
-        server.serve(s -> {
-          io.netty.channel.EventLoop loop = io.krill.fibers.internal.EventLoopScheduler.currentLoop();
-          handlerThreads.add(loop != null && loop.parent() == epollLoops.group() ? "carrier" : Thread.currentThread().getName());
-          BYTE_ECHO.handle(s);
-        });
-        EchoClients.run("127.0.0.1", server.port(), 100, epollLoops, Transport.EPOLL);
-      } finally {
-        server.close();
+  @EveryTransport
+  void echo_transportUnlikeCarriers_channelsOnSharedGroupFibersOnCarriers(Transport carriers) throws Exception {
+    TestLoops.Carriers c = TestLoops.on(carriers);
+    Transport other = carriers == Transport.NIO ? Transport.IO_URING : Transport.NIO;
+    io.netty.channel.EventLoopGroup shared = io.krill.netio.internal.Transports.group(other, c.scheduler);
+    assertThat(shared).isNotSameAs(c.scheduler.group());
+    java.util.Queue<String> wrong = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    FiberServerSocket server = TestLoops.serve(c.options().transport(other).build(), s -> {
+      if (s.connection.channel().eventLoop().parent() != shared || io.krill.fibers.internal.EventLoopScheduler.currentLoop() == null) {
+        wrong.add(Thread.currentThread().getName() + " / " + s.connection.channel().eventLoop());
       }
-      assertThat(handlerThreads).containsExactly("carrier");
-    } finally {
-      epollLoops.close();
-    }
+      BYTE_ECHO.handle(s);
+    });
+    SERVERS.add(server);
+    EchoClients.run("127.0.0.1", server.port(), 200, c.scheduler, other);
+    assertThat(wrong).isEmpty();
   }
 
-  @Test
-  void ioProperty_unknownValue_namesTheProperty() {
-    String old = System.getProperty("krill.fibers.io");
-    System.setProperty("krill.fibers.io", "kqueue");
-    try {
-      assertThatThrownBy(io.krill.fibers.internal.EventLoopScheduler::ioFromSystemProperty)
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("krill.fibers.io: kqueue (expected: nio, epoll or auto)");
-    } finally {
-      if (old == null) {
-        System.clearProperty("krill.fibers.io");
-      } else {
-        System.setProperty("krill.fibers.io", old);
-      }
-    }
-  }
-
-  @Test
-  void transport_auto_resolvesToAvailableOne() {
-    assertThat(Transport.AUTO.resolve()).isEqualTo(Transport.EPOLL.isAvailable() ? Transport.EPOLL : Transport.NIO);
-  }
 
   private static int startEchoServer() throws Exception {
     FiberServerSocket server = Continuation.callOnThread(
@@ -273,18 +245,20 @@ class FiberSocketTest {
         .hasMessage("port: 0 (expected: 1..65535)");
   }
 
-  @Test
-  void connect_nobodyListening_throwsConnectExceptionWithHostPort() throws Exception {
+  @EveryTransport
+  void connect_nobodyListening_throwsConnectExceptionWithHostPort(Transport transport) throws Exception {
+    TestLoops.Carriers c = TestLoops.on(transport);
     int port;
     try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       port = probe.getLocalPort();
     }
-    assertThatThrownBy(() -> inFiber(() -> FiberSocket.connect("127.0.0.1", port, options().build())))
+    assertThatThrownBy(() -> c.inFiber(() -> FiberSocket.connect("127.0.0.1", port, c.options().build())))
         .isInstanceOf(ConnectException.class).hasMessage("Connection refused: 127.0.0.1:" + port);
   }
 
-  @Test
-  void connect_acceptQueueFull_throwsSocketTimeout() throws Exception {
+  @EveryTransport
+  void connect_acceptQueueFull_throwsSocketTimeout(Transport transport) throws Exception {
+    TestLoops.Carriers c = TestLoops.on(transport);
     // A listener that never accepts, with its queue filled: the kernel drops further SYNs.
     try (ServerSocket full = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       List<Socket> fillers = new ArrayList<>();
@@ -299,8 +273,8 @@ class FiberSocketTest {
           }
           fillers.add(f);
         }
-        SocketOptions o = options().connectTimeout(Duration.ofMillis(300)).build();
-        assertThatThrownBy(() -> inFiber(() -> FiberSocket.connect("127.0.0.1", full.getLocalPort(), o)))
+        SocketOptions o = c.options().connectTimeout(Duration.ofMillis(300)).build();
+        assertThatThrownBy(() -> c.inFiber(() -> FiberSocket.connect("127.0.0.1", full.getLocalPort(), o)))
             .isInstanceOf(SocketTimeoutException.class)
             .hasMessage("Connect timed out after 300 ms: 127.0.0.1:" + full.getLocalPort());
       } finally {
@@ -311,15 +285,16 @@ class FiberSocketTest {
     }
   }
 
-  @Test
-  void read_peerSendsNothing_throwsSocketTimeoutAfterReadTimeout() throws Exception {
+  @EveryTransport
+  void read_peerSendsNothing_throwsSocketTimeoutAfterReadTimeout(Transport transport) throws Exception {
+    TestLoops.Carriers c = TestLoops.on(transport);
     CountDownLatch done = new CountDownLatch(1);
-    try (FiberServerSocket server = TestLoops.serve(options().build(), s -> {
+    try (FiberServerSocket server = c.serve(c.options().build(), s -> {
       s.input().read(); // waits for the client to close
       done.countDown();
     })) {
-      SocketOptions o = options().readTimeout(Duration.ofMillis(200)).build();
-      assertThatThrownBy(() -> inFiber(() -> {
+      SocketOptions o = c.options().readTimeout(Duration.ofMillis(200)).build();
+      assertThatThrownBy(() -> c.inFiber(() -> {
         try (FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), o)) {
           return s.input().readLine();
         }
@@ -328,8 +303,9 @@ class FiberSocketTest {
     }
   }
 
-  @Test
-  void read_peerResetsMidStream_deliversDataThenSocketExceptionNamingPeer() throws Exception {
+  @EveryTransport
+  void read_peerResetsMidStream_deliversDataThenSocketExceptionNamingPeer(Transport transport) throws Exception {
+    TestLoops.Carriers c = TestLoops.on(transport);
     try (ServerSocket plain = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
       Thread peer = new Thread(() -> {
         try (Socket s = plain.accept()) {
@@ -345,8 +321,8 @@ class FiberSocketTest {
       });
       peer.start();
       AtomicReference<String> first = new AtomicReference<>();
-      assertThatThrownBy(() -> inFiber(() -> {
-        try (FiberSocket s = FiberSocket.connect("127.0.0.1", plain.getLocalPort(), options().build())) {
+      assertThatThrownBy(() -> c.inFiber(() -> {
+        try (FiberSocket s = FiberSocket.connect("127.0.0.1", plain.getLocalPort(), c.options().build())) {
           first.set(s.input().readLine());
           s.output().write('g');
           s.output().flush();
@@ -358,9 +334,10 @@ class FiberSocketTest {
     }
   }
 
-  @Test
-  void shutdownOutput_peerReadsEndOfStream_peerCanStillAnswer() throws Exception {
-    try (FiberServerSocket server = TestLoops.serve(options().build(), s -> {
+  @EveryTransport
+  void shutdownOutput_peerReadsEndOfStream_peerCanStillAnswer(Transport transport) throws Exception {
+    TestLoops.Carriers c = TestLoops.on(transport);
+    try (FiberServerSocket server = c.serve(c.options().build(), s -> {
       long total = 0;
       byte[] b = new byte[1024];
       for (int n; (n = s.input().read(b)) > 0; ) {
@@ -368,8 +345,8 @@ class FiberSocketTest {
       }
       s.output().writeUtf8("got " + total + "\n");
     })) {
-      String answer = inFiber(() -> {
-        try (FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), options().build())) {
+      String answer = c.inFiber(() -> {
+        try (FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), c.options().build())) {
           s.output().write(new byte[100_000]);
           s.shutdownOutput();
           try {
@@ -388,13 +365,14 @@ class FiberSocketTest {
     }
   }
 
-  @Test
-  void close_whileAnotherFiberReads_readerGetsSocketException() throws Exception {
-    try (FiberServerSocket server = TestLoops.serve(options().build(), s -> s.input().read())) {
-      Throwable failure = inFiber(() -> {
-        FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), options().build());
+  @EveryTransport
+  void close_whileAnotherFiberReads_readerGetsSocketException(Transport transport) throws Exception {
+    TestLoops.Carriers c = TestLoops.on(transport);
+    try (FiberServerSocket server = c.serve(c.options().build(), s -> s.input().read())) {
+      Throwable failure = c.inFiber(() -> {
+        FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), c.options().build());
         AtomicReference<Throwable> seen = new AtomicReference<>();
-        Fiber reader = Fiber.builder().start(() -> {
+        Fiber reader = Fiber.builder().scheduler(c.scheduler).start(() -> {
           try {
             s.input().read();
           } catch (Throwable e) {
@@ -410,14 +388,15 @@ class FiberSocketTest {
     }
   }
 
-  @Test
-  void flush_slowReaderFastWriter_writerParksAndUnreadBytesStayBounded() throws Exception {
+  @EveryTransport
+  void flush_slowReaderFastWriter_writerParksAndUnreadBytesStayBounded(Transport transport) throws Exception {
+    TestLoops.Carriers c = TestLoops.on(transport);
     long total = 32L << 20;
     AtomicLong read = new AtomicLong();
     AtomicLong maxAhead = new AtomicLong();
     AtomicLong written = new AtomicLong();
-    SocketOptions small = options().sendBufferSize(64 * 1024).receiveBufferSize(64 * 1024).build();
-    try (FiberServerSocket server = TestLoops.serve(small, s -> {
+    SocketOptions small = c.options().sendBufferSize(64 * 1024).receiveBufferSize(64 * 1024).build();
+    try (FiberServerSocket server = c.serve(small, s -> {
       byte[] b = new byte[8192];
       Fiber.sleep(Duration.ofMillis(300)); // the writer runs into the water mark meanwhile
       for (int n; (n = s.input().read(b)) > 0; ) {
@@ -427,7 +406,7 @@ class FiberSocketTest {
         }
       }
     })) {
-      inFiber(() -> {
+      c.inFiber(() -> {
         try (FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), small)) {
           byte[] chunk = new byte[16384];
           while (written.get() < total) {

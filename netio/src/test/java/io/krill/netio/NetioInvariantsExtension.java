@@ -1,6 +1,7 @@
 package io.krill.netio;
 
 import io.krill.fibers.Fiber;
+import io.krill.fibers.FiberScheduler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -11,8 +12,9 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Checks after every netio test: no fiber of the test scheduler is left, and Netty's paranoid
- * leak detector reported no unreleased buffer. Registered for all tests through
+ * Checks after every netio test: no fiber of the test schedulers is left, every handler of
+ * the transport matrix ran on its channel's own loop, and Netty's paranoid leak detector
+ * reported no unreleased buffer. Registered for all tests through
  * {@code META-INF/services} and JUnit's extension autodetection.
  */
 public final class NetioInvariantsExtension implements AfterEachCallback {
@@ -24,14 +26,17 @@ public final class NetioInvariantsExtension implements AfterEachCallback {
       throw new AssertionError("tests must run with -Dio.netty.leakDetectionLevel=paranoid");
     }
     long deadline = System.nanoTime() + GRACE_NANOS;
-    List<Fiber> live;
-    while (!(live = TestLoops.scheduler().liveFibers()).isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
     List<String> problems = new ArrayList<>();
-    if (!live.isEmpty()) {
-      problems.add(live.size() + " leaked fiber(s):\n" + TestLoops.scheduler().dumpParked());
+    for (FiberScheduler scheduler : TestLoops.schedulers()) {
+      List<Fiber> live;
+      while (!(live = scheduler.liveFibers()).isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      if (!live.isEmpty()) {
+        problems.add(live.size() + " leaked fiber(s) on " + scheduler + ":\n" + scheduler.dumpParked());
+      }
     }
+    problems.addAll(TestLoops.drainCarrierProblems());
     problems.addAll(leaks());
     if (!problems.isEmpty()) {
       throw new AssertionError("netio invariants broken after " + context.getDisplayName() + ":\n  "

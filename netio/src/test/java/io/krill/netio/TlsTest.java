@@ -32,11 +32,17 @@ class TlsTest {
     return TestLoops.serve(options().tls(tls).build(), FiberSocketTest.LINE_ECHO);
   }
 
-  @Test
-  void connect_trustedCertificateMatchingHost_echoesOverTls() throws Exception {
-    try (FiberServerSocket server = server(localhost)) {
-      SocketOptions o = options().tls(Tls.client(root.getCertificate())).build();
-      String echoed = inFiber(() -> {
+  private static FiberServerSocket server(X509Bundle cert, TestLoops.Carriers c) throws Exception {
+    Tls tls = Tls.server(cert.getKeyPair().getPrivate(), cert.getCertificatePath());
+    return c.serve(c.options().tls(tls).build(), FiberSocketTest.LINE_ECHO);
+  }
+
+  @EveryTransport
+  void connect_trustedCertificateMatchingHost_echoesOverTls(Transport transport) throws Exception {
+    TestLoops.Carriers c = TestLoops.on(transport);
+    try (FiberServerSocket server = server(localhost, c)) {
+      SocketOptions o = c.options().tls(Tls.client(root.getCertificate())).build();
+      String echoed = c.inFiber(() -> {
         try (FiberSocket s = FiberSocket.connect("localhost", server.port(), o)) {
           s.output().writeUtf8("secret\n");
           s.output().flush();
@@ -47,11 +53,12 @@ class TlsTest {
     }
   }
 
-  @Test
-  void connect_certificateNotTrusted_handshakeFailureNamesPeerAndCause() throws Exception {
-    try (FiberServerSocket server = server(localhost)) {
-      SocketOptions o = options().tls(Tls.client()).build();
-      assertThatThrownBy(() -> inFiber(() -> FiberSocket.connect("localhost", server.port(), o)))
+  @EveryTransport
+  void connect_certificateNotTrusted_handshakeFailureNamesPeerAndCause(Transport transport) throws Exception {
+    TestLoops.Carriers c = TestLoops.on(transport);
+    try (FiberServerSocket server = server(localhost, c)) {
+      SocketOptions o = c.options().tls(Tls.client()).build();
+      assertThatThrownBy(() -> c.inFiber(() -> FiberSocket.connect("localhost", server.port(), o)))
           .isInstanceOf(SSLHandshakeException.class)
           .hasMessageStartingWith("TLS handshake with localhost:" + server.port() + " failed: ")
           .hasMessageContaining("PKIX");

@@ -5,9 +5,6 @@ import io.krill.fibers.FiberScheduler;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,20 +25,21 @@ public final class EventLoopScheduler extends FiberScheduler {
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
   private final List<EventLoop> loops = new ArrayList<>();
   private final AtomicInteger next = new AtomicInteger();
-  private final boolean epoll;
+  private final CarrierIo io;
 
   /**
-   * Starts NIO loops, or epoll loops when {@link #ioFromSystemProperty()} says so.
+   * Starts loops with the I/O handler {@link CarrierIo#fromSystemProperty()} names.
    *
    * @param threads how many loops
    * @param tracking whether to keep a registry of live fibers
+   * @throws IllegalStateException naming {@code krill.fibers.io} if that handler does not load here
    */
   public EventLoopScheduler(int threads, boolean tracking) {
-    this(threads, tracking, ioFromSystemProperty());
+    this(threads, tracking, CarrierIo.fromSystemProperty());
   }
 
   /**
-   * Starts the loops.
+   * Starts NIO or epoll loops.
    *
    * @param threads how many loops
    * @param tracking whether to keep a registry of live fibers
@@ -49,18 +47,26 @@ public final class EventLoopScheduler extends FiberScheduler {
    * @throws IllegalStateException if {@code epoll} is true and the native library does not load
    */
   public EventLoopScheduler(int threads, boolean tracking, boolean epoll) {
+    this(threads, tracking, epoll ? CarrierIo.EPOLL : CarrierIo.NIO);
+  }
+
+  /**
+   * Starts the loops.
+   *
+   * @param threads how many loops
+   * @param tracking whether to keep a registry of live fibers
+   * @param io the I/O handler every carrier runs
+   * @throws IllegalStateException naming {@code krill.fibers.io} if {@code io} does not load here
+   */
+  public EventLoopScheduler(int threads, boolean tracking, CarrierIo io) {
     super("krill-loop", tracking);
-    if (epoll && !Epoll.isAvailable()) {
-      throw new IllegalStateException("krill.fibers.io: epoll is not available here: " + Epoll.unavailabilityCause(),
-          Epoll.unavailabilityCause());
-    }
-    this.epoll = epoll;
+    this.io = io.requireAvailable(CarrierIo.PROPERTY);
     AtomicInteger index = new AtomicInteger();
     group = new MultiThreadIoEventLoopGroup(threads, r -> {
       CarrierThread t = new CarrierThread(r, name() + "-" + index.incrementAndGet());
       this.threads.add(t);
       return t;
-    }, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    }, io.newFactory());
     CountDownLatch started = new CountDownLatch(threads);
     for (EventExecutor e : group) {
       EventLoop loop = (EventLoop) e;
@@ -77,30 +83,14 @@ public final class EventLoopScheduler extends FiberScheduler {
     }
   }
 
-  /**
-   * Reads {@code krill.fibers.io}: {@code nio} (the default), {@code epoll}, or {@code auto}
-   * (epoll when the native library loads).
-   *
-   * @return true if the carriers should run the epoll handler
-   * @throws IllegalArgumentException naming the property for any other value
-   */
-  public static boolean ioFromSystemProperty() {
-    String io = System.getProperty("krill.fibers.io", "nio").trim().toLowerCase(java.util.Locale.ROOT);
-    switch (io) {
-      case "nio":
-        return false;
-      case "epoll":
-        return true;
-      case "auto":
-        return Epoll.isAvailable();
-      default:
-        throw new IllegalArgumentException("krill.fibers.io: " + io + " (expected: nio, epoll or auto)");
-    }
+  /** @return the I/O handler the carriers run */
+  public CarrierIo io() {
+    return io;
   }
 
-  /** @return true if the carriers run Netty's epoll handler, false for NIO */
+  /** @return true if the carriers run Netty's epoll handler */
   public boolean isEpoll() {
-    return epoll;
+    return io == CarrierIo.EPOLL;
   }
 
   /** @return the Netty event loop group, shared with netio */

@@ -31,8 +31,9 @@ import org.HdrHistogram.Histogram;
  */
 public final class EchoComparison {
   static final List<String> ALL_SERVERS = List.of("fiber", "netty", "virtual", "platform");
-  /** Also accepted by --servers: the fiber and Netty servers on Netty's native epoll transport. */
-  static final List<String> KNOWN_SERVERS = List.of("fiber", "netty", "virtual", "platform", "fiber-epoll", "netty-epoll");
+  /** Also accepted by --servers: the fiber and Netty servers on Netty's native epoll and io_uring transports. */
+  static final List<String> KNOWN_SERVERS = List.of("fiber", "netty", "virtual", "platform", "fiber-epoll", "netty-epoll",
+      "fiber-uring", "netty-uring");
 
   private EchoComparison() {}
 

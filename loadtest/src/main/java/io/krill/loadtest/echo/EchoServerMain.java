@@ -2,6 +2,8 @@ package io.krill.loadtest.echo;
 
 import io.krill.fibers.Continuation;
 import io.krill.fibers.FiberScheduler;
+import io.krill.fibers.internal.CarrierIo;
+import io.krill.fibers.internal.EventLoopScheduler;
 import io.krill.loadtest.internal.VirtualThreads;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
@@ -9,6 +11,7 @@ import io.krill.netio.FiberServerSocket;
 import io.krill.netio.SocketHandler;
 import io.krill.netio.SocketOptions;
 import io.krill.netio.Transport;
+import io.krill.netio.internal.Transports;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
@@ -17,8 +20,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -31,7 +32,9 @@ import java.util.function.Function;
 
 /**
  * One echo server of the comparison, alone in its JVM: {@code fiber} (a fiber per connection
- * on netio, blocking-style), {@code netty} (an async Netty handler), {@code virtual} and
+ * on netio, blocking-style), {@code netty} (an async Netty handler), both on NIO, and their
+ * native-transport twins {@code fiber-epoll}, {@code fiber-uring}, {@code netty-epoll},
+ * {@code netty-uring}, {@code virtual} and
  * {@code platform} (blocking {@link ServerSocket}, one virtual or platform thread per
  * connection). Listens on 127.0.0.1, prints {@code port N threads T}, and serves until its
  * standard input closes or {@code maxSeconds} pass, whichever is first.
@@ -50,7 +53,7 @@ public final class EchoServerMain {
 
   public static void main(String[] args) throws Exception {
     if (args.length < 1) {
-      throw new IllegalArgumentException("usage: EchoServerMain fiber|netty|virtual|platform [maxSeconds]");
+      throw new IllegalArgumentException("usage: EchoServerMain fiber|fiber-epoll|fiber-uring|netty|netty-epoll|netty-uring|virtual|platform [maxSeconds]");
     }
     String kind = args[0];
     long maxSeconds = args.length > 1 ? Long.parseLong(args[1]) : 3600;
@@ -60,11 +63,14 @@ public final class EchoServerMain {
     int port;
     switch (kind) {
       case "fiber":
-      case "fiber-epoll": {
-        boolean epoll = kind.equals("fiber-epoll");
-        FiberScheduler scheduler = new io.krill.fibers.internal.EventLoopScheduler(threads, FiberScheduler.DEFAULT_TRACKING, epoll);
+      case "fiber-epoll":
+      case "fiber-uring": {
+        // Each kind pins its transport, for the carriers and the channels alike.
+        CarrierIo io = kind.equals("fiber") ? CarrierIo.NIO : kind.equals("fiber-epoll") ? CarrierIo.EPOLL : CarrierIo.IO_URING;
+        FiberScheduler scheduler = new EventLoopScheduler(threads, FiberScheduler.DEFAULT_TRACKING, io);
+        Transport transport = Transports.transport(io);
         FiberServerSocket s = Continuation.callOnThread(() -> FiberServerSocket.bind("127.0.0.1", 0,
-            SocketOptions.builder().scheduler(scheduler).transport(epoll ? Transport.EPOLL : Transport.NIO).backlog(BACKLOG)
+            SocketOptions.builder().scheduler(scheduler).transport(transport).backlog(BACKLOG)
                 .readTimeout(Duration.ZERO).writeTimeout(Duration.ZERO).build()));
         s.serve(FIBER_ECHO);
         port = s.port();
@@ -75,12 +81,11 @@ public final class EchoServerMain {
         break;
       }
       case "netty":
-      case "netty-epoll": {
-        boolean epoll = kind.equals("netty-epoll");
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads,
-            epoll ? io.netty.channel.epoll.EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-        Channel ch = new ServerBootstrap().group(group)
-            .channel(epoll ? io.netty.channel.epoll.EpollServerSocketChannel.class : NioServerSocketChannel.class)
+      case "netty-epoll":
+      case "netty-uring": {
+        CarrierIo io = kind.equals("netty") ? CarrierIo.NIO : kind.equals("netty-epoll") ? CarrierIo.EPOLL : CarrierIo.IO_URING;
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, io.newFactory());
+        Channel ch = new ServerBootstrap().group(group).channel(Transports.serverChannel(Transports.transport(io)))
             .option(ChannelOption.SO_BACKLOG, BACKLOG)
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)
@@ -106,7 +111,8 @@ public final class EchoServerMain {
         port = ((ServerSocket) server).getLocalPort();
         break;
       default:
-        throw new IllegalArgumentException("kind: " + kind + " (expected: fiber, fiber-epoll, netty, netty-epoll, virtual or platform)");
+        throw new IllegalArgumentException("kind: " + kind
+            + " (expected: fiber, fiber-epoll, fiber-uring, netty, netty-epoll, netty-uring, virtual or platform)");
     }
     System.out.println("port " + port + " threads " + threads);
     System.out.flush();

@@ -12,9 +12,11 @@ import java.time.Duration;
  * @param failures lookups that ended in {@link java.net.UnknownHostException}
  * @param totalLatency time spent in lookups that went to the servers, summed
  * @param maxLatency the slowest such lookup
+ * @param coalesced lookups that waited for a query of the same name already in flight
+ *     instead of sending their own
  */
 public record DnsMetrics(long lookups, long cacheHits, long hostsFileHits, long queries, long failures,
-    Duration totalLatency, Duration maxLatency) {
+    Duration totalLatency, Duration maxLatency, long coalesced) {
 
   /** @return the mean latency of lookups that went to the servers, zero if none did */
   public Duration meanLatency() {

@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,7 +46,8 @@ import org.xbill.DNS.lookup.ServerFailedException;
  * fiber parks while the query is in flight and costs no thread. Answers are cached for their
  * TTL, clamped to {@code [minTtl, maxTtl]}; names that do not exist are cached for
  * {@code negativeTtl}; the cache holds at most {@code cacheSize} names. The hosts file is
- * consulted first.
+ * consulted first. Concurrent lookups of one name share one query: while it is in flight,
+ * further lookups of that name wait for its answer instead of asking again.
  *
  * <pre>{@code
  * DnsResolver dns = DnsResolver.builder().servers(List.of(new InetSocketAddress("127.0.0.1", 5353))).build();
@@ -92,6 +94,8 @@ public final class DnsResolver {
   private final LongAdder failures = new LongAdder();
   private final LongAdder latencyNanos = new LongAdder();
   private final AtomicLong maxLatencyNanos = new AtomicLong();
+  private final LongAdder coalesced = new LongAdder();
+  private final ConcurrentHashMap<String, Flight> inFlight = new ConcurrentHashMap<>();
 
   private DnsResolver(Builder b) {
     List<Resolver> resolvers = new ArrayList<>();
@@ -184,18 +188,78 @@ public final class DnsResolver {
       }
       return cached.addresses;
     }
+    Flight mine = new Flight(host);
+    Flight leader = inFlight.putIfAbsent(key, mine);
+    if (leader != null) {
+      coalesced.increment();
+      return follow(host, leader);
+    }
     queries.increment();
     long start = System.nanoTime();
     try {
-      return query(host, key, name);
+      List<InetAddress> found = query(host, key, name);
+      mine.result.complete(found);
+      return found;
     } catch (UnknownHostException e) {
       failures.increment();
+      mine.result.completeExceptionally(e);
+      throw e;
+    } catch (RuntimeException | Error e) {
+      mine.result.completeExceptionally(e); // e.g. the leader was cancelled: followers ask again
       throw e;
     } finally {
+      inFlight.remove(key, mine);
       long took = System.nanoTime() - start;
       latencyNanos.add(took);
       maxLatencyNanos.accumulateAndGet(took, Math::max);
     }
+  }
+
+  /** A query in flight for one name; lookups of that name meanwhile wait for its result. */
+  private static final class Flight {
+    final String host;
+    final CompletableFuture<List<InetAddress>> result = new CompletableFuture<>();
+
+    Flight(String host) {
+      this.host = host;
+    }
+  }
+
+  /* Waits for the leader's query; its answer or its UnknownHostException, renamed for our host. */
+  private List<InetAddress> follow(String host, Flight leader) throws UnknownHostException, Suspendable {
+    CompletableFuture<List<InetAddress>> f = leader.result;
+    if (!f.isDone()) {
+      Object me = Strand.current();
+      f.whenComplete((r, e) -> Strand.wake(me));
+      while (!f.isDone()) {
+        Strand.park(f, Long.MAX_VALUE); // bounded: the leader's query has its own deadline
+      }
+    }
+    try {
+      return renamed(host, f.join());
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (!(cause instanceof UnknownHostException)) {
+        return resolveAll(host); // the leader did not finish its query: ask again
+      }
+      failures.increment();
+      String message = cause.getMessage();
+      String reason = message.startsWith(leader.host + ": ") ? message.substring(leader.host.length() + 2) : message;
+      UnknownHostException u = new UnknownHostException(host + ": " + reason);
+      u.initCause(cause.getCause());
+      throw u;
+    }
+  }
+
+  private static List<InetAddress> renamed(String host, List<InetAddress> addresses) throws UnknownHostException {
+    if (addresses.isEmpty() || host.equals(addresses.get(0).getHostName())) {
+      return addresses;
+    }
+    List<InetAddress> out = new ArrayList<>(addresses.size());
+    for (InetAddress a : addresses) {
+      out.add(InetAddress.getByAddress(host, a.getAddress()));
+    }
+    return List.copyOf(out);
   }
 
   private List<InetAddress> query(String host, String key, Name name) throws UnknownHostException, Suspendable {
@@ -346,7 +410,7 @@ public final class DnsResolver {
   /** @return a snapshot of the counters */
   public DnsMetrics metrics() {
     return new DnsMetrics(lookups.sum(), cacheHits.sum(), hostsHits.sum(), queries.sum(), failures.sum(),
-        Duration.ofNanos(latencyNanos.sum()), Duration.ofNanos(maxLatencyNanos.get()));
+        Duration.ofNanos(latencyNanos.sum()), Duration.ofNanos(maxLatencyNanos.get()), coalesced.sum());
   }
 
   /** @return how many names are cached now */

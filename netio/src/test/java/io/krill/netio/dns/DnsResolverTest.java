@@ -40,6 +40,18 @@ class DnsResolverTest {
         .timeout(Duration.ofMillis(500)).retries(0);
   }
 
+  private static void joinAll(List<io.krill.fibers.Fiber> fibers) {
+    Continuation.runOnThread(() -> {
+      for (io.krill.fibers.Fiber f : fibers) {
+        try {
+          f.join(Duration.ofSeconds(30));
+        } catch (java.util.concurrent.TimeoutException e) {
+          throw new AssertionError("lookup fiber did not finish: " + f, e);
+        }
+      }
+    });
+  }
+
   private static List<InetAddress> resolveAll(DnsResolver r, String host) throws UnknownHostException {
     return Continuation.callOnThread(() -> r.resolveAll(host));
   }
@@ -59,6 +71,60 @@ class DnsResolverTest {
     assertThat(m.queries()).isEqualTo(1);
     assertThat(m.failures()).isZero();
     assertThat(m.maxLatency()).isPositive();
+  }
+
+  @Test
+  void resolveAll_manyFibersSameNameAtOnce_shareOneQuery() throws Exception {
+    server.answer("busy.krill.test", 300, "10.0.0.9");
+    server.delay("busy.krill.test", 300); // the first query is still in flight when the others ask
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).timeout(Duration.ofSeconds(5)).build();
+    int lookups = 50;
+    List<io.krill.fibers.Fiber> fibers = new ArrayList<>();
+    java.util.Queue<Object> results = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    for (int i = 0; i < lookups; i++) {
+      String host = i % 2 == 0 ? "busy.krill.test" : "BUSY.krill.test.";
+      fibers.add(io.krill.fibers.Fiber.builder().scheduler(TestLoops.scheduler()).start(() -> {
+        try {
+          InetAddress a = r.resolve(host);
+          results.add(a.getHostName() + " " + a.getHostAddress());
+        } catch (UnknownHostException e) {
+          results.add(e);
+        }
+      }));
+    }
+    joinAll(fibers);
+    assertThat(results).hasSize(lookups)
+        .allSatisfy(o -> assertThat(o).isIn("busy.krill.test 10.0.0.9", "BUSY.krill.test. 10.0.0.9"));
+    assertThat(server.queries("busy.krill.test")).isEqualTo(1);
+    DnsMetrics m = r.metrics();
+    assertThat(m.queries()).isEqualTo(1);
+    assertThat(m.coalesced()).isEqualTo(lookups - 1);
+    assertThat(m.failures()).isZero();
+  }
+
+  @Test
+  void resolve_concurrentLookupsOfMissingName_eachGetsNxdomainNamingItsOwnHost() throws Exception {
+    server.mode("gone.krill.test", TestDnsServer.Mode.NXDOMAIN, 0, List.of());
+    server.delay("gone.krill.test", 300);
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).timeout(Duration.ofSeconds(5)).build();
+    List<io.krill.fibers.Fiber> fibers = new ArrayList<>();
+    java.util.Queue<String> messages = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    for (String host : List.of("gone.krill.test", "GONE.krill.test", "gone.krill.test.")) {
+      fibers.add(io.krill.fibers.Fiber.builder().scheduler(TestLoops.scheduler()).start(() -> {
+        try {
+          r.resolve(host);
+          messages.add("resolved " + host);
+        } catch (UnknownHostException e) {
+          messages.add(e.getMessage());
+        }
+      }));
+    }
+    joinAll(fibers);
+    assertThat(messages).containsExactlyInAnyOrder("gone.krill.test: NXDOMAIN (no such name)",
+        "GONE.krill.test: NXDOMAIN (no such name)", "gone.krill.test.: NXDOMAIN (no such name)");
+    assertThat(server.queries("gone.krill.test")).isEqualTo(1);
+    assertThat(r.metrics().coalesced()).isEqualTo(2);
+    assertThat(r.metrics().failures()).isEqualTo(3);
   }
 
   @Test

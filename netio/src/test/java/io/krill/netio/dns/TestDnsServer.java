@@ -47,6 +47,7 @@ final class TestDnsServer implements AutoCloseable {
   }
 
   private final Map<String, Zone> zones = new ConcurrentHashMap<>();
+  private final Map<String, Long> delayMillis = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> udpQueries = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> tcpQueries = new ConcurrentHashMap<>();
   private final DatagramSocket udp;
@@ -94,6 +95,11 @@ final class TestDnsServer implements AutoCloseable {
 
   void mode(String name, Mode mode, long ttl, List<InetAddress> addresses) {
     zones.put(name, new Zone(mode, addresses, ttl));
+  }
+
+  /** Makes every answer for {@code name} wait {@code millis} (the server answers one query at a time). */
+  void delay(String name, long millis) {
+    delayMillis.put(name, millis);
   }
 
   int udpQueries(String name) {
@@ -160,6 +166,14 @@ final class TestDnsServer implements AutoCloseable {
     String name = question.getName().toString(true).toLowerCase(Locale.ROOT);
     (overTcp ? tcpQueries : udpQueries).computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
     Zone zone = zones.get(name);
+    Long delay = delayMillis.get(name);
+    if (delay != null) {
+      try {
+        Thread.sleep(delay);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     Message response = new Message(query.getHeader().getID());
     response.getHeader().setFlag(Flags.QR);
     response.getHeader().setFlag(Flags.AA);
