@@ -47,4 +47,11 @@ class KrillTest {
     assertThat(r[2].trim().lines().count()).isEqualTo(1);
     assertThat(r[2]).contains("--bogus");
   }
+
+  @Test
+  void loadtest_unknownScenario_oneLineAndStatus2() {
+    String[] r = capture("loadtest", "--scenario", "nope");
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[2].trim()).startsWith("krill loadtest: scenario: nope (expected: one of");
+  }
 }

@@ -152,6 +152,9 @@ public final class FiberSocket implements AutoCloseable {
           }
         });
     applyChildOptions(b::option, options);
+    if (options.localAddress != null) {
+      b.localAddress(new InetSocketAddress(options.localAddress, 0));
+    }
     ChannelFuture f = b.connect(new InetSocketAddress(address, port));
     Channel ch = f.channel();
     boolean ok = false;

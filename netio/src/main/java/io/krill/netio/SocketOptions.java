@@ -55,6 +55,7 @@ public final class SocketOptions {
   final Transport transport;
   final FiberScheduler scheduler;
   final DnsResolver resolver;
+  final java.net.InetAddress localAddress;
 
   private SocketOptions(Builder b) {
     connectTimeout = b.connectTimeout;
@@ -73,6 +74,7 @@ public final class SocketOptions {
     transport = b.transport;
     scheduler = b.scheduler;
     resolver = b.resolver;
+    localAddress = b.localAddress;
   }
 
   /** @return the defaults */
@@ -119,6 +121,11 @@ public final class SocketOptions {
     return f != null ? f.scheduler() : FiberScheduler.defaultScheduler();
   }
 
+  /** @return the local address a client socket binds before it connects, or null for the OS's choice */
+  public java.net.InetAddress localAddress() {
+    return localAddress;
+  }
+
   /** @return the transport, with AUTO resolved */
   public Transport transport() {
     return transport.resolve();
@@ -142,6 +149,7 @@ public final class SocketOptions {
     private Transport transport = Transport.fromSystemProperty();
     private FiberScheduler scheduler;
     private DnsResolver resolver;
+    private java.net.InetAddress localAddress;
 
     private Builder() {}
 
@@ -162,6 +170,7 @@ public final class SocketOptions {
       transport = o.transport;
       scheduler = o.scheduler;
       resolver = o.resolver;
+      localAddress = o.localAddress;
     }
 
     /** @param timeout how long a connect (and a client's TLS handshake wait) may take, > 0 @return this */
@@ -260,6 +269,19 @@ public final class SocketOptions {
     /** @param resolver resolves hostnames for connect; null uses the JDK's resolver on the blocking pool @return this */
     public Builder resolver(DnsResolver resolver) {
       this.resolver = resolver;
+      return this;
+    }
+
+    /**
+     * Sets the source address of client connections: connect binds it (port chosen by the OS)
+     * before connecting, so that many clients can spread over several local addresses, e.g.
+     * 127.0.0.2, 127.0.0.3, ... toward one loopback server. Servers ignore it.
+     *
+     * @param address the local address, or null for the OS's choice
+     * @return this
+     */
+    public Builder localAddress(java.net.InetAddress address) {
+      this.localAddress = address;
       return this;
     }
 

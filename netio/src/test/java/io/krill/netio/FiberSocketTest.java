@@ -81,6 +81,22 @@ class FiberSocketTest {
   }
 
   @Test
+  void connect_localAddressSet_serverSeesThatSourceAddress() throws Exception {
+    try (FiberServerSocket server = TestLoops.serve(options().build(), s -> {
+      s.output().writeUtf8(((InetSocketAddress) s.remoteAddress()).getAddress().getHostAddress() + "\n");
+      s.output().flush();
+    })) {
+      String seen = inFiber(() -> {
+        try (FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(),
+            options().localAddress(java.net.InetAddress.getByName("127.0.0.3")).build())) {
+          return s.input().readLine(100);
+        }
+      });
+      assertThat(seen).isEqualTo("127.0.0.3");
+    }
+  }
+
+  @Test
   void accept_clientConnects_returnsSocketThatReadsAndWrites() throws Exception {
     try (FiberServerSocket server = TestLoops.bind(options().build())) {
       Fiber serverFiber = Fiber.builder().scheduler(TestLoops.scheduler()).start(() -> {

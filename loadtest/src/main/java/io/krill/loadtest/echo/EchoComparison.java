@@ -1,5 +1,6 @@
 package io.krill.loadtest.echo;
 
+import io.krill.loadtest.internal.ChildProcess;
 import io.krill.loadtest.internal.VirtualThreads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -84,8 +85,8 @@ public final class EchoComparison {
     Path logs = s.jar.toAbsolutePath().getParent().resolve("echo-logs");
     Files.createDirectories(logs);
     List<Cell> cells = new ArrayList<>();
-    Map<String, Child> servers = new LinkedHashMap<>();
-    Thread cleanup = new Thread(Child::killAll, "kill-children");
+    Map<String, ChildProcess> servers = new LinkedHashMap<>();
+    Thread cleanup = new Thread(ChildProcess::killAll, "kill-children");
     Runtime.getRuntime().addShutdownHook(cleanup);
     try {
       for (String kind : s.servers) {
@@ -102,7 +103,7 @@ public final class EchoComparison {
       for (int round = 1; round <= s.rounds; round++) {
         for (int connections : s.connections) {
           for (String kind : new ArrayList<>(servers.keySet())) {
-            Child server = servers.get(kind);
+            ChildProcess server = servers.get(kind);
             if (server == null || !server.isAlive()) {
               if (server != null) {
                 server.stop(1);
@@ -124,7 +125,7 @@ public final class EchoComparison {
         }
       }
     } finally {
-      for (Child c : servers.values()) {
+      for (ChildProcess c : servers.values()) {
         if (c != null) {
           c.stop(10);
         }
@@ -134,11 +135,11 @@ public final class EchoComparison {
     EchoReport.write(s, cells);
   }
 
-  private static Child startServer(Settings s, String kind, Path logs) throws IOException, InterruptedException {
+  private static ChildProcess startServer(Settings s, String kind, Path logs) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(pin(s.serverCpus));
     cmd.addAll(List.of(s.java, "-Xms" + s.heap, "-Xmx" + s.heap, "-cp", s.jar.toString(),
         EchoServerMain.class.getName(), kind, "7200"));
-    Child c = new Child("server " + kind, cmd, logs.resolve("server-" + kind + ".log"), s.pids);
+    ChildProcess c = new ChildProcess("server " + kind, cmd, logs.resolve("server-" + kind + ".log"), s.pids);
     try {
       String line = c.await(120, TimeUnit.SECONDS, "port ");
       c.port = Integer.parseInt(line.split(" ")[1]);
@@ -149,7 +150,7 @@ public final class EchoComparison {
     return c;
   }
 
-  private static Cell runCell(Settings s, Child server, String kind, int connections, int round, Path logs)
+  private static Cell runCell(Settings s, ChildProcess server, String kind, int connections, int round, Path logs)
       throws InterruptedException {
     Cell cell = new Cell();
     cell.server = kind;
@@ -162,7 +163,7 @@ public final class EchoComparison {
         "--sources", String.valueOf(s.sources),
         "--warmup-ms", String.valueOf(s.warmupMillis), "--warmup-count", String.valueOf(s.warmupCount),
         "--measure-ms", String.valueOf(s.measureMillis), "--measure-count", String.valueOf(s.measureCount)));
-    try (Child client = new Child("client " + kind + " " + connections, cmd, logs.resolve("client.log"), s.pids)) {
+    try (ChildProcess client = new ChildProcess("client " + kind + " " + connections, cmd, logs.resolve("client.log"), s.pids)) {
       client.await(180, TimeUnit.SECONDS, "connected ");
       client.await(s.warmupMillis / 1000 + 60, TimeUnit.SECONDS, "phase measure");
       long serverCpu0 = server.cpuNanos();

@@ -1,4 +1,4 @@
-package io.krill.loadtest.echo;
+package io.krill.loadtest.internal;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -19,18 +19,31 @@ import java.util.concurrent.TimeUnit;
  * it. Closing its standard input tells it to exit (every child watches for that); {@link
  * #close()} then kills what is still alive.
  */
-final class Child implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
   private static final String EOF = "\u0000eof";
-  private static final java.util.Set<Child> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final java.util.Set<ChildProcess> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  final String name;
-  final Process process;
+  /** How messages name the child. */
+  public final String name;
+  /** The process. */
+  public final Process process;
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+  private final Path log;
   /** The port a server child printed; 0 for clients. */
-  int port;
+  public int port;
 
-  Child(String name, List<String> command, Path log, Path pids) throws IOException {
+  /**
+   * Starts the child.
+   *
+   * @param name how messages name it
+   * @param command the command line
+   * @param log where its standard error is appended
+   * @param pids a file its pid is appended to, or null
+   * @throws IOException if it cannot start
+   */
+  public ChildProcess(String name, List<String> command, Path log, Path pids) throws IOException {
     this.name = name;
+    this.log = log;
     ProcessBuilder pb = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
     this.process = pb.start();
@@ -60,7 +73,7 @@ final class Child implements AutoCloseable {
    * @throws IOException naming the child and the last line seen if it ends or times out first,
    *     or prints a line starting with "failed" or "skipped"
    */
-  String await(long timeout, TimeUnit unit, String... prefixes) throws IOException, InterruptedException {
+  public String await(long timeout, TimeUnit unit, String... prefixes) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
     String last = "(nothing)";
     for (;;) {
@@ -73,7 +86,7 @@ final class Child implements AutoCloseable {
       if (line.equals(EOF)) {
         lines.add(EOF);
         throw new IOException(name + ": exited (status " + exitStatus() + ") before '" + prefixes[0] + "'; last line: "
-            + last);
+            + last + "; its log " + log + " ends: " + logTail());
       }
       for (String p : prefixes) {
         if (line.startsWith(p)) {
@@ -87,6 +100,37 @@ final class Child implements AutoCloseable {
     }
   }
 
+  /**
+   * Writes one line to the child's standard input.
+   *
+   * @param line the line, without its terminator
+   * @throws IOException if the child is gone
+   */
+  public void send(String line) throws IOException {
+    java.io.OutputStream out = process.getOutputStream();
+    out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+
+  /** Closes the child's standard input, which asks it to finish (every child here watches for that). */
+  public void closeInput() {
+    try {
+      process.getOutputStream().close();
+    } catch (IOException e) {
+      // Already gone.
+    }
+  }
+
+  /* The last lines of the child's standard error (the log is shared by children of one role, so these may be a sibling's). */
+  private String logTail() {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join(" | ", all.subList(Math.max(0, all.size() - 3), all.size()));
+    } catch (IOException | RuntimeException e) {
+      return "(unreadable: " + e.getMessage() + ")";
+    }
+  }
+
   private String exitStatus() {
     try {
       return process.waitFor(2, TimeUnit.SECONDS) ? String.valueOf(process.exitValue()) : "still running";
@@ -97,7 +141,7 @@ final class Child implements AutoCloseable {
   }
 
   /** @return user + system CPU time of the child so far, in nanoseconds, or -1 where /proc is absent */
-  long cpuNanos() {
+  public long cpuNanos() {
     File stat = new File("/proc/" + process.pid() + "/stat");
     try {
       String s = Files.readString(stat.toPath(), StandardCharsets.US_ASCII);
@@ -109,19 +153,20 @@ final class Child implements AutoCloseable {
     }
   }
 
-  boolean isAlive() {
+  /** @return true while the process runs */
+  public boolean isAlive() {
     return process.isAlive();
   }
 
   /** Kills every child still alive, at once; for a shutdown hook. */
-  static void killAll() {
-    for (Child c : LIVE) {
+  public static void killAll() {
+    for (ChildProcess c : LIVE) {
       c.process.destroyForcibly();
     }
   }
 
   /** Closes the child's standard input, waits up to {@code seconds} for it to exit, then kills it. */
-  void stop(long seconds) {
+  public void stop(long seconds) {
     try {
       process.getOutputStream().close();
     } catch (IOException e) {

@@ -1,0 +1,715 @@
+package io.krill.crawler;
+
+import io.krill.crawler.fetch.AddressPolicy;
+import io.krill.crawler.fetch.Exchange;
+import io.krill.crawler.fetch.FetchException;
+import io.krill.crawler.fetch.HttpFetcher;
+import io.krill.crawler.frontier.CrawlUrl;
+import io.krill.crawler.frontier.Frontier;
+import io.krill.crawler.frontier.Scope;
+import io.krill.crawler.frontier.SeenSet;
+import io.krill.crawler.frontier.UrlNormalizer;
+import io.krill.crawler.internal.Json;
+import io.krill.crawler.journal.Journal;
+import io.krill.crawler.links.LinkExtractor;
+import io.krill.crawler.output.CrawlStats;
+import io.krill.crawler.output.LineOutput;
+import io.krill.crawler.output.MetricsServer;
+import io.krill.crawler.output.ProgressReporter;
+import io.krill.crawler.output.WarcOutput;
+import io.krill.crawler.robots.RobotsPolicy;
+import io.krill.crawler.robots.Sitemaps;
+import io.krill.fibers.Continuation;
+import io.krill.fibers.Fiber;
+import io.krill.fibers.FiberScheduler;
+import io.krill.fibers.FiberSemaphore;
+import io.krill.fibers.Suspendable;
+import io.krill.netio.dns.DnsMetrics;
+import io.krill.netio.dns.DnsResolver;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.WarcRequest;
+
+/**
+ * A polite, crash-safe crawl: the Piranha program (one strand per fetch, plain sequential
+ * fetch code) with a frontier, robots.txt, WARC and JSONL output and a journal.
+ *
+ * <pre>{@code
+ * CrawlSummary s = Crawler.create(CrawlConfig.builder().seed("https://example.org/").build()).run();
+ * }</pre>
+ *
+ * <p>Threading: {@link #run()} blocks the calling thread until the crawl ends; {@link #stop()}
+ * may be called from any thread. Fetches run as fibers on event-loop carriers, on platform
+ * threads or on virtual threads ({@link CrawlConfig.Mode}); output is written by one thread.
+ */
+public final class Crawler {
+  /*
+   * Implementation notes. One dispatcher strand loops: it asks the frontier for work the
+   * politeness gates allow (RESOLVE a host, fetch its ROBOTS, FETCH a URL), takes an in-flight
+   * slot, and spawns a strand for it; when nothing is ready it waits on `wake` until the next
+   * time gate opens or a strand finishes. A FETCH strand is the Piranha fetch: fetch (following
+   * same-host redirects, queueing cross-host targets), extract links, offer them, and hand one
+   * commit to the output writer. A page counts as completed only when that commit's journal
+   * line is written, after its WARC records and JSONL line.
+   */
+  private static final String JSONL = "crawl.jsonl";
+  private static final String ARGS = "crawl-args.txt";
+
+  private final CrawlConfig config;
+  private final CrawlStats stats = new CrawlStats();
+  private final FiberSemaphore wake = FiberSemaphore.create(0);
+  private final Set<String> sitemapUrls = ConcurrentHashMap.newKeySet();
+  private final AtomicLong pagesDispatched = new AtomicLong();
+  private volatile boolean stopRequested;
+  private volatile int metricsPort = -1;
+  private FiberScheduler scheduler;
+  private DnsResolver resolver;
+  private HttpFetcher fetcher;
+  private Frontier frontier;
+  private Scope scope;
+  private RobotsPolicy robots;
+  private OutputWriter writer;
+  private Runner runner;
+  private FiberSemaphore slots;
+
+  private Crawler(CrawlConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+  }
+
+  /**
+   * @param config the configuration
+   * @return a crawler, not started
+   */
+  public static Crawler create(CrawlConfig config) {
+    return new Crawler(config);
+  }
+
+  /** Asks the crawl to stop dispatching; fetches in flight finish and are written. Any thread. */
+  public void stop() {
+    stopRequested = true;
+    signal();
+  }
+
+  /** @return the live counters */
+  public CrawlStats stats() {
+    return stats;
+  }
+
+  /** @return the metrics port once serving, else -1 */
+  public int metricsPort() {
+    return metricsPort;
+  }
+
+  /**
+   * Runs the crawl to its end. Blocks the calling thread.
+   *
+   * @return the summary
+   * @throws IOException if the output directory cannot be set up or written
+   * @throws IllegalStateException if the directory holds a crawl and resume is off, or holds
+   *     none and resume is on
+   * @throws UnsupportedOperationException for {@code --mode virtual} on a JDK without virtual threads
+   */
+  public CrawlSummary run() throws IOException {
+    Path dir = config.out;
+    Path journalFile = dir.resolve(Journal.FILE);
+    Journal.Replay replay = null;
+    if (config.resume) {
+      if (!Files.exists(journalFile)) {
+        throw new IllegalStateException("resume: " + dir + " holds no crawl (no " + Journal.FILE + ")");
+      }
+      replay = Journal.replay(dir);
+    } else {
+      if (Files.exists(journalFile)) {
+        throw new IllegalStateException("out: " + dir + " holds a crawl already (use --resume " + dir
+            + " to continue it, or another directory)");
+      }
+      Files.createDirectories(dir);
+    }
+    if (config.mode == CrawlConfig.Mode.VIRTUAL && !Runner.virtualThreadsAvailable()) {
+      throw new UnsupportedOperationException("--mode virtual needs JDK 21 or newer (this is JDK "
+          + Runtime.version().feature() + ")");
+    }
+    scheduler = FiberScheduler.eventLoop(config.carriers);
+    resolver = config.resolver != null ? config.resolver : buildResolver();
+    HttpFetcher.Builder fb = HttpFetcher.builder().resolver(resolver).scheduler(scheduler)
+        .addressPolicy(config.allowPrivate ? AddressPolicy.allowPrivate() : AddressPolicy.publicOnly())
+        .insecure(config.insecure).userAgent(config.userAgent).connectTimeout(config.connectTimeout)
+        .readTimeout(config.readTimeout).totalTimeout(config.totalTimeout).minBytesPerSecond(config.minBytesPerSecond)
+        .slowGrace(config.slowGrace).maxBodyBytes(config.maxBodyBytes).maxDecompressedBytes(config.maxDecompressedBytes)
+        .maxRedirects(config.maxRedirects).maxIdlePerOrigin(Math.max(1, config.perHost));
+    if (config.trusted != null) {
+      fb.trust(config.trusted);
+    }
+    fetcher = fb.build();
+    robots = new RobotsPolicy(config.robotsAgent);
+    scope = new Scope(config.scope, config.maxDepth, config.allowDomains, config.include, config.exclude);
+    for (String s : config.seeds) {
+      scope.addSeed(s);
+    }
+    SeenSet seen = new SeenSet(config.seenMemory, config.bloomExpected, config.bloomFpp);
+    frontier = new Frontier(config.order, new Frontier.Politeness(config.perHost, config.perIp, config.delay,
+        config.maxCrawlDelay, config.backoffBase, config.backoffMax), seen, config.randomSeed);
+    WarcOutput warc = new WarcOutput(dir, config.warcMaxSize, config.warcGzip, replay == null ? null : replay.warc());
+    LineOutput jsonl = new LineOutput(dir.resolve(JSONL), replay == null ? 0 : Math.max(0, replay.jsonlEnd()));
+    Journal journal = new Journal(dir);
+    writer = new OutputWriter(warc, jsonl, journal, frontier, config, this::signal);
+    List<CrawlUrl> seeds = new ArrayList<>();
+    if (replay == null) {
+      for (String s : config.seeds) {
+        CrawlUrl c = frontier.offer(s, 0, null);
+        if (c != null) {
+          seeds.add(c);
+        }
+      }
+    } else {
+      for (String u : replay.completed()) {
+        frontier.markSeen(u);
+      }
+      for (CrawlUrl c : replay.pending()) {
+        frontier.enqueue(c);
+      }
+    }
+    stats.queued.add(frontier.queued());
+    runner = Runner.create(config, scheduler);
+    slots = FiberSemaphore.create(config.mode == CrawlConfig.Mode.THREADS && !config.naive ? config.threads
+        : config.naive ? Integer.MAX_VALUE / 2 : config.maxInFlight);
+    if (config.insecure) {
+      System.err.println("krill crawl: WARNING: --insecure: TLS certificates and host names are not verified");
+    }
+    ProgressReporter progress = startProgress();
+    MetricsServer metrics = config.metricsPort >= 0 ? new MetricsServer(config.metricsPort, this::metricsText) : null;
+    if (metrics != null) {
+      metricsPort = metrics.port();
+    }
+    long start = System.nanoTime();
+    String stoppedBy;
+    try {
+      if (!seeds.isEmpty()) {
+        Continuation.runOnThread(() -> writer.submit(new OutputWriter.Commit(List.of(), List.of(), seeds, List.of())));
+      }
+      if (config.mode == CrawlConfig.Mode.FIBERS) {
+        String[] result = new String[1];
+        Fiber d = Fiber.builder().scheduler(scheduler).name("krill-crawl-dispatcher").start(() -> result[0] = dispatch(start));
+        Continuation.runOnThread(d::join);
+        stoppedBy = result[0] != null ? result[0] : "failed: dispatcher died";
+      } else {
+        stoppedBy = Continuation.callOnThread(() -> dispatch(start));
+      }
+    } finally {
+      if (progress != null) {
+        progress.close();
+      }
+      if (metrics != null) {
+        metrics.close();
+      }
+      runner.close();
+      fetcher.close();
+      try {
+        writer.close();
+      } catch (IOException e) {
+        stoppedBy = null;
+        throw e;
+      } finally {
+        scheduler.close();
+      }
+    }
+    if (writer.failure() != null) {
+      stoppedBy = "failed: " + writer.failure().getMessage();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    CrawlSummary summary = new CrawlSummary(stats.pages.sum(), stats.requests.sum(), stats.bytes.sum(), stats.statuses(),
+        stats.errors(), stats.robotsDisallowed.sum(), seconds, stoppedBy, frontier.seenDescription(), dnsText(),
+        writer.warcFiles(), dir, config.mode.name().toLowerCase(Locale.ROOT) + (config.naive ? " (naive)" : ""));
+    Files.writeString(dir.resolve("summary.json"), summary.toJson() + "\n");
+    return summary;
+  }
+
+  private DnsResolver buildResolver() {
+    if (config.dnsServers.isEmpty()) {
+      return DnsResolver.builder().timeout(config.dnsTimeout).build();
+    }
+    return DnsResolver.builder().servers(config.dnsServers).timeout(config.dnsTimeout).build();
+  }
+
+  private ProgressReporter startProgress() {
+    boolean live;
+    switch (config.progress) {
+      case OFF:
+        return null;
+      case TTY:
+        live = true;
+        break;
+      case PLAIN:
+        live = false;
+        break;
+      default:
+        live = System.console() != null;
+    }
+    PrintStream err = System.err;
+    return new ProgressReporter(err, live, config.progressInterval,
+        () -> ProgressReporter.line(stats, frontier.queued(), dnsText()));
+  }
+
+  private String dnsText() {
+    DnsMetrics m = resolver.metrics();
+    return "dns " + m.lookups() + " lookups, " + m.cacheHits() + " cached, " + m.failures() + " failed, mean "
+        + m.meanLatency().toMillis() + " ms";
+  }
+
+  void signal() {
+    if (wake.availablePermits() < 1) {
+      wake.release();
+    }
+  }
+
+  // ------------------------------------------------------------------ dispatcher
+
+  private String dispatch(long start) throws Suspendable {
+    long deadline = start + config.maxDuration.toNanos();
+    String stopReason = null;
+    for (;;) {
+      if (stopReason == null) {
+        stopReason = limitReached(deadline);
+      }
+      boolean pageLimit = pagesDispatched.get() >= config.maxPages;
+      if (stopReason == null && !pageLimit) {
+        Frontier.Work w = frontier.next(System.nanoTime());
+        if (w != null) {
+          if (w.kind() == Frontier.WorkKind.FETCH) {
+            pagesDispatched.incrementAndGet();
+          }
+          slots.acquire();
+          stats.inFlight.incrementAndGet();
+          runner.spawn("krill-crawl-" + w.kind().name().toLowerCase(Locale.ROOT), () -> run(w));
+          continue;
+        }
+      }
+      if (stats.inFlight.get() == 0 && writer.pending() == 0) {
+        if (stopReason != null) {
+          return stopReason;
+        }
+        if (pagesDispatched.get() >= config.maxPages) {
+          return "max-pages";
+        }
+        if (frontier.isIdle()) {
+          return "done";
+        }
+      }
+      // never spin: a carrier running the dispatcher runs fetch fibers too
+      long waitNanos = stopReason != null || pageLimit ? 100_000_000L
+          : Math.max(1_000_000L, Math.min(frontier.nanosUntilReady(System.nanoTime()), 100_000_000L));
+      wake.tryAcquire(1, Duration.ofNanos(waitNanos));
+    }
+  }
+
+  private String limitReached(long deadline) {
+    if (stopRequested) {
+      return "stopped";
+    }
+    if (writer.failure() != null) {
+      return "failed: " + writer.failure().getMessage();
+    }
+    if (stats.bytes.sum() >= config.maxBytes) {
+      return "max-bytes";
+    }
+    if (System.nanoTime() - deadline >= 0) {
+      return "max-duration";
+    }
+    return null;
+  }
+
+  private void run(Frontier.Work w) throws Suspendable {
+    try {
+      switch (w.kind()) {
+        case RESOLVE:
+          resolveHost(w.hostKey());
+          break;
+        case ROBOTS:
+          try {
+            fetchRobots(w);
+          } finally {
+            frontier.release(w.hostKey(), System.nanoTime());
+          }
+          break;
+        default:
+          try {
+            fetchPage(w);
+          } finally {
+            frontier.release(w.hostKey(), System.nanoTime());
+          }
+      }
+    } catch (RuntimeException | Error e) {
+      stats.error("internal");
+      System.err.println("krill crawl: internal error on " + w + ": " + e);
+    } finally {
+      stats.inFlight.decrementAndGet();
+      slots.release();
+      signal();
+    }
+  }
+
+  // ------------------------------------------------------------------ RESOLVE
+
+  private void resolveHost(String hostKey) throws Suspendable {
+    URI uri = URI.create(hostKey + "/");
+    String host = uri.getHost();
+    try {
+      InetAddress a = fetcher.resolve(uri);
+      List<InetAddress> all;
+      try {
+        all = resolver.resolveAll(host);
+      } catch (java.net.UnknownHostException e) {
+        all = List.of(a);
+      }
+      List<WarcRecord> records = new ArrayList<>();
+      try {
+        records.add(WarcOutput.dns(host, all, Instant.now()));
+      } catch (IOException e) {
+        // a DNS record that cannot be built is left out; the crawl goes on
+      }
+      frontier.resolved(hostKey, a);
+      writer.submit(new OutputWriter.Commit(records, List.of(), List.of(), List.of()));
+    } catch (FetchException e) {
+      failHost(hostKey, e);
+    }
+  }
+
+  private void failHost(String hostKey, FetchException e) throws Suspendable {
+    List<CrawlUrl> drained = frontier.fail(hostKey);
+    List<String> lines = new ArrayList<>();
+    List<String> done = new ArrayList<>();
+    for (CrawlUrl c : drained) {
+      stats.error(kindName(e));
+      lines.add(line(c.url(), "page", c, null, e.describe(), null, 0));
+      done.add(c.url());
+    }
+    writer.submit(new OutputWriter.Commit(List.of(), lines, List.of(), done));
+  }
+
+  // ------------------------------------------------------------------ ROBOTS
+
+  private void fetchRobots(Frontier.Work w) throws Suspendable {
+    URI robotsUri = URI.create(w.hostKey() + "/robots.txt");
+    stats.robotsFetches.increment();
+    List<Exchange> hops = fetcher.fetchFollowing(robotsUri, w.address(), (from, to) -> null);
+    Exchange last = hops.get(hops.size() - 1);
+    List<WarcRecord> records = new ArrayList<>();
+    List<String> lines = new ArrayList<>();
+    for (Exchange ex : hops) {
+      count(ex);
+      addRecords(records, ex);
+      lines.add(line(ex.uri().toString(), "robots", null, ex, ex.error() == null ? null : ex.error().describe(), null, 0));
+    }
+    RobotsPolicy.Decision d = robots.decide(last.uri().toString(), last.error() == null ? last.status() : 0, last.body(),
+        last.header("Content-Type"));
+    List<CrawlUrl> queued = new ArrayList<>();
+    if (d.kind() == RobotsPolicy.Kind.UNREACHABLE) {
+      Duration retry = last.retryAfter() != null ? last.retryAfter() : config.robotsRetry;
+      int attempts = frontier.robotsUnreachable(w.hostKey(), retry);
+      writer.submit(new OutputWriter.Commit(records, lines, queued, List.of()));
+      if (attempts >= config.robotsAttempts) {
+        failHost(w.hostKey(), new FetchException(FetchException.Kind.ROBOTS, robotsUri.toString(),
+            "robots.txt unreachable after " + attempts + " attempts (status " + last.status() + "): disallow all", null));
+      }
+      return;
+    }
+    frontier.robotsReady(w.hostKey(), d.allowed(), d.crawlDelay());
+    if (config.sitemaps) {
+      for (String sm : d.sitemaps()) {
+        String n = UrlNormalizer.normalize(sm);
+        if (n != null && scope.refusal(n, 1) == null) {
+          sitemapUrls.add(n);
+          CrawlUrl c = frontier.offer(n, 1, robotsUri.toString());
+          if (c != null) {
+            queued.add(c);
+            stats.queued.increment();
+          }
+        }
+      }
+    }
+    writer.submit(new OutputWriter.Commit(records, lines, queued, List.of()));
+  }
+
+  // ------------------------------------------------------------------ FETCH (the Piranha fetch)
+
+  private void fetchPage(Frontier.Work w) throws Suspendable {
+    CrawlUrl cu = w.url();
+    String hostKey = w.hostKey();
+    if (!frontier.robots(hostKey).test(cu.url())) {
+      pagesDispatched.decrementAndGet(); // no request: not a page against --max-pages
+      stats.robotsDisallowed.increment();
+      stats.error("robots");
+      writer.submit(new OutputWriter.Commit(List.of(), List.of(line(cu.url(), "page", cu, null,
+          "robots: disallowed by robots.txt", null, 0)), List.of(), List.of(cu.url())));
+      return;
+    }
+    List<CrawlUrl> queued = new ArrayList<>();
+    List<CrawlUrl> hopsClaimed = new ArrayList<>();
+    List<Exchange> hops = fetcher.fetchFollowing(URI.create(cu.url()), w.address(), (from, to) -> {
+      String n = UrlNormalizer.normalize(to.toString());
+      if (n == null) {
+        return "invalid target";
+      }
+      if (scope.refusal(n, cu.depth()) != null) {
+        return "out of scope";
+      }
+      if (!UrlNormalizer.hostKey(n).equals(hostKey)) {
+        CrawlUrl c = frontier.offer(n, cu.depth(), from.toString());
+        if (c != null) {
+          queued.add(c);
+          stats.queued.increment();
+        }
+        return "other host: queued";
+      }
+      if (!frontier.robots(hostKey).test(n)) {
+        stats.robotsDisallowed.increment();
+        return "disallowed by robots.txt";
+      }
+      CrawlUrl claimed = frontier.claim(n, cu.depth(), from.toString());
+      if (claimed == null) {
+        return "seen";
+      }
+      hopsClaimed.add(claimed);
+      long delay = config.delay.toNanos();
+      if (delay > 0) {
+        Fiber.sleep(Duration.ofNanos(delay));
+      }
+      return null;
+    });
+    Exchange last = hops.get(hops.size() - 1);
+    int status = last.error() == null ? last.status() : 0;
+    if ((last.status() == 429 || last.status() == 503) && cu.attempts() + 1 < config.maxRetries + 1
+        && cu.attempts() < config.maxRetries) {
+      frontier.backOff(hostKey, last.retryAfter());
+      frontier.retry(cu.retried());
+      stats.retries.increment();
+      List<WarcRecord> records = new ArrayList<>();
+      for (Exchange ex : hops) {
+        count(ex);
+        addRecords(records, ex);
+      }
+      writer.submit(new OutputWriter.Commit(records, List.of(), List.of(), List.of()));
+      return;
+    }
+    if (last.status() == 429 || last.status() == 503) {
+      frontier.backOff(hostKey, last.retryAfter());
+    } else if (last.error() != null && isConnectionFailure(last.error().kind())) {
+      frontier.backOff(hostKey, null);
+    } else if (status > 0) {
+      frontier.succeeded(hostKey);
+    }
+    List<WarcRecord> records = new ArrayList<>();
+    List<String> lines = new ArrayList<>();
+    List<String> done = new ArrayList<>();
+    for (int i = 0; i < hops.size(); i++) {
+      Exchange ex = hops.get(i);
+      count(ex);
+      addRecords(records, ex);
+      CrawlUrl self = i == 0 ? cu : i - 1 < hopsClaimed.size() ? hopsClaimed.get(i - 1) : null;
+      String canonical = null;
+      int outlinks = 0;
+      if (i == hops.size() - 1 && ex.error() == null && ex.body() != null && ex.status() >= 200 && ex.status() < 300) {
+        String[] canon = new String[1];
+        outlinks = discover(ex, self != null ? self : cu, queued, canon);
+        canonical = canon[0];
+      }
+      boolean sitemap = isSitemap(ex, self);
+      lines.add(line(ex.uri().toString(), sitemap ? "sitemap" : "page", self, ex,
+          ex.error() == null ? null : ex.error().describe(), canonical, outlinks));
+      done.add(self != null ? self.url() : ex.uri().toString());
+      stats.pages.increment();
+      if (ex.error() != null) {
+        stats.error(kindName(ex.error()));
+      } else {
+        stats.status(ex.status());
+      }
+    }
+    queued.addAll(0, hopsClaimed);
+    writer.submit(new OutputWriter.Commit(records, lines, queued, done));
+  }
+
+  private static boolean isConnectionFailure(FetchException.Kind k) {
+    return k == FetchException.Kind.CONNECT || k == FetchException.Kind.TIMEOUT || k == FetchException.Kind.IO
+        || k == FetchException.Kind.SLOW;
+  }
+
+  private boolean isSitemap(Exchange ex, CrawlUrl self) {
+    String u = ex.uri().toString();
+    if (sitemapUrls.contains(u) || (self != null && self.parent() != null && self.parent().endsWith("/robots.txt"))) {
+      return true;
+    }
+    String ct = ex.contentType();
+    byte[] b = ex.body();
+    if (b == null || ct == null || !(ct.endsWith("/xml") || ct.endsWith("+xml"))) {
+      return false;
+    }
+    String head = new String(b, 0, Math.min(b.length, 512), StandardCharsets.UTF_8);
+    return head.contains("<urlset") || head.contains("<sitemapindex");
+  }
+
+  /** Extracts and offers outlinks (or sitemap entries); returns how many were found. */
+  private int discover(Exchange ex, CrawlUrl from, List<CrawlUrl> queued, String[] canonical) {
+    List<String> found;
+    int depth = from.depth() + 1;
+    if (isSitemap(ex, from)) {
+      Sitemaps.Listing l = Sitemaps.parse(ex.uri().toString(), ex.header("Content-Type"), ex.body(),
+          Sitemaps.DEFAULT_MAX_URLS_PER_SITEMAP);
+      for (String sm : l.sitemapUrls()) {
+        String n = UrlNormalizer.normalize(sm);
+        if (n != null) {
+          sitemapUrls.add(n);
+        }
+      }
+      found = new ArrayList<>(l.sitemapUrls());
+      found.addAll(l.pageUrls());
+      depth = from.depth();
+    } else if (LinkExtractor.isHtml(ex.contentType())) {
+      LinkExtractor.Links links = LinkExtractor.extract(ex.uri().toString(), ex.body(), ex.header("Content-Type"),
+          config.maxLinksPerPage);
+      found = links.outlinks();
+      canonical[0] = links.canonical();
+    } else {
+      return 0;
+    }
+    for (String link : found) {
+      String n = UrlNormalizer.normalize(link);
+      if (n == null || scope.refusal(n, depth) != null) {
+        continue;
+      }
+      CrawlUrl c = frontier.offer(n, depth, ex.uri().toString());
+      if (c != null) {
+        queued.add(c);
+        stats.queued.increment();
+      }
+    }
+    return found.size();
+  }
+
+  private void count(Exchange ex) {
+    if (ex.requestBytes() != null) {
+      stats.requests.increment();
+    }
+    if (ex.responseBytes() != null) {
+      stats.bytes.add(ex.responseBytes().length);
+    }
+  }
+
+  private static void addRecords(List<WarcRecord> records, Exchange ex) {
+    if (ex.requestBytes() == null || ex.requestBytes().length == 0) {
+      return;
+    }
+    try {
+      WarcRequest req = WarcOutput.request(ex.uri(), ex.requestBytes(), ex.address(), ex.startedAt());
+      records.add(req);
+      if (ex.status() > 0 && ex.responseBytes() != null) {
+        records.add(WarcOutput.response(ex.uri(), ex.responseBytes(), ex.address(), ex.startedAt(), req.id(),
+            ex.responseTruncated()));
+      }
+    } catch (IOException | RuntimeException e) {
+      // jwarc refused the bytes (not HTTP): the exchange stays in the JSONL log only
+    }
+  }
+
+  private static String kindName(FetchException e) {
+    return e.kind().name().toLowerCase(Locale.ROOT);
+  }
+
+  private String line(String url, String kind, CrawlUrl c, Exchange ex, String error, String canonical, int outlinks) {
+    Json j = new Json().put("url", url).put("kind", kind);
+    j.put("status", ex == null ? 0 : ex.status());
+    j.put("content_type", ex == null ? null : ex.contentType());
+    j.put("bytes", ex == null ? 0 : ex.bodyBytes());
+    j.put("depth", c == null ? -1 : c.depth());
+    j.put("parent", c == null ? null : c.parent());
+    j.put("ip", ex == null || ex.address() == null ? null : ex.address().getHostAddress());
+    j.put("fetched_at", ex == null || ex.startedAt() == null ? Instant.now().toString() : ex.startedAt().toString());
+    if (ex != null) {
+      j.putRaw("timings", new Json().put("connect_ms", ms(ex.connectTime())).put("ttfb_ms", ms(ex.firstByteTime()))
+          .put("total_ms", ms(ex.totalTime())).put("reused", ex.reusedConnection()).toString());
+      URI loc = ex.location();
+      j.put("redirect", loc == null ? null : loc.toString());
+    }
+    j.put("attempt", c == null ? 1 : c.attempts() + 1);
+    j.put("canonical", canonical);
+    j.put("outlinks", outlinks);
+    j.put("error", error);
+    return j.toString();
+  }
+
+  private static double ms(Duration d) {
+    return Math.round(d.toNanos() / 10_000.0) / 100.0;
+  }
+
+  // ------------------------------------------------------------------ metrics
+
+  private String metricsText() {
+    StringBuilder sb = new StringBuilder();
+    counter(sb, "krill_crawl_pages", "Pages fetched.", stats.pages.sum());
+    counter(sb, "krill_crawl_requests", "HTTP requests sent.", stats.requests.sum());
+    counter(sb, "krill_crawl_bytes", "Response bytes received.", stats.bytes.sum());
+    counter(sb, "krill_crawl_robots_fetches", "robots.txt fetches.", stats.robotsFetches.sum());
+    counter(sb, "krill_crawl_retries", "Retries after 429/503.", stats.retries.sum());
+    gauge(sb, "krill_crawl_in_flight", "Work items in flight.", stats.inFlight.get());
+    gauge(sb, "krill_crawl_queued", "URLs queued.", frontier.queued());
+    gauge(sb, "krill_crawl_seen", "URLs in the seen-set.", frontier.seenCount());
+    gauge(sb, "krill_crawl_output_pending", "Commits waiting for the writer.", writer.pending());
+    sb.append("# TYPE krill_crawl_responses counter\n# HELP krill_crawl_responses Final responses by status.\n");
+    for (Map.Entry<Integer, Long> e : stats.statuses().entrySet()) {
+      sb.append("krill_crawl_responses_total{status=\"").append(e.getKey()).append("\"} ").append(e.getValue()).append('\n');
+    }
+    sb.append("# TYPE krill_crawl_errors counter\n# HELP krill_crawl_errors Errors by kind.\n");
+    for (Map.Entry<String, Long> e : stats.errors().entrySet()) {
+      sb.append("krill_crawl_errors_total{kind=\"").append(label(e.getKey())).append("\"} ").append(e.getValue()).append('\n');
+    }
+    DnsMetrics m = resolver.metrics();
+    counter(sb, "krill_crawl_dns_lookups", "DNS lookups.", m.lookups());
+    counter(sb, "krill_crawl_dns_failures", "DNS lookups that failed.", m.failures());
+    List<Frontier.HostStats> hs = frontier.hostStats(100);
+    sb.append("# TYPE krill_crawl_host_queued gauge\n# HELP krill_crawl_host_queued URLs queued per host (busiest 100).\n");
+    for (Frontier.HostStats h : hs) {
+      sb.append("krill_crawl_host_queued{host=\"").append(label(h.hostKey())).append("\",state=\"").append(h.state())
+          .append("\"} ").append(h.queued()).append('\n');
+    }
+    sb.append("# TYPE krill_crawl_host_in_flight gauge\n# HELP krill_crawl_host_in_flight Requests in flight per host.\n");
+    for (Frontier.HostStats h : hs) {
+      sb.append("krill_crawl_host_in_flight{host=\"").append(label(h.hostKey())).append("\"} ").append(h.inFlight()).append('\n');
+    }
+    sb.append("# TYPE krill_crawl_host_backoff_seconds gauge\n# HELP krill_crawl_host_backoff_seconds Back-off left per host.\n");
+    for (Frontier.HostStats h : hs) {
+      sb.append("krill_crawl_host_backoff_seconds{host=\"").append(label(h.hostKey())).append("\"} ")
+          .append(h.backoffRemainingMillis() / 1000.0).append('\n');
+    }
+    sb.append("# EOF\n");
+    return sb.toString();
+  }
+
+  private static void counter(StringBuilder sb, String name, String help, long v) {
+    sb.append("# TYPE ").append(name).append(" counter\n# HELP ").append(name).append(' ').append(help).append('\n')
+        .append(name).append("_total ").append(v).append('\n');
+  }
+
+  private static void gauge(StringBuilder sb, String name, String help, long v) {
+    sb.append("# TYPE ").append(name).append(" gauge\n# HELP ").append(name).append(' ').append(help).append('\n')
+        .append(name).append(' ').append(v).append('\n');
+  }
+
+  private static String label(String s) {
+    return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+  }
+}

@@ -1,0 +1,538 @@
+package io.krill.crawler.frontier;
+
+import io.krill.crawler.internal.Checks;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Predicate;
+
+/**
+ * The crawl frontier: one queue per host (scheme, name and port), the seen-set, and the
+ * politeness gates. {@link #next(long)} hands out the next piece of work whose host delay,
+ * host concurrency, IP concurrency and back-off all allow it, in BFS, DFS or random order.
+ *
+ * <p>Each host goes through RESOLVE (DNS, ahead of the gates, so the per-IP gate knows the
+ * address), ROBOTS (fetching robots.txt, gated like a page), then FETCH work for its URLs.
+ *
+ * <p>Threading: every method is synchronized and short; none suspends or blocks, so fibers
+ * and threads may call it alike. Waiting for work is the caller's job ({@link #nanosUntilReady(long)}).
+ */
+public final class Frontier {
+  /*
+   * Implementation notes: the politeness model. A host may start a request when
+   *   inFlight(host) < perHostConcurrency, inFlight(ip) < perIpConcurrency,
+   *   now >= max(lastStart(host), lastEnd(host)) + delay(host), and now >= backoffUntil(host),
+   * where delay(host) = max(--delay, min(robots Crawl-delay, --max-crawl-delay)). The delay runs
+   * from the later of the last request's start and its end, so with one request per host a
+   * server sees each request at least `delay` after it answered the one before. Several hosts on one IP share the IP's in-flight cap.
+   * Back-off after 429/503 (and connection failures): min(max, base * 2^(failures-1)) scaled
+   * by a random factor in [0.5, 1) (jitter), at least Retry-After, at most backoffMax.
+   * `active` holds the hosts with pending work so that next() scans only those.
+   */
+
+  /** Crawl order across and within host queues. */
+  public enum Order {
+    /** Breadth-first: the oldest discovered URL first. */
+    BFS,
+    /** Depth-first: the newest discovered URL first. */
+    DFS,
+    /** A random host, a random URL of it. */
+    RANDOM
+  }
+
+  /** What the caller should do next. */
+  public enum WorkKind {
+    /** Resolve the host's name. */
+    RESOLVE,
+    /** Fetch the host's robots.txt. */
+    ROBOTS,
+    /** Fetch a URL. */
+    FETCH
+  }
+
+  /**
+   * One piece of work handed out by {@link #next(long)}. For ROBOTS and FETCH a host and IP
+   * slot is held until {@link #release(String)}.
+   *
+   * @param kind what to do
+   * @param hostKey the host
+   * @param url the URL for FETCH, else null
+   * @param address the host's address for ROBOTS and FETCH, else null
+   */
+  public record Work(WorkKind kind, String hostKey, CrawlUrl url, InetAddress address) {}
+
+  /** Politeness settings. */
+  public record Politeness(int perHostConcurrency, int perIpConcurrency, Duration delay, Duration maxCrawlDelay,
+      Duration backoffBase, Duration backoffMax) {
+    /** Checks the fields. */
+    public Politeness {
+      Checks.positive("perHost", perHostConcurrency);
+      Checks.positive("perIp", perIpConcurrency);
+      Checks.nonNegative("delay", delay);
+      Checks.nonNegative("maxCrawlDelay", maxCrawlDelay);
+      Checks.positive("backoffBase", backoffBase);
+      Checks.positive("backoffMax", backoffMax);
+    }
+  }
+
+  /** A host's queue state, for metrics. */
+  public record HostStats(String hostKey, String state, int queued, int inFlight, String address,
+      long backoffRemainingMillis, long delayMillis) {}
+
+  private enum State { NEW, RESOLVING, NEEDS_ROBOTS, ROBOTS, ROBOTS_WAIT, READY, FAILED }
+
+  private static final class Host {
+    final String key;
+    final ArrayDeque<CrawlUrl> queue = new ArrayDeque<>();
+    State state = State.NEW;
+    InetAddress address;
+    Predicate<String> allowed = u -> true;
+    long delayNanos;
+    long nextStart;
+    long backoffUntil;
+    int failures;
+    int inFlight;
+    int robotsAttempts;
+
+    Host(String key) {
+      this.key = key;
+    }
+  }
+
+  private final Order order;
+  private final Politeness politeness;
+  private final SeenSet seen;
+  private final SplittableRandom random;
+  private final Map<String, Host> hosts = new HashMap<>();
+  private final Set<Host> active = new LinkedHashSet<>();
+  private final Map<InetAddress, Integer> ipInFlight = new HashMap<>();
+  private final Map<String, CrawlUrl> outstanding = new LinkedHashMap<>();
+  private long seq;
+  private long queued;
+
+  /**
+   * @param order the crawl order
+   * @param politeness the gates
+   * @param seen the seen-set
+   * @param randomSeed seeds the random order and the jitter
+   */
+  public Frontier(Order order, Politeness politeness, SeenSet seen, long randomSeed) {
+    this.order = Objects.requireNonNull(order, "order");
+    this.politeness = Objects.requireNonNull(politeness, "politeness");
+    this.seen = Objects.requireNonNull(seen, "seen");
+    this.random = new SplittableRandom(randomSeed);
+  }
+
+  /**
+   * Adds a URL if it was not seen before.
+   *
+   * @param url the normalized URL
+   * @param depth its depth
+   * @param parent where it was found, or null
+   * @return the queued entry, or null if it was seen already
+   */
+  public synchronized CrawlUrl offer(String url, int depth, String parent) {
+    if (!seen.add(url)) {
+      return null;
+    }
+    CrawlUrl c = new CrawlUrl(url, depth, parent, 0, ++seq);
+    enqueue(c);
+    return c;
+  }
+
+  /**
+   * Claims a redirect target that the fetching strand follows at once: marks it seen and
+   * outstanding (so a checkpoint keeps it until its page is committed) without queueing it.
+   *
+   * @return the claimed entry, or null if it was seen already
+   */
+  public synchronized CrawlUrl claim(String url, int depth, String parent) {
+    if (!seen.add(url)) {
+      return null;
+    }
+    CrawlUrl c = new CrawlUrl(url, depth, parent, 0, ++seq);
+    outstanding.put(url, c);
+    return c;
+  }
+
+  /** Forgets completed URLs (their commit is in the journal). */
+  public synchronized void completed(java.util.Collection<String> urls) {
+    for (String u : urls) {
+      outstanding.remove(u);
+    }
+  }
+
+  /**
+   * The state a journal checkpoint writes.
+   *
+   * @param completed URLs seen and no longer outstanding
+   * @param outstanding URLs queued, in flight or waiting for their commit
+   */
+  public record Checkpoint(List<String> completed, List<CrawlUrl> outstanding) {}
+
+  /** @return the checkpoint state, or null once the seen-set is a Bloom filter (no URL list) */
+  public synchronized Checkpoint checkpoint() {
+    Iterable<String> all = seen.exactUrls();
+    if (all == null) {
+      return null;
+    }
+    List<String> done = new ArrayList<>();
+    for (String u : all) {
+      if (!outstanding.containsKey(u)) {
+        done.add(u);
+      }
+    }
+    return new Checkpoint(done, new ArrayList<>(outstanding.values()));
+  }
+
+  /** Marks a URL seen without queueing it (resume: completed pages). */
+  public synchronized void markSeen(String url) {
+    seen.add(url);
+  }
+
+  /** Queues a URL again or from a journal, marking it seen. */
+  public synchronized void enqueue(CrawlUrl c) {
+    seen.add(c.url());
+    outstanding.putIfAbsent(c.url(), c);
+    seq = Math.max(seq, c.seq());
+    Host h = hosts.computeIfAbsent(UrlNormalizer.hostKey(c.url()), this::newHost);
+    h.queue.addLast(c);
+    queued++;
+    if (h.state == State.FAILED) {
+      h.state = State.NEW;
+      h.robotsAttempts = 0;
+    }
+    active.add(h);
+  }
+
+  private Host newHost(String key) {
+    Host h = new Host(key);
+    h.delayNanos = politeness.delay().toNanos();
+    return h;
+  }
+
+  /** @return true if {@code url} was seen */
+  public synchronized boolean seen(String url) {
+    return seen.contains(url);
+  }
+
+  /**
+   * Hands out the next piece of work the gates allow now.
+   *
+   * @param now {@link System#nanoTime()}
+   * @return the work, or null if none is ready now
+   */
+  public synchronized Work next(long now) {
+    Host best = null;
+    CrawlUrl bestUrl = null;
+    int candidates = 0;
+    for (Host h : active) {
+      switch (h.state) {
+        case NEW:
+          h.state = State.RESOLVING;
+          return new Work(WorkKind.RESOLVE, h.key, null, null);
+        case NEEDS_ROBOTS:
+          if (gatesOpen(h, now)) {
+            h.state = State.ROBOTS;
+            h.robotsAttempts++;
+            start(h, now);
+            return new Work(WorkKind.ROBOTS, h.key, null, h.address);
+          }
+          break;
+        case ROBOTS_WAIT:
+          if (now - h.backoffUntil >= 0) {
+            h.state = State.NEEDS_ROBOTS;
+            if (gatesOpen(h, now)) {
+              h.state = State.ROBOTS;
+              h.robotsAttempts++;
+              start(h, now);
+              return new Work(WorkKind.ROBOTS, h.key, null, h.address);
+            }
+          }
+          break;
+        case READY:
+          if (!h.queue.isEmpty() && gatesOpen(h, now)) {
+            CrawlUrl head = order == Order.DFS ? h.queue.peekLast() : h.queue.peekFirst();
+            if (order == Order.RANDOM) {
+              if (random.nextInt(++candidates) == 0) {
+                best = h;
+              }
+            } else if (bestUrl == null || (order == Order.BFS ? head.seq() < bestUrl.seq() : head.seq() > bestUrl.seq())) {
+              best = h;
+              bestUrl = head;
+            }
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    if (best == null) {
+      return null;
+    }
+    CrawlUrl u = take(best);
+    queued--;
+    start(best, now);
+    if (best.queue.isEmpty() && best.inFlight == 0) {
+      active.remove(best);
+    }
+    return new Work(WorkKind.FETCH, best.key, u, best.address);
+  }
+
+  private CrawlUrl take(Host h) {
+    switch (order) {
+      case DFS:
+        return h.queue.pollLast();
+      case RANDOM: {
+        int i = random.nextInt(h.queue.size());
+        if (i == 0) {
+          return h.queue.pollFirst();
+        }
+        // rotate i entries to the back, then take the head: O(i), rare on short host queues
+        for (int k = 0; k < i; k++) {
+          h.queue.addLast(h.queue.pollFirst());
+        }
+        return h.queue.pollFirst();
+      }
+      default:
+        return h.queue.pollFirst();
+    }
+  }
+
+  private boolean gatesOpen(Host h, long now) {
+    return h.inFlight < politeness.perHostConcurrency()
+        && ipInFlight.getOrDefault(h.address, 0) < politeness.perIpConcurrency()
+        && now - h.nextStart >= 0
+        && now - h.backoffUntil >= 0;
+  }
+
+  private void start(Host h, long now) {
+    h.inFlight++;
+    ipInFlight.merge(h.address, 1, Integer::sum);
+    h.nextStart = now + h.delayNanos;
+  }
+
+  /**
+   * @param now {@link System#nanoTime()}
+   * @return nanoseconds until a time gate opens for some pending work, or
+   *     {@link Long#MAX_VALUE} if only a completion can free work
+   */
+  public synchronized long nanosUntilReady(long now) {
+    long best = Long.MAX_VALUE;
+    for (Host h : active) {
+      if (h.state == State.NEW) {
+        return 0;
+      }
+      boolean pending = (h.state == State.READY && !h.queue.isEmpty()) || h.state == State.NEEDS_ROBOTS
+          || h.state == State.ROBOTS_WAIT;
+      // a host held by a concurrency cap waits for a completion, not for time
+      boolean capped = h.inFlight >= politeness.perHostConcurrency()
+          || (h.address != null && ipInFlight.getOrDefault(h.address, 0) >= politeness.perIpConcurrency());
+      if (pending && (!capped || h.state == State.ROBOTS_WAIT)) {
+        long at = Math.max(h.nextStart - now, h.backoffUntil - now);
+        best = Math.min(best, Math.max(0, at));
+      }
+    }
+    return best;
+  }
+
+  /** Records the host's address after RESOLVE; robots.txt comes next. */
+  public synchronized void resolved(String hostKey, InetAddress address) {
+    Host h = hosts.get(hostKey);
+    h.address = address;
+    h.state = State.NEEDS_ROBOTS;
+  }
+
+  /**
+   * Fails a host for good (DNS failure, blocked address, robots.txt unreachable too often).
+   *
+   * @return its queued URLs, removed, for the caller to record as failed
+   */
+  public synchronized List<CrawlUrl> fail(String hostKey) {
+    Host h = hosts.get(hostKey);
+    h.state = State.FAILED;
+    List<CrawlUrl> drained = new ArrayList<>(h.queue);
+    queued -= drained.size();
+    h.queue.clear();
+    if (h.inFlight == 0) {
+      active.remove(h);
+    }
+    return drained;
+  }
+
+  /**
+   * Records robots.txt rules after ROBOTS succeeded (or was 4xx: allow all).
+   *
+   * @param allowed the rules
+   * @param crawlDelay the robots Crawl-delay, or zero; capped at maxCrawlDelay
+   */
+  public synchronized void robotsReady(String hostKey, Predicate<String> allowed, Duration crawlDelay) {
+    Host h = hosts.get(hostKey);
+    h.allowed = Objects.requireNonNull(allowed, "allowed");
+    long delay = Math.max(politeness.delay().toNanos(), Math.min(crawlDelay.toNanos(), politeness.maxCrawlDelay().toNanos()));
+    h.nextStart += delay - h.delayNanos;
+    h.delayNanos = delay;
+    h.state = State.READY;
+    h.failures = 0;
+  }
+
+  /**
+   * Records that robots.txt was unreachable (5xx, 429, network): the host is fully disallowed
+   * until {@code retryIn} passes, then robots.txt is fetched again.
+   *
+   * @return the number of attempts so far
+   */
+  public synchronized int robotsUnreachable(String hostKey, Duration retryIn) {
+    Host h = hosts.get(hostKey);
+    h.state = State.ROBOTS_WAIT;
+    h.backoffUntil = System.nanoTime() + retryIn.toNanos();
+    return h.robotsAttempts;
+  }
+
+  /** @return the host's robots.txt rules (allow-all until fetched) */
+  public synchronized Predicate<String> robots(String hostKey) {
+    Host h = hosts.get(hostKey);
+    return h == null ? u -> true : h.allowed;
+  }
+
+  /** @return the host's address if resolved, else null */
+  public synchronized InetAddress address(String hostKey) {
+    Host h = hosts.get(hostKey);
+    return h == null ? null : h.address;
+  }
+
+  /** @return true if the host's robots.txt is known (fetched, or 4xx) */
+  public synchronized boolean robotsKnown(String hostKey) {
+    Host h = hosts.get(hostKey);
+    return h != null && h.state == State.READY;
+  }
+
+  /**
+   * Releases the host and IP slot of a ROBOTS or FETCH work item; the host's next request
+   * waits its delay from now as well (so the server sees the delay between one response and
+   * the next request even when connecting took a while).
+   *
+   * @param now {@link System#nanoTime()}
+   */
+  public synchronized void release(String hostKey, long now) {
+    Host h = hosts.get(hostKey);
+    h.inFlight--;
+    if (now + h.delayNanos - h.nextStart > 0) {
+      h.nextStart = now + h.delayNanos;
+    }
+    ipInFlight.computeIfPresent(h.address, (a, n) -> n <= 1 ? null : n - 1);
+    if (h.queue.isEmpty() && h.inFlight == 0 && h.state != State.NEEDS_ROBOTS && h.state != State.ROBOTS_WAIT) {
+      active.remove(h);
+    } else {
+      active.add(h);
+    }
+  }
+
+  /** Records a successful response: the host's back-off resets. */
+  public synchronized void succeeded(String hostKey) {
+    hosts.get(hostKey).failures = 0;
+  }
+
+  /**
+   * Backs the host off after 429/503 or a connection failure.
+   *
+   * @param retryAfter what the server asked for, or null
+   * @return the back-off applied
+   */
+  public synchronized Duration backOff(String hostKey, Duration retryAfter) {
+    Host h = hosts.get(hostKey);
+    h.failures++;
+    long base = politeness.backoffBase().toNanos();
+    long max = politeness.backoffMax().toNanos();
+    long exp = h.failures >= 40 ? max : Math.min(max, base << Math.min(h.failures - 1, 40));
+    long wait = (long) (exp * (0.5 + random.nextDouble() * 0.5));
+    if (retryAfter != null) {
+      wait = Math.max(wait, retryAfter.toNanos());
+    }
+    wait = Math.min(wait, max);
+    h.backoffUntil = Math.max(h.backoffUntil, System.nanoTime() + wait);
+    return Duration.ofNanos(wait);
+  }
+
+  /** Puts a URL back at the front of its host queue (a retry after back-off). */
+  public synchronized void retry(CrawlUrl c) {
+    Host h = hosts.get(UrlNormalizer.hostKey(c.url()));
+    if (order == Order.DFS) {
+      h.queue.addLast(c);
+    } else {
+      h.queue.addFirst(c);
+    }
+    queued++;
+    active.add(h);
+  }
+
+  /** @return URLs queued (not yet handed out) */
+  public synchronized long queued() {
+    return queued;
+  }
+
+  /** @return true if no host has queued or pending work (in-flight work may remain) */
+  public synchronized boolean isIdle() {
+    for (Host h : active) {
+      if (h.state != State.FAILED && (h.state != State.READY || !h.queue.isEmpty())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return the URLs still queued, for a journal checkpoint */
+  public synchronized List<CrawlUrl> pending() {
+    List<CrawlUrl> out = new ArrayList<>();
+    for (Host h : hosts.values()) {
+      out.addAll(h.queue);
+    }
+    return out;
+  }
+
+  /** @return hosts known */
+  public synchronized int hostCount() {
+    return hosts.size();
+  }
+
+  /** @return the seen-set's description */
+  public synchronized String seenDescription() {
+    return seen.describe();
+  }
+
+  /** @return true once the seen-set is a Bloom filter */
+  public synchronized boolean seenIsBloom() {
+    return seen.isBloom();
+  }
+
+  /** @return URLs in the seen-set */
+  public synchronized long seenCount() {
+    return seen.size();
+  }
+
+  /**
+   * @param limit at most this many hosts, busiest first
+   * @return the per-host queue state, for metrics
+   */
+  public synchronized List<HostStats> hostStats(int limit) {
+    long now = System.nanoTime();
+    List<Host> all = new ArrayList<>(hosts.values());
+    all.sort((a, b) -> Integer.compare(b.queue.size() + b.inFlight, a.queue.size() + a.inFlight));
+    Map<String, HostStats> out = new LinkedHashMap<>();
+    for (Host h : all.subList(0, Math.min(limit, all.size()))) {
+      out.put(h.key, new HostStats(h.key, h.state.name().toLowerCase(java.util.Locale.ROOT), h.queue.size(), h.inFlight,
+          h.address == null ? null : h.address.getHostAddress(), Math.max(0, (h.backoffUntil - now) / 1_000_000),
+          h.delayNanos / 1_000_000));
+    }
+    return new ArrayList<>(out.values());
+  }
+}

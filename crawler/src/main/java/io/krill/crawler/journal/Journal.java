@@ -1,0 +1,205 @@
+package io.krill.crawler.journal;
+
+import io.krill.crawler.frontier.CrawlUrl;
+import io.krill.crawler.output.LineOutput;
+import io.krill.crawler.output.WarcOutput;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The crawl's append-only journal ({@code DIR/frontier.journal}), from which a killed crawl
+ * resumes. One line per fact, tab-separated:
+ * <pre>
+ * Q seq depth parent url       a URL was queued (parent "-" for a seed)
+ * S url                        a URL was seen and completed before the last checkpoint
+ * C url                        a URL was completed: its WARC records and JSONL line are written
+ * W warcFile warcEnd jsonlEnd  where the WARC and JSONL output ended after that commit
+ * </pre>
+ * A commit appends its Q lines (the page's new outlinks), then C, then W, in one write, after
+ * the WARC and JSONL writes of the same commit. On resume the last W line says where the
+ * durable output ends: the WARC and JSONL files are cut there (a partial record or line from
+ * an interrupted commit disappears) and the URLs queued but not completed are queued again.
+ * A partial last journal line is ignored. A checkpoint rewrites the journal as S lines for the
+ * completed URLs, Q lines for the pending ones and the last W line, then renames it into place
+ * atomically.
+ *
+ * <p>Threading: not thread-safe; the crawl's single output writer owns it.
+ */
+public final class Journal implements AutoCloseable {
+  /** The journal's file name in the output directory. */
+  public static final String FILE = "frontier.journal";
+
+  /**
+   * What a journal holds.
+   *
+   * @param pending URLs queued and not completed, in queue order
+   * @param completed URLs completed
+   * @param warc where the WARC output ended, or null if nothing was committed
+   * @param jsonlEnd where the JSONL output ended, -1 if nothing was committed
+   * @param lastSeq the highest sequence number
+   */
+  public record Replay(List<CrawlUrl> pending, Set<String> completed, WarcOutput.Position warc, long jsonlEnd,
+      long lastSeq) {}
+
+  private final Path dir;
+  private LineOutput out;
+  private long lines;
+
+  /**
+   * Opens the journal for appending (a partial last line is cut off).
+   *
+   * @param dir the output directory
+   * @throws IOException if it cannot be opened
+   */
+  public Journal(Path dir) throws IOException {
+    this.dir = dir;
+    this.out = new LineOutput(dir.resolve(FILE), -1);
+  }
+
+  /**
+   * Reads a journal.
+   *
+   * @param dir the output directory
+   * @return what it holds
+   * @throws IOException if it cannot be read or a line is malformed
+   */
+  public static Replay replay(Path dir) throws IOException {
+    Path file = dir.resolve(FILE);
+    Map<String, CrawlUrl> queued = new LinkedHashMap<>();
+    Set<String> completed = new HashSet<>();
+    WarcOutput.Position warc = null;
+    long jsonlEnd = -1;
+    long lastSeq = 0;
+    byte[] all = Files.readAllBytes(file);
+    int end = all.length;
+    while (end > 0 && all[end - 1] != '\n') {
+      end--;
+    }
+    String text = new String(all, 0, end, StandardCharsets.UTF_8);
+    int lineNo = 0;
+    try (BufferedReader r = new BufferedReader(new java.io.StringReader(text))) {
+      for (String line; (line = r.readLine()) != null; ) {
+        lineNo++;
+        if (line.isEmpty()) {
+          continue;
+        }
+        String[] f = line.split("\t", -1);
+        try {
+          switch (f[0]) {
+            case "Q": {
+              long seq = Long.parseLong(f[1]);
+              CrawlUrl c = new CrawlUrl(f[4], Integer.parseInt(f[2]), f[3].equals("-") ? null : f[3], 0, seq);
+              if (!completed.contains(c.url())) {
+                queued.put(c.url(), c);
+              }
+              lastSeq = Math.max(lastSeq, seq);
+              break;
+            }
+            case "S":
+            case "C":
+              completed.add(f[1]);
+              queued.remove(f[1]);
+              break;
+            case "W":
+              warc = new WarcOutput.Position(f[1], Long.parseLong(f[2]));
+              jsonlEnd = Long.parseLong(f[3]);
+              break;
+            default:
+              throw new IOException(file + ":" + lineNo + ": unknown record type " + f[0]);
+          }
+        } catch (RuntimeException e) {
+          throw new IOException(file + ":" + lineNo + ": malformed line: " + e, e);
+        }
+      }
+    }
+    return new Replay(new ArrayList<>(queued.values()), completed, warc, jsonlEnd, lastSeq);
+  }
+
+  /**
+   * Appends one commit's facts in one write.
+   *
+   * @param queued URLs queued since the last commit
+   * @param completed URLs completed by this commit
+   * @param warc where the WARC output ends now
+   * @param jsonlEnd where the JSONL output ends now
+   * @throws IOException if the write failed (rolled back)
+   */
+  public void commit(Collection<CrawlUrl> queued, Collection<String> completed, WarcOutput.Position warc, long jsonlEnd)
+      throws IOException {
+    List<String> l = new ArrayList<>(queued.size() + completed.size() + 1);
+    for (CrawlUrl c : queued) {
+      l.add(queuedLine(c));
+    }
+    for (String u : completed) {
+      l.add("C\t" + u);
+    }
+    l.add("W\t" + warc.file() + "\t" + warc.end() + "\t" + jsonlEnd);
+    out.append(l);
+    lines += l.size();
+  }
+
+  private static String queuedLine(CrawlUrl c) {
+    return "Q\t" + c.seq() + "\t" + c.depth() + "\t" + (c.parent() == null ? "-" : c.parent()) + "\t" + c.url();
+  }
+
+  /** @return lines appended since open or the last checkpoint */
+  public long linesSinceCheckpoint() {
+    return lines;
+  }
+
+  /**
+   * Rewrites the journal compactly and swaps it in atomically.
+   *
+   * @param completed every URL completed so far
+   * @param pending every URL queued and not completed
+   * @param warc where the WARC output ends
+   * @param jsonlEnd where the JSONL output ends
+   * @throws IOException if writing failed (the old journal stays)
+   */
+  public void checkpoint(Iterable<String> completed, Collection<CrawlUrl> pending, WarcOutput.Position warc, long jsonlEnd)
+      throws IOException {
+    Path tmp = dir.resolve(FILE + ".tmp");
+    Files.deleteIfExists(tmp);
+    try (LineOutput t = new LineOutput(tmp, 0)) {
+      List<String> batch = new ArrayList<>();
+      for (String u : completed) {
+        batch.add("S\t" + u);
+        if (batch.size() == 4096) {
+          t.append(batch);
+          batch.clear();
+        }
+      }
+      for (CrawlUrl c : pending) {
+        batch.add(queuedLine(c));
+      }
+      batch.add("W\t" + warc.file() + "\t" + warc.end() + "\t" + jsonlEnd);
+      t.append(batch);
+      t.force();
+    }
+    out.close();
+    Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    out = new LineOutput(dir.resolve(FILE), -1);
+    lines = 0;
+  }
+
+  /** Forces the journal to disk. */
+  public void force() throws IOException {
+    out.force();
+  }
+
+  @Override
+  public void close() throws IOException {
+    out.close();
+  }
+}

@@ -1,0 +1,229 @@
+package io.krill.crawler.output;
+
+import io.krill.crawler.internal.Checks;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.List;
+import org.netpreserve.jwarc.MediaType;
+import org.netpreserve.jwarc.WarcCompression;
+import org.netpreserve.jwarc.WarcDigest;
+import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.WarcRequest;
+import org.netpreserve.jwarc.WarcResource;
+import org.netpreserve.jwarc.WarcResponse;
+import org.netpreserve.jwarc.WarcTruncationReason;
+import org.netpreserve.jwarc.Warcinfo;
+import org.netpreserve.jwarc.WarcWriter;
+
+/**
+ * WARC files written with jwarc, rotated by size ({@code crawl-00000.warc.gz}, ...). A batch
+ * of records is serialized in memory first and written with one positioned write; if that
+ * fails, the file is truncated back, so a file never ends in a partial record. Every record
+ * carries a SHA-1 block digest.
+ *
+ * <p>Threading: not thread-safe; the crawl's single output writer owns it.
+ */
+public final class WarcOutput implements AutoCloseable {
+  /** Default size at which a new WARC file is started. */
+  public static final long DEFAULT_MAX_FILE_BYTES = 1L << 30;
+  /** File name prefix. */
+  public static final String PREFIX = "crawl-";
+
+  /** Where the last write ended: file name and byte offset. */
+  public record Position(String file, long end) {}
+
+  private final Path dir;
+  private final long maxFileBytes;
+  private final boolean gzip;
+  private int index;
+  private FileChannel channel;
+  private String fileName;
+
+  /**
+   * Opens the output, continuing {@code resumeAt} (truncated there) or starting file 0.
+   *
+   * @param dir the output directory
+   * @param maxFileBytes the rotation size
+   * @param gzip true for {@code .warc.gz}, false for {@code .warc}
+   * @param resumeAt where the last durable write ended, or null for a new crawl
+   * @throws IOException if the file cannot be opened
+   */
+  public WarcOutput(Path dir, long maxFileBytes, boolean gzip, Position resumeAt) throws IOException {
+    this.dir = dir;
+    this.maxFileBytes = Checks.positive("warcMaxSize", maxFileBytes);
+    this.gzip = gzip;
+    if (resumeAt == null) {
+      open(0);
+    } else {
+      String f = resumeAt.file();
+      index = Integer.parseInt(f.substring(PREFIX.length(), PREFIX.length() + 5));
+      fileName = f;
+      channel = FileChannel.open(dir.resolve(f), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      channel.truncate(resumeAt.end());
+      channel.position(resumeAt.end());
+      deleteLaterFiles();
+    }
+  }
+
+  private void deleteLaterFiles() throws IOException {
+    for (int i = index + 1; ; i++) {
+      if (!Files.deleteIfExists(dir.resolve(name(i)))) {
+        return;
+      }
+    }
+  }
+
+  private String name(int i) {
+    return String.format("%s%05d.warc%s", PREFIX, i, gzip ? ".gz" : "");
+  }
+
+  private void open(int i) throws IOException {
+    index = i;
+    fileName = name(i);
+    channel = FileChannel.open(dir.resolve(fileName), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING);
+    byte[] fields = ("software: krill-crawler 0.1.0\r\nformat: WARC File Format 1.1\r\n")
+        .getBytes(StandardCharsets.UTF_8);
+    Warcinfo info = new Warcinfo.Builder().filename(fileName).date(Instant.now()).blockDigest(sha1(fields))
+        .body(MediaType.WARC_FIELDS, fields).build();
+    append(List.of(info));
+  }
+
+  /**
+   * Appends records as one unit: all are written, or none (the file is truncated back).
+   *
+   * @param records the records
+   * @return where the write ended
+   * @throws IOException if writing failed (nothing of this batch remains in the file)
+   */
+  public Position append(List<WarcRecord> records) throws IOException {
+    if (records.isEmpty()) {
+      return position();
+    }
+    if (channel.position() >= maxFileBytes) {
+      channel.force(true);
+      channel.close();
+      open(index + 1);
+    }
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    WarcWriter w = new WarcWriter(Channels.newChannel(buf), gzip ? WarcCompression.GZIP : WarcCompression.NONE);
+    for (WarcRecord r : records) {
+      w.write(r);
+    }
+    ByteBuffer bytes = ByteBuffer.wrap(buf.toByteArray());
+    long start = channel.position();
+    try {
+      while (bytes.hasRemaining()) {
+        channel.write(bytes);
+      }
+    } catch (IOException e) {
+      try {
+        channel.truncate(start);
+        channel.position(start);
+      } catch (IOException rollback) {
+        e.addSuppressed(rollback);
+      }
+      throw e;
+    }
+    return position();
+  }
+
+  /** @return the current file and end offset */
+  public Position position() throws IOException {
+    return new Position(fileName, channel.position());
+  }
+
+  /** @return the current file's name */
+  public String fileName() {
+    return fileName;
+  }
+
+  /** @return WARC files written so far (including the current one) */
+  public int fileCount() {
+    return index + 1;
+  }
+
+  /** Forces the current file to disk. */
+  public void force() throws IOException {
+    channel.force(false);
+  }
+
+  @Override
+  public void close() throws IOException {
+    channel.force(true);
+    channel.close();
+  }
+
+  // ------------------------------------------------------------------ record builders
+
+  /**
+   * @return a request record with the bytes as sent, digest, IP and date
+   */
+  public static WarcRequest request(URI uri, byte[] http, InetAddress ip, Instant date) throws IOException {
+    WarcRequest.Builder b = new WarcRequest.Builder(uri).date(date).blockDigest(sha1(http))
+        .body(MediaType.HTTP_REQUEST, http);
+    if (ip != null) {
+      b.ipAddress(ip);
+    }
+    return b.build();
+  }
+
+  /**
+   * @param truncated true if the bytes stop early (cap, deadline, drip)
+   * @return a response record with the bytes as received, concurrent to {@code request}
+   */
+  public static WarcResponse response(URI uri, byte[] http, InetAddress ip, Instant date, URI requestId, boolean truncated)
+      throws IOException {
+    WarcResponse.Builder b = new WarcResponse.Builder(uri).date(date).blockDigest(sha1(http))
+        .body(MediaType.HTTP_RESPONSE, http);
+    if (ip != null) {
+      b.ipAddress(ip);
+    }
+    if (requestId != null) {
+      b.concurrentTo(requestId);
+    }
+    if (truncated) {
+      b.truncated(WarcTruncationReason.LENGTH);
+    }
+    return b.build();
+  }
+
+  /**
+   * @return a {@code resource} record for a DNS answer ({@code dns:host}, {@code text/dns}),
+   *     in the form Heritrix writes: the date, then one zone-file line per address
+   */
+  public static WarcResource dns(String host, List<InetAddress> addresses, Instant date) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    sb.append(java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(java.time.ZoneOffset.UTC).format(date))
+        .append('\n');
+    for (InetAddress a : addresses) {
+      sb.append(host).append(". IN ").append(a.getAddress().length == 4 ? "A " : "AAAA ").append(a.getHostAddress())
+          .append('\n');
+    }
+    byte[] b = sb.toString().getBytes(StandardCharsets.US_ASCII);
+    return new WarcResource.Builder(URI.create("dns:" + host)).date(date).blockDigest(sha1(b))
+        .body(MediaType.parse("text/dns"), b).build();
+  }
+
+  private static WarcDigest sha1(byte[] b) {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-1");
+      md.update(b);
+      return new WarcDigest(md);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-1 missing from the JDK", e);
+    }
+  }
+}

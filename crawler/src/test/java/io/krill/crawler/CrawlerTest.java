@@ -1,0 +1,277 @@
+package io.krill.crawler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.krill.crawler.TestHttpServer.Response;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(120)
+class CrawlerTest {
+  @TempDir
+  Path tmp;
+
+  private static Set<String> fetchedPages(Path out) throws Exception {
+    List<CrawlOutput.Line> lines = CrawlOutput.jsonl(out);
+    return lines.stream().filter(l -> l.kind().equals("page") && l.status() == 200).map(CrawlOutput.Line::url)
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private static void assertOneLinePerUrl(Path out) throws Exception {
+    List<CrawlOutput.Line> lines = CrawlOutput.jsonl(out);
+    Set<String> urls = new HashSet<>();
+    for (CrawlOutput.Line l : lines) {
+      assertThat(urls.add(l.kind() + " " + l.url())).as("one JSONL line per URL: " + l.url()).isTrue();
+    }
+  }
+
+  @Test
+  void run_smallWeb_fetchesExactlyTheReachablePagesOncePolitely() throws Exception {
+    try (SmallWeb web = new SmallWeb(8, 20)) {
+      Path out = tmp.resolve("out");
+      CrawlSummary s = Crawler.create(web.config(out).build()).run();
+      assertThat(s.stoppedBy()).isEqualTo("done");
+      assertThat(fetchedPages(out)).isEqualTo(web.reachablePages());
+      assertOneLinePerUrl(out);
+      List<TestHttpServer.Hit> hits = web.hits();
+      // every page requested once, robots.txt once per host, /private/ never
+      Map<String, Long> perUrl = hits.stream().collect(Collectors.groupingBy(h -> h.host() + h.path(), Collectors.counting()));
+      assertThat(perUrl.values()).containsOnly(1L);
+      assertThat(hits).noneMatch(h -> h.path().startsWith("/private/"));
+      assertThat(hits.stream().filter(h -> h.path().equals("/robots.txt")).count()).isEqualTo(3);
+      // per-IP cap 1: a.test and b.test share 127.0.0.2 and never overlap
+      assertThat(web.ip2.maxConcurrent("ip:127.0.0.2")).isEqualTo(1);
+      // per-host delay 40 ms between request starts, seen by the server (10 ms slack for scheduling)
+      Map<String, List<Long>> starts = new HashMap<>();
+      for (TestHttpServer.Hit h : hits) {
+        starts.computeIfAbsent(h.host(), k -> new ArrayList<>()).add(h.startNanos());
+      }
+      for (List<Long> l : starts.values()) {
+        l.sort(null);
+        for (int i = 1; i < l.size(); i++) {
+          assertThat(l.get(i) - l.get(i - 1)).as("gap between requests to one host").isGreaterThan(30_000_000L);
+        }
+      }
+      // disallowed and unresolvable links are recorded, not fetched
+      List<CrawlOutput.Line> lines = CrawlOutput.jsonl(out);
+      assertThat(lines).filteredOn(l -> l.url().contains("/private/")).hasSize(3)
+          .allMatch(l -> l.error().startsWith("robots: disallowed"));
+      assertThat(lines).filteredOn(l -> l.url().contains("broken.test")).singleElement()
+          .satisfies(l -> assertThat(l.error()).startsWith("dns: "));
+      // WARC: every record valid; a request and response per fetch; DNS answers recorded
+      List<String> records = CrawlOutput.validateWarcs(out);
+      assertThat(records.stream().filter(r -> r.startsWith("response ")).count()).isEqualTo(3 * 8 + 3);
+      assertThat(records.stream().filter(r -> r.startsWith("request ")).count()).isEqualTo(3 * 8 + 3);
+      assertThat(records).contains("resource dns:a.test", "resource dns:b.test", "resource dns:c.test");
+      assertThat(s.pages()).isEqualTo(3 * 8);
+      assertThat(s.requests()).isEqualTo(3 * 8 + 3);
+      assertThat(Files.readString(out.resolve("summary.json"))).contains("\"stopped_by\":\"done\"");
+    }
+  }
+
+  @Test
+  void run_threadsModeAndNaive_sameFetchedSetAsFibers() throws Exception {
+    try (SmallWeb web = new SmallWeb(6, 5)) {
+      Path threads = tmp.resolve("threads");
+      Crawler.create(web.config(threads).mode(CrawlConfig.Mode.THREADS).threads(4).build()).run();
+      Path naive = tmp.resolve("naive");
+      Crawler.create(web.config(naive).naive(true).build()).run();
+      Path naiveThreads = tmp.resolve("naive-threads");
+      Crawler.create(web.config(naiveThreads).mode(CrawlConfig.Mode.THREADS).naive(true).build()).run();
+      assertThat(fetchedPages(threads)).isEqualTo(web.reachablePages());
+      assertThat(fetchedPages(naive)).isEqualTo(web.reachablePages());
+      assertThat(fetchedPages(naiveThreads)).isEqualTo(web.reachablePages());
+    }
+  }
+
+  @Test
+  void run_virtualMode_crawlsOnJdk21OrRefusesClearlyOn17() throws Exception {
+    try (SmallWeb web = new SmallWeb(4, 5)) {
+      Path out = tmp.resolve("virtual");
+      CrawlConfig c = web.config(out).mode(CrawlConfig.Mode.VIRTUAL).build();
+      if (Runtime.version().feature() >= 21) {
+        Crawler.create(c).run();
+        assertThat(fetchedPages(out)).isEqualTo(web.reachablePages());
+      } else {
+        assertThatThrownBy(() -> Crawler.create(c).run()).isInstanceOf(UnsupportedOperationException.class)
+            .hasMessageContaining("needs JDK 21");
+      }
+    }
+  }
+
+  @Test
+  void run_429WithRetryAfter_retriedAfterTheWait() throws Exception {
+    AtomicInteger busy = new AtomicInteger();
+    try (SmallWeb web = new SmallWeb(2, 0, r -> r.uri().equals("/p1") && busy.getAndIncrement() == 0
+        ? Response.status(429).header("Retry-After", "1") : null)) {
+      Path out = tmp.resolve("out");
+      CrawlSummary s = Crawler.create(web.config(out).build()).run();
+      assertThat(fetchedPages(out)).isEqualTo(web.reachablePages());
+      List<TestHttpServer.Hit> p1 = web.ip2.hits().stream().filter(h -> h.host().startsWith("a.test") && h.path().equals("/p1"))
+          .toList();
+      assertThat(p1).hasSize(2);
+      assertThat(p1.get(1).startNanos() - p1.get(0).startNanos()).isGreaterThanOrEqualTo(950_000_000L);
+      assertThat(s.statuses()).doesNotContainKey(429);
+      assertOneLinePerUrl(out);
+    }
+  }
+
+  @Test
+  void run_robotsServerError_hostDisallowedThenGivenUp() throws Exception {
+    try (SmallWeb web = new SmallWeb(3, 0, r -> r.uri().equals("/robots.txt") && r.headers().get("Host").startsWith("b.test")
+        ? Response.status(503) : null)) {
+      Path out = tmp.resolve("out");
+      Crawler.create(web.config(out).robotsAttempts(2).robotsRetry(Duration.ofMillis(200)).build()).run();
+      List<TestHttpServer.Hit> b = web.ip2.hits().stream().filter(h -> h.host().startsWith("b.test")).toList();
+      assertThat(b).extracting(TestHttpServer.Hit::path).containsOnly("/robots.txt").hasSize(2);
+      List<CrawlOutput.Line> lines = CrawlOutput.jsonl(out);
+      assertThat(lines).filteredOn(l -> l.url().contains("b.test") && l.kind().equals("page")).isNotEmpty()
+          .allMatch(l -> l.error() != null && l.error().contains("robots.txt unreachable after 2 attempts"));
+      assertThat(fetchedPages(out)).contains(web.url("a.test", "/p0"), web.url("a.test", "/p2"));
+    }
+  }
+
+  @Test
+  void run_redirects_sameHostFollowedOtherHostQueued() throws Exception {
+    try (SmallWeb web = new SmallWeb(2, 0, r -> {
+      if (r.uri().equals("/p1") && r.headers().get("Host").startsWith("a.test")) {
+        return Response.redirect(301, "/moved");
+      }
+      if (r.uri().equals("/moved")) {
+        return Response.redirect(302, "http://c.test:" + r.headers().get("Host").replaceFirst(".*:", "") + "/p1");
+      }
+      return null;
+    })) {
+      Path out = tmp.resolve("out");
+      Crawler.create(web.config(out).build()).run();
+      List<CrawlOutput.Line> lines = CrawlOutput.jsonl(out);
+      assertThat(lines).filteredOn(l -> l.url().equals(web.url("a.test", "/p1"))).singleElement()
+          .satisfies(l -> assertThat(l.status()).isEqualTo(301));
+      assertThat(lines).filteredOn(l -> l.url().equals(web.url("a.test", "/moved"))).singleElement()
+          .satisfies(l -> assertThat(l.status()).isEqualTo(302));
+      assertThat(fetchedPages(out)).contains(web.url("c.test", "/p1"));
+      assertOneLinePerUrl(out);
+      CrawlOutput.validateWarcs(out);
+    }
+  }
+
+  @Test
+  void run_sitemapInRobots_orphanPageFetched() throws Exception {
+    AtomicReference<String> base = new AtomicReference<>();
+    try (SmallWeb web = new SmallWeb(2, 0, r -> {
+      String host = r.headers().get("Host");
+      if (!host.startsWith("a.test")) {
+        return null;
+      }
+      switch (r.uri()) {
+        case "/robots.txt":
+          return Response.ok("text/plain", "User-agent: *\nDisallow: /private/\nSitemap: http://" + host + "/sitemap.xml\n");
+        case "/sitemap.xml":
+          return Response.ok("application/xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/"
+              + "sitemap/0.9\"><url><loc>http://" + host + "/orphan</loc></url></urlset>");
+        case "/orphan":
+          return Response.html("<p>only in the sitemap</p>");
+        default:
+          return null;
+      }
+    })) {
+      Path out = tmp.resolve("out");
+      Crawler.create(web.config(out).build()).run();
+      List<CrawlOutput.Line> lines = CrawlOutput.jsonl(out);
+      assertThat(lines).anyMatch(l -> l.kind().equals("sitemap") && l.url().endsWith("/sitemap.xml"));
+      assertThat(fetchedPages(out)).contains(web.url("a.test", "/orphan"));
+    }
+  }
+
+  @Test
+  void run_tinySeenBudget_switchesToBloomAndStillCrawlsEverything() throws Exception {
+    try (SmallWeb web = new SmallWeb(10, 0)) {
+      Path out = tmp.resolve("out");
+      CrawlSummary s = Crawler.create(web.config(out).seenMemory(500).bloomExpected(10_000).bloomFpp(0.0001).build()).run();
+      assertThat(s.seenSet()).startsWith("bloom").contains("fpp 1.0E-4");
+      assertThat(fetchedPages(out)).isEqualTo(web.reachablePages());
+    }
+  }
+
+  @Test
+  void run_smallWarcMaxSize_rotatesIntoValidFiles() throws Exception {
+    try (SmallWeb web = new SmallWeb(6, 0)) {
+      Path out = tmp.resolve("out");
+      CrawlSummary s = Crawler.create(web.config(out).warcMaxSize(4096).build()).run();
+      assertThat(s.warcFiles()).isGreaterThan(3);
+      List<String> records = CrawlOutput.validateWarcs(out);
+      assertThat(records.stream().filter(r -> r.startsWith("response ")).count()).isEqualTo(s.requests());
+    }
+  }
+
+  @Test
+  void run_maxPages_stopsDispatching() throws Exception {
+    try (SmallWeb web = new SmallWeb(8, 0)) {
+      Path out = tmp.resolve("out");
+      CrawlSummary s = Crawler.create(web.config(out).maxPages(5).build()).run();
+      assertThat(s.stoppedBy()).isEqualTo("max-pages");
+      assertThat(s.pages()).isEqualTo(5);
+      assertThat(web.hits().stream().filter(h -> h.path().startsWith("/p")).count()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void run_existingCrawlWithoutResume_refused() throws Exception {
+    try (SmallWeb web = new SmallWeb(1, 0)) {
+      Path out = tmp.resolve("out");
+      Crawler.create(web.config(out).build()).run();
+      assertThatThrownBy(() -> Crawler.create(web.config(out).build()).run()).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("holds a crawl already");
+    }
+  }
+
+  @Test
+  void metrics_duringCrawl_openMetricsWithPerHostQueues() throws Exception {
+    try (SmallWeb web = new SmallWeb(6, 0)) {
+      Path out = tmp.resolve("out");
+      Crawler c = Crawler.create(web.config(out).delay(Duration.ofMillis(300)).metricsPort(0).build());
+      AtomicReference<Throwable> failed = new AtomicReference<>();
+      Thread t = new Thread(() -> {
+        try {
+          c.run();
+        } catch (Throwable e) {
+          failed.set(e);
+        }
+      });
+      t.start();
+      while (c.metricsPort() < 0 && t.isAlive()) {
+        Thread.sleep(10);
+      }
+      Thread.sleep(800);
+      HttpClient http = HttpClient.newHttpClient();
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + c.metricsPort() + "/metrics"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      c.stop();
+      t.join(30_000);
+      assertThat(failed.get()).isNull();
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/openmetrics-text"));
+      assertThat(r.body()).contains("# TYPE krill_crawl_pages counter", "krill_crawl_pages_total ",
+          "krill_crawl_host_queued{host=\"http://a.test:" + web.port() + "\"", "krill_crawl_in_flight ").endsWith("# EOF\n");
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package io.krill.crawler.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.krill.crawler.SmallWeb;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+@Timeout(120)
+class CrawlCommandTest {
+  @TempDir
+  Path tmp;
+
+  /** Runs the command; returns exit code and captured stderr. */
+  private static Object[] run(String... args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+    CrawlCommand cmd = new CrawlCommand().streams(new PrintStream(out, true, StandardCharsets.UTF_8), e);
+    CommandLine cl = new CommandLine(cmd);
+    cl.setErr(new java.io.PrintWriter(e, true));
+    cl.setParameterExceptionHandler((ex, a) -> {
+      e.println("krill crawl: " + ex.getMessage());
+      return 2;
+    });
+    int code = cl.execute(args);
+    return new Object[] {code, err.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8)};
+  }
+
+  private static void assertUsageError(Object[] r, String message) {
+    assertThat((int) r[0]).isEqualTo(2);
+    String err = (String) r[1];
+    assertThat(err.lines().count()).as("one line: " + err).isEqualTo(1);
+    assertThat(err).startsWith("krill crawl: ").contains(message);
+  }
+
+  @Test
+  void call_invalidUrl_exit2() {
+    assertUsageError(run("--out", tmp.resolve("o").toString(), "not-a-url"), "seed: \"not-a-url\"");
+    assertUsageError(run("--out", tmp.resolve("o").toString(), "ftp://a.test/"), "expected: an absolute http or https URL");
+  }
+
+  @Test
+  void call_unknownFlag_exit2() {
+    assertUsageError(run("--frobnicate", "http://a.test/"), "--frobnicate");
+  }
+
+  @Test
+  void call_unreadableSeedFile_exit2() {
+    assertUsageError(run("--seeds", tmp.resolve("missing.txt").toString()), "--seeds: cannot read");
+  }
+
+  @Test
+  void call_noSeeds_exit2() {
+    assertUsageError(run("--out", tmp.resolve("o").toString()), "no seed URLs");
+  }
+
+  @Test
+  void call_badValues_exit2NamingTheFlag() {
+    assertUsageError(run("--max-pages", "0", "http://a.test/"), "maxPages: 0 (expected: > 0)");
+    assertUsageError(run("--delay", "soon", "http://a.test/"), "'soon' is not a duration");
+    assertUsageError(run("--order", "sideways", "http://a.test/"), "--order: 'sideways' (expected one of: bfs, dfs, random)");
+    assertUsageError(run("--include", "([", "http://a.test/"), "include: \"([\"");
+  }
+
+  @Test
+  void call_resumeOfEmptyDirectory_exit2() {
+    assertUsageError(run("--resume", tmp.toString()), "holds no crawl");
+  }
+
+  @Test
+  void call_virtualModeOnOldJdk_exit2WithReason() throws Exception {
+    try (SmallWeb web = new SmallWeb(1, 0)) {
+      Object[] r = run("--mode", "virtual", "--allow-private", "--progress", "off", "--out", tmp.resolve("v").toString(),
+          "--dns", "127.0.0.1:" + web.dns.address().getPort(), web.url("a.test", "/p0"));
+      if (Runtime.version().feature() >= 21) {
+        assertThat((int) r[0]).isZero();
+      } else {
+        assertUsageError(r, "--mode virtual needs JDK 21");
+      }
+    }
+  }
+
+  @Test
+  void call_seedFileCrawl_exit0SummaryAndSavedArguments() throws Exception {
+    try (SmallWeb web = new SmallWeb(2, 0)) {
+      Path seeds = tmp.resolve("seeds.txt");
+      Files.writeString(seeds, "# seeds\n" + web.url("a.test", "/p0") + "\n\n");
+      Path out = tmp.resolve("out");
+      Object[] r = run("--seeds", seeds.toString(), "--out", out.toString(), "--allow-private", "--scope", "any",
+          "--allow-domain", "test", "--delay", "10ms", "--progress", "off",
+          "--dns", "127.0.0.1:" + web.dns.address().getPort());
+      assertThat((int) r[0]).as((String) r[1]).isZero();
+      assertThat((String) r[2]).startsWith("crawl done").contains("6 pages");
+      assertThat(Files.readAllLines(out.resolve(CrawlCommand.ARGS_FILE))).contains("--seeds", "--allow-private", "10ms");
+      // a second run into the same directory is refused; --resume of a finished crawl is a no-op
+      assertUsageError(run("--out", out.toString(), web.url("a.test", "/p0")), "holds a crawl already");
+      Object[] resumed = run("--resume", out.toString());
+      assertThat((int) resumed[0]).as((String) resumed[1]).isZero();
+      assertThat((String) resumed[2]).contains("0 pages");
+    }
+  }
+
+  @Test
+  void call_demo_crawlsTheSyntheticWebAndReportsItsGroundTruth() throws Exception {
+    Path out = tmp.resolve("demo");
+    Object[] r = run("--demo", "--max-pages", "15", "--progress", "off", "--out", out.toString());
+    assertThat((int) r[0]).as((String) r[1]).isZero();
+    assertThat((String) r[1]).contains("krill crawl --demo: synthetic web of 20 hosts");
+    assertThat((String) r[2]).startsWith("crawl max-pages").contains("15 pages").contains("ground truth (depth 8)");
+    assertThat(Files.exists(out.resolve("crawl.jsonl"))).isTrue();
+    assertUsageError(run("--demo", "http://a.test/"), "give no seed URLs");
+  }
+
+  @Test
+  void help_listsEveryFlagWithItsDefault() {
+    String usage = new CommandLine(new CrawlCommand()).getUsageMessage();
+    for (String flag : List.of("--mode", "--threads", "--naive", "--order", "--scope", "--max-depth", "--max-pages",
+        "--max-bytes", "--max-duration", "--delay", "--per-host", "--per-ip", "--max-crawl-delay", "--insecure",
+        "--allow-private", "--resume", "--metrics-port", "--seeds", "--fsync", "--seen-memory", "--bloom-fpp")) {
+      assertThat(usage).contains(flag);
+    }
+    assertThat(usage).contains("default: bfs", "default: 10000", "default: 1s");
+  }
+}

@@ -1,0 +1,57 @@
+package io.krill.loadtest.harness;
+
+import io.krill.loadtest.load.LoadResult;
+
+/**
+ * One measured cell: a variant at a connection count in one round, with what the generator(s)
+ * measured, the server's CPU, and for the idle scenario its memory. A cell that could not run
+ * carries {@link #skipped} (a reason, not a failure: e.g. no JDK 21+) or {@link #error}.
+ */
+final class Cell {
+  final String scenario;
+  final String variant;
+  final int connections;
+  final int round;
+  LoadResult result;
+  /** Second generator: wrk's requests per second, or NaN. */
+  double wrkRps = Double.NaN;
+  double wrkP50Micros = Double.NaN;
+  double wrkP99Micros = Double.NaN;
+  double serverCpuPercent = Double.NaN;
+  /** Idle scenario: heap and RSS growth per held connection, in bytes. */
+  double heapPerConnection = Double.NaN;
+  double rssPerConnection = Double.NaN;
+  /** Idle scenario: connections held, and the active clients' throughput without and with them. */
+  long held;
+  double activeRpsBefore = Double.NaN;
+  double activeRpsDuring = Double.NaN;
+  /** Crawl scenario: pages per second. */
+  double pagesPerSecond = Double.NaN;
+  String skipped;
+  String error;
+
+  Cell(String scenario, String variant, int connections, int round) {
+    this.scenario = scenario;
+    this.variant = variant;
+    this.connections = connections;
+    this.round = round;
+  }
+
+  boolean ok() {
+    return skipped == null && error == null;
+  }
+
+  /** @return the cell's headline figure: requests (or pages) per second, or NaN */
+  double rps() {
+    if (!ok()) {
+      return Double.NaN;
+    }
+    if (!Double.isNaN(pagesPerSecond)) {
+      return pagesPerSecond;
+    }
+    if (!Double.isNaN(activeRpsDuring)) {
+      return activeRpsDuring;
+    }
+    return result == null ? Double.NaN : result.throughput();
+  }
+}

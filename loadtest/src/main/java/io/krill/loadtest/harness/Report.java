@@ -1,0 +1,427 @@
+package io.krill.loadtest.harness;
+
+import io.krill.loadtest.internal.Reports;
+import io.krill.loadtest.load.LoadResult;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Writes a scenario's results to {@code <results>/<date>-<scenario>/}: {@code report.md} (the
+ * table with every ratio against raw Netty and against platform threads from the same run, the
+ * goals met or missed, the machine, the JDKs and the exact command), {@code results.json} (every
+ * cell, raw), and the PNG charts of {@link Charts}. Returns the markdown table for the console.
+ */
+final class Report {
+  /** Percentiles charted and written to JSON. */
+  static final double[] PERCENTILES = {50, 90, 99, 99.9};
+
+  private final RunSettings settings;
+  private final Scenario scenario;
+  private final List<Cell> cells;
+  private final Map<String, Summary> summaries;
+  private final String loadBefore;
+  private final String loadAfter;
+  final List<Goal> goals = new ArrayList<>();
+
+  /** A goal of the issues: what, the target, what was measured, and the verdict. */
+  static final class Goal {
+    final String goal;
+    final String target;
+    final String measured;
+    final String verdict;
+
+    Goal(String goal, String target, String measured, String verdict) {
+      this.goal = goal;
+      this.target = target;
+      this.measured = measured;
+      this.verdict = verdict;
+    }
+  }
+
+  Report(RunSettings settings, Scenario scenario, List<Cell> cells, String loadBefore, String loadAfter) {
+    this.settings = settings;
+    this.scenario = scenario;
+    this.cells = cells;
+    this.summaries = Summary.of(cells);
+    this.loadBefore = loadBefore;
+    this.loadAfter = loadAfter;
+    goals();
+  }
+
+  /** @return the directory of this scenario's report */
+  Path dir() {
+    return settings.resultsDir.resolve(settings.date + "-" + scenario.name);
+  }
+
+  /** Writes report.md, results.json and the charts. @return the table printed to the console */
+  String write() throws IOException {
+    Path dir = dir();
+    Files.createDirectories(dir);
+    List<String> charts = new Charts(scenario, cells, summaries, settings).write(dir);
+    String table = table();
+    Files.writeString(dir.resolve("report.md"), markdown(table, charts), StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("results.json"), json(), StandardCharsets.UTF_8);
+    return table;
+  }
+
+  private Summary summary(String variant, int connections) {
+    return summaries.get(Summary.key(variant, connections));
+  }
+
+  /** @return the platform-thread reference at {@code connections}: the first of the scenario's candidates that measured */
+  Summary platform(int connections) {
+    for (String v : scenario.platformVariants()) {
+      Summary s = summary(v, connections);
+      if (s != null && !s.ok().isEmpty()) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private static final ToDoubleFunction<Cell> RPS = Cell::rps;
+
+  String table() {
+    StringBuilder b = new StringBuilder();
+    switch (scenario.kind) {
+      case IDLE:
+        b.append("| connections | variant | held | heap per conn | RSS per conn | active rps alone | active rps beside idle |"
+            + " beside ÷ alone | active ÷ netty | active ÷ platform | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+        break;
+      case CRAWL:
+        b.append("| variant | pages/s (median, min–max) | ÷ threads-32 | ÷ virtual |\n|---|---|---|---|\n");
+        break;
+      default:
+        b.append("| connections | variant | requests/s (median, min–max) | ÷ netty | ÷ platform | p50 µs | p99 µs |"
+            + " p99.9 µs | server CPU % | errors |" + (hasWrk() ? " wrk rps | built-in ÷ wrk |" : "") + "\n"
+            + "|---|---|---|---|---|---|---|---|---|---|" + (hasWrk() ? "---|---|" : "") + "\n");
+    }
+    for (Summary s : summaries.values()) {
+      b.append(row(s)).append('\n');
+    }
+    return b.toString();
+  }
+
+  private boolean hasWrk() {
+    return cells.stream().anyMatch(c -> !Double.isNaN(c.wrkRps));
+  }
+
+  private String row(Summary s) {
+    String why = s.why();
+    Summary netty = summary(scenario.nettyVariant(), s.connections);
+    Summary platform = platform(s.connections);
+    String conns = String.format(Locale.ROOT, "%,d", s.connections);
+    if (scenario.kind == Scenario.Kind.CRAWL) {
+      if (why != null) {
+        return "| " + s.variant + " | " + why + " | — | — |";
+      }
+      return "| " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
+          + Summary.spread(s.ratio(summary("threads-32", 0), RPS), true) + " | "
+          + Summary.spread(s.ratio(summary("virtual", 0), RPS), true) + " |";
+    }
+    if (scenario.kind == Scenario.Kind.IDLE) {
+      if (why != null) {
+        return "| " + conns + " | " + s.variant + " | " + why + " | | | | | | | | |";
+      }
+      return "| " + conns + " | " + s.variant + " | " + count((int) s.stats(c -> c.held)[0]) + " | "
+          + bytes(s.stats(c -> c.heapPerConnection)) + " | " + bytes(s.stats(c -> c.rssPerConnection)) + " | "
+          + Summary.spread(s.stats(c -> c.activeRpsBefore), false) + " | "
+          + Summary.spread(s.stats(c -> c.activeRpsDuring), false) + " | "
+          + Summary.spread(s.stats(c -> c.activeRpsDuring / c.activeRpsBefore), true) + " | "
+          + Summary.spread(s.ratio(netty, RPS), true) + " | " + Summary.spread(s.ratio(platform, RPS), true) + " | "
+          + errors(s) + " |";
+    }
+    if (why != null) {
+      return "| " + conns + " | " + s.variant + " | " + why + " | | | | | | | |" + (hasWrk() ? " | |" : "");
+    }
+    String r = "| " + conns + " | " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
+        + Summary.spread(s.ratio(netty, RPS), true) + " | " + Summary.spread(s.ratio(platform, RPS), true) + " | "
+        + Reports.fmt(s.latencyMicros(50)) + " | " + Reports.fmt(s.latencyMicros(99)) + " | "
+        + Reports.fmt(s.latencyMicros(99.9)) + " | " + Reports.fmt(s.stats(c -> c.serverCpuPercent)[0]) + " | "
+        + errors(s) + " |";
+    if (hasWrk()) {
+      r += " " + Summary.spread(s.stats(c -> c.wrkRps), false) + " | "
+          + Summary.spread(s.stats(c -> c.rps() / c.wrkRps), true) + " |";
+    }
+    return r;
+  }
+
+  private static String bytes(double[] s) {
+    return Double.isNaN(s[0]) ? "—" : Summary.spread(s, false) + " B";
+  }
+
+  /** @return every error kind summed over the rounds, e.g. "reset 3, non2xx 10", or "0" */
+  static String errors(Summary s) {
+    java.util.Map<String, Long> sum = new java.util.LinkedHashMap<>();
+    for (Cell c : s.ok()) {
+      if (c.result != null) {
+        c.result.errorsByKind().forEach((k, v) -> sum.merge(k, v, Long::sum));
+      }
+    }
+    if (sum.isEmpty()) {
+      return "0";
+    }
+    StringBuilder b = new StringBuilder();
+    sum.forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+    return b.toString();
+  }
+
+  /* The ratio goals of issues 5 and 6 that this scenario can judge; absent variants say why. */
+  private void goals() {
+    List<Integer> counts = new ArrayList<>(new LinkedHashSet<>(cells.stream().map(c -> c.connections).toList()));
+    if (scenario == Scenario.HELLO || scenario == Scenario.PIPELINED) {
+      for (int n : counts) {
+        ratioGoal("httpd fiber ÷ raw Netty, requests/s, " + count(n) + " conns", "≥ 0.9×", 0.9, "httpd-fiber",
+            summary("netty", n), n, RPS);
+        ratioGoal("raw Netty p50 ÷ httpd fiber p50 (latency), " + count(n) + " conns", "≥ 0.9×", 0.9, "netty",
+            summary("httpd-fiber", n), n, c -> c.result == null ? Double.NaN : c.result.latencyMicros(50));
+        ratioGoal("raw Netty p99 ÷ httpd fiber p99 (latency), " + count(n) + " conns", "≥ 0.9×", 0.9, "netty",
+            summary("httpd-fiber", n), n, c -> c.result == null ? Double.NaN : c.result.latencyMicros(99));
+        double need = n >= 10_000 ? 1.5 : 1.0;
+        ratioGoal("httpd fiber ÷ virtual, requests/s, " + count(n) + " conns", "≥ 1.0×", 1.0, "httpd-fiber",
+            summary("httpd-virtual", n), n, RPS);
+        ratioGoal("httpd fiber ÷ platform, requests/s, " + count(n) + " conns", "≥ " + need + "×", need, "httpd-fiber",
+            summary("httpd-platform", n), n, RPS);
+      }
+    } else if (scenario == Scenario.SLOW) {
+      for (int n : counts) {
+        ratioGoal("httpd fiber ÷ platform, slow handler, " + count(n) + " conns", "≥ 1.5×", 1.5, "httpd-fiber",
+            summary("httpd-platform", n), n, RPS);
+      }
+    } else if (scenario == Scenario.IDLE) {
+      for (int n : counts) {
+        Summary f = summary("httpd-fiber", n);
+        if (f == null || f.why() != null) {
+          goals.add(new Goal("heap per idle keep-alive connection, httpd fiber", "≤ 3 KB", "—",
+              "not measured: " + (f == null ? "httpd-fiber not in this run" : f.why())));
+          goals.add(new Goal("idle connections held at once, httpd fiber", "≥ 19,000", "—",
+              "not measured: " + (f == null ? "httpd-fiber not in this run" : f.why())));
+          continue;
+        }
+        double heap = f.stats(c -> c.heapPerConnection)[0];
+        goals.add(new Goal("heap per idle keep-alive connection, httpd fiber, " + count(n) + " conns", "≤ 3 KB",
+            Reports.fmt(heap) + " B", heap <= 3072 ? "met" : "missed"));
+        double held = f.stats(c -> c.held)[0];
+        goals.add(new Goal("idle connections held at once, httpd fiber", "≥ 19,000", count((int) held),
+            held >= 19_000 ? "met" : "missed" + (n < 19_000 ? " (this run asked for " + count(n) + " only)" : "")));
+      }
+    } else if (scenario == Scenario.CRAWL) {
+      ratioGoal("crawler fibers ÷ 32-thread pool, pages/s", "≥ 3×", 3, "fibers", summary("threads-32", 0), 0, RPS);
+      ratioGoal("crawler fibers ÷ virtual threads, pages/s", "≥ 1.0×", 1.0, "fibers", summary("virtual", 0), 0, RPS);
+    }
+  }
+
+  private void ratioGoal(String goal, String target, double need, String variant, Summary reference, int n,
+      ToDoubleFunction<Cell> f) {
+    Summary s = summary(variant, n);
+    String why = s == null ? variant + " not in this run" : s.why();
+    if (why == null) {
+      why = reference == null ? "reference not in this run" : reference.why() == null ? null
+          : reference.variant + " " + reference.why();
+    }
+    if (why != null) {
+      goals.add(new Goal(goal, target, "—", "not measured: " + why));
+      return;
+    }
+    double[] r = s.ratio(reference, f);
+    goals.add(new Goal(goal, target, Summary.spread(r, true), Double.isNaN(r[0]) ? "not measured"
+        : r[0] >= need ? "met" : "missed"));
+  }
+
+  private static String count(int n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  private String markdown(String table, List<String> charts) {
+    StringBuilder b = new StringBuilder();
+    b.append("# loadtest: ").append(scenario.name).append(" (").append(settings.date).append(")\n\n");
+    b.append("Command: `").append(settings.command).append("`  \n");
+    b.append("Commit: ").append(settings.commit).append("  \n");
+    b.append("Machine: ").append(machine()).append("  \n");
+    b.append("Load (uptime) before: `").append(loadBefore).append("`, after: `").append(loadAfter).append("`  \n");
+    b.append("JDKs: servers and generators on ").append(settings.javaVersion).append(" (`").append(settings.javaHome)
+        .append("`); harness on ").append(System.getProperty("java.runtime.version")).append("  \n");
+    b.append("Method: ").append(settings.rounds).append(" interleaved round(s) (variant A B A B ..., a fresh server JVM")
+        .append(" and fresh generator JVMs per cell), warm-up ").append(settings.warmup.toMillis()).append(" ms, measured ")
+        .append(settings.measure.toMillis()).append(" ms per cell, fixed heap ").append(settings.heap)
+        .append(" (-Xms = -Xmx) for every JVM, G1, closed loop unless said otherwise; generator: krill fibers on netio, ")
+        .append("at most ").append(count(settings.connectionsPerGenerator)).append(" connections per process, spread over ")
+        .append(settings.sources).append(" source addresses 127.0.0.2 ... . Medians over rounds, spread (min–max) in")
+        .append(" brackets; every ratio is computed within one round against raw Netty (`netty`) and against platform")
+        .append(" threads (`").append(String.join("` if measured, else `", scenario.platformVariants()))
+        .append("`) at the same connection count.").append(settings.quick ? " **Quick run**: indicative only." : "")
+        .append("\n\n");
+    b.append(describe()).append("\n\n");
+    b.append("## Results\n\n").append(table).append('\n');
+    if (!goals.isEmpty()) {
+      b.append("## Goals\n\n| goal | target | measured | verdict |\n|---|---|---|---|\n");
+      for (Goal g : goals) {
+        b.append("| ").append(g.goal).append(" | ").append(g.target).append(" | ").append(g.measured).append(" | ")
+            .append(g.verdict).append(" |\n");
+      }
+      b.append('\n');
+    }
+    if (!charts.isEmpty()) {
+      b.append("## Charts\n\n");
+      for (String c : charts) {
+        b.append("![").append(c).append("](").append(c).append(")\n\n");
+      }
+    }
+    b.append("Raw figures: `results.json`; child logs: `").append(Paths.get("logs")).append("/`.\n");
+    return b.toString();
+  }
+
+  private String describe() {
+    switch (scenario.kind) {
+      case IDLE:
+        return "Idle: each server's heap (used after full GCs) and RSS are read with no client, then with every idle"
+            + " keep-alive connection held (each primed with one `GET /hello`); per-connection figures are the growth"
+            + " divided by the connections. " + Scenario.IDLE_ACTIVE_CLIENTS + " active closed-loop clients (fewer when"
+            + " fewer connections are held) run once alone, which also warms the server up before the baseline, and"
+            + " once beside the idle connections; every idle connection is checked with one more request at the end.";
+      case ECHO:
+        return "Echo: raw TCP, 64-byte messages, closed loop, against the echo servers of issue 4"
+            + " (`io.krill.loadtest.echo.EchoServerMain`).";
+      case CRAWL:
+        return "Crawl: `krill crawl --demo` per execution mode of issue 6 (pages/s).";
+      default:
+        return "HTTP/1.1 keep-alive `GET " + scenario.path + "`" + (scenario.pipeline > 1 ? ", pipelined " + scenario.pipeline
+            + " deep" : "") + (scenario == Scenario.SLOW ? " (the handler waits 100 ms on a timer)" : "")
+            + "; every server answers the same bytes (13-byte text/plain body).";
+    }
+  }
+
+  static String machine() {
+    StringBuilder b = new StringBuilder();
+    b.append(Reports.cpus()).append(" CPUs");
+    try {
+      for (String l : Files.readAllLines(Paths.get("/proc/meminfo"))) {
+        if (l.startsWith("MemTotal:")) {
+          long kb = Long.parseLong(l.replaceAll("[^0-9]", ""));
+          b.append(", ").append(kb / 1024 / 1024).append(" GB RAM");
+        }
+      }
+      for (String l : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
+        if (l.startsWith("model name")) {
+          b.append(", ").append(l.substring(l.indexOf(':') + 1).trim());
+          break;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not Linux: CPUs only.
+    }
+    b.append(", ").append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"));
+    return b.toString();
+  }
+
+  private String json() {
+    StringBuilder b = new StringBuilder("{\n");
+    b.append("  \"scenario\": ").append(Reports.q(scenario.name)).append(",\n");
+    b.append("  \"date\": ").append(Reports.q(settings.date)).append(",\n");
+    b.append("  \"command\": ").append(Reports.q(settings.command)).append(",\n");
+    b.append("  \"commit\": ").append(Reports.q(settings.commit)).append(",\n");
+    b.append("  \"machine\": ").append(Reports.q(machine())).append(",\n");
+    b.append("  \"jdk\": ").append(Reports.q(settings.javaVersion)).append(",\n");
+    b.append("  \"loadBefore\": ").append(Reports.q(loadBefore)).append(",\n");
+    b.append("  \"loadAfter\": ").append(Reports.q(loadAfter)).append(",\n");
+    b.append(String.format(Locale.ROOT, "  \"settings\": {\"quick\": %b, \"rounds\": %d, \"warmupMillis\": %d,"
+        + " \"measureMillis\": %d, \"heap\": %s, \"sources\": %d, \"connectionsPerGenerator\": %d},%n", settings.quick,
+        settings.rounds, settings.warmup.toMillis(), settings.measure.toMillis(), Reports.q(settings.heap),
+        settings.sources, settings.connectionsPerGenerator));
+    b.append("  \"goals\": [");
+    for (int i = 0; i < goals.size(); i++) {
+      Goal g = goals.get(i);
+      b.append(i == 0 ? "\n" : ",\n").append("    {\"goal\": ").append(Reports.q(g.goal)).append(", \"target\": ")
+          .append(Reports.q(g.target)).append(", \"measured\": ").append(Reports.q(g.measured))
+          .append(", \"verdict\": ").append(Reports.q(g.verdict)).append('}');
+    }
+    b.append("\n  ],\n  \"cells\": [");
+    for (int i = 0; i < cells.size(); i++) {
+      b.append(i == 0 ? "\n" : ",\n").append("    ").append(cellJson(cells.get(i)));
+    }
+    b.append("\n  ]\n}\n");
+    return b.toString();
+  }
+
+  private static String cellJson(Cell c) {
+    StringBuilder b = new StringBuilder();
+    b.append("{\"variant\": ").append(Reports.q(c.variant)).append(", \"connections\": ").append(c.connections)
+        .append(", \"round\": ").append(c.round);
+    if (c.skipped != null) {
+      return b.append(", \"skipped\": ").append(Reports.q(c.skipped)).append('}').toString();
+    }
+    if (c.error != null) {
+      b.append(", \"error\": ").append(Reports.q(c.error));
+    }
+    num(b, "serverCpuPercent", c.serverCpuPercent);
+    num(b, "wrkRps", c.wrkRps);
+    num(b, "wrkP50Micros", c.wrkP50Micros);
+    num(b, "wrkP99Micros", c.wrkP99Micros);
+    num(b, "heapPerConnection", c.heapPerConnection);
+    num(b, "rssPerConnection", c.rssPerConnection);
+    num(b, "activeRpsBefore", c.activeRpsBefore);
+    num(b, "activeRpsDuring", c.activeRpsDuring);
+    num(b, "pagesPerSecond", c.pagesPerSecond);
+    if (c.held > 0) {
+      b.append(", \"held\": ").append(c.held);
+    }
+    LoadResult r = c.result;
+    if (r != null) {
+      b.append(", \"connectionsOpen\": ").append(r.connections).append(", \"warmupRequests\": ").append(r.warmupRequests)
+          .append(", \"requests\": ").append(r.requests).append(", \"measuredNanos\": ").append(r.measuredNanos);
+      num(b, "rps", r.throughput());
+      b.append(", \"latencyMicros\": {");
+      for (int i = 0; i < PERCENTILES.length; i++) {
+        b.append(i == 0 ? "" : ", ").append(Reports.q("p" + PERCENTILES[i]).replace(".0\"", "\"")).append(": ")
+            .append(numValue(r.latencyMicros(PERCENTILES[i])));
+      }
+      b.append(", \"max\": ").append(numValue(r.latency.getMaxValue() / 1e3)).append('}');
+      b.append(", \"errors\": {\"connect\": ").append(r.connectErrors).append(", \"reset\": ").append(r.resetErrors)
+          .append(", \"timeout\": ").append(r.timeoutErrors).append(", \"non2xx\": ").append(r.non2xx)
+          .append(", \"bad\": ").append(r.badResponses).append(", \"unfinished\": ").append(r.unfinished).append('}');
+      if (!r.firstError.isEmpty()) {
+        b.append(", \"firstError\": ").append(Reports.q(r.firstError));
+      }
+      b.append(", \"latencyHistogram\": ").append(Reports.q(histogram(r)));
+    }
+    return b.append('}').toString();
+  }
+
+  /** @return the latency histogram, HdrHistogram-compressed and base64-encoded (nanoseconds) */
+  private static String histogram(LoadResult r) {
+    ByteBuffer buf = ByteBuffer.allocate(r.latency.getNeededByteBufferCapacity());
+    int len = r.latency.encodeIntoCompressedByteBuffer(buf);
+    return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), len));
+  }
+
+  private static void num(StringBuilder b, String key, double v) {
+    if (!Double.isNaN(v)) {
+      b.append(", ").append(Reports.q(key)).append(": ").append(numValue(v));
+    }
+  }
+
+  private static String numValue(double v) {
+    return Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format(Locale.ROOT, "%.6g", v);
+  }
+
+  /** @return the variants of the summaries, in run order */
+  static Set<String> variants(Map<String, Summary> summaries) {
+    Set<String> v = new LinkedHashSet<>();
+    for (Summary s : summaries.values()) {
+      v.add(s.variant);
+    }
+    return v;
+  }
+}

@@ -1,0 +1,151 @@
+package io.krill.loadtest.harness;
+
+import io.krill.loadtest.internal.Reports;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Settings of one harness run, as {@link LoadtestCommand} parsed them, with the defaults of a
+ * full run; {@link #quick()} shortens them. Every limit has a {@code DEFAULT_*} constant and a
+ * row in the README's loadtest table.
+ */
+final class RunSettings {
+  /** Default: interleaved rounds of a full run. */
+  static final int DEFAULT_ROUNDS = 3;
+  /** Default: warm-up per cell in a full run. */
+  static final Duration DEFAULT_WARMUP = Duration.ofSeconds(5);
+  /** Default: measured time per cell in a full run. */
+  static final Duration DEFAULT_MEASURE = Duration.ofSeconds(10);
+  /** Quick run: warm-up per cell. */
+  static final Duration QUICK_WARMUP = Duration.ofSeconds(1);
+  /** Quick run: measured time per cell. */
+  static final Duration QUICK_MEASURE = Duration.ofSeconds(2);
+  /** Default: fixed heap (-Xms = -Xmx) of every server and generator JVM. */
+  static final String DEFAULT_HEAP = "1g";
+  /** Most connections one generator process opens (the 20,000-file cap per process, with headroom). */
+  static final int DEFAULT_CONNECTIONS_PER_GENERATOR = 9_500;
+  /** Default: source addresses per generator (127.0.0.2 ...). */
+  static final int DEFAULT_SOURCES = 16;
+  /** Longest a server JVM may live. */
+  static final long SERVER_MAX_SECONDS = 3600;
+
+  Path resultsDir = Paths.get("loadtest", "results");
+  String date = LocalDate.now(ZoneOffset.UTC).toString();
+  boolean quick;
+  int rounds = DEFAULT_ROUNDS;
+  Duration warmup = DEFAULT_WARMUP;
+  Duration measure = DEFAULT_MEASURE;
+  List<Integer> connections;
+  List<String> variants;
+  String heap = DEFAULT_HEAP;
+  Path javaHome;
+  String javaVersion = "?";
+  int javaFeature;
+  String classpath = defaultClasspath();
+  List<String> childJvmOptions = new ArrayList<>();
+  int connectionsPerGenerator = DEFAULT_CONNECTIONS_PER_GENERATOR;
+  int sources = DEFAULT_SOURCES;
+  boolean wrk = true;
+  String command = "";
+  String commit = "unknown";
+
+  /** Applies the quick run's shorter rounds and phases. */
+  void quick() {
+    quick = true;
+    rounds = 1;
+    warmup = QUICK_WARMUP;
+    measure = QUICK_MEASURE;
+  }
+
+  /** @return the java launcher of the child JVMs */
+  String java() {
+    return javaHome.resolve("bin").resolve("java").toString();
+  }
+
+  /** @return the scenario's connection counts in this run */
+  List<Integer> connections(Scenario s) {
+    if (connections != null && s.kind != Scenario.Kind.CRAWL) {
+      return connections;
+    }
+    return quick ? s.quickConnections : s.connections;
+  }
+
+  /** @return the scenario's variants in this run, in interleaving order: the filtered ones, or all when the filter names none of them */
+  List<String> variants(Scenario s) {
+    if (variants == null) {
+      return s.variants;
+    }
+    List<String> v = new ArrayList<>();
+    for (String x : s.variants) {
+      if (variants.contains(x)) {
+        v.add(x);
+      }
+    }
+    // A filter that names none of this scenario's variants (e.g. HTTP servers for crawl) leaves it whole.
+    return v.isEmpty() ? s.variants : v;
+  }
+
+  /** @return the JDK the children run on: {@code requested}, else the newest under /usr/lib/jvm, else this JVM's */
+  static Path pickJdk(Path requested) {
+    if (requested != null) {
+      if (!Files.isExecutable(requested.resolve("bin").resolve("java"))) {
+        throw new IllegalArgumentException("jdk: " + requested + " (expected: a JDK home with bin/java)");
+      }
+      return requested;
+    }
+    Path best = Paths.get(System.getProperty("java.home"));
+    int bestFeature = Runtime.version().feature();
+    Path jvms = Paths.get("/usr/lib/jvm");
+    if (Files.isDirectory(jvms)) {
+      try (Stream<Path> dirs = Files.list(jvms)) {
+        for (Path d : (Iterable<Path>) dirs.sorted()::iterator) {
+          int f = feature(d);
+          if (f > bestFeature && Files.isExecutable(d.resolve("bin").resolve("java")) && !Files.isSymbolicLink(d)) {
+            best = d;
+            bestFeature = f;
+          }
+        }
+      } catch (IOException e) {
+        // Keep this JVM's JDK.
+      }
+    }
+    return best;
+  }
+
+  /** @return the feature version in a JDK home's release file, or 0 */
+  static int feature(Path home) {
+    try {
+      String v = Reports.javaVersion(home);
+      return Integer.parseInt(v.split("[.+-]")[0]);
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  void useJdk(Path home) {
+    javaHome = home;
+    javaFeature = feature(home);
+    if (javaFeature == 0 && home.equals(Paths.get(System.getProperty("java.home")))) {
+      javaFeature = Runtime.version().feature();
+    }
+    try {
+      javaVersion = Reports.javaVersion(home);
+    } catch (IOException e) {
+      javaVersion = javaFeature == Runtime.version().feature() ? System.getProperty("java.runtime.version") : "?";
+    }
+  }
+
+  /* Under surefire, java.class.path may be one manifest-only jar; its Class-Path works for children as well. */
+  private static String defaultClasspath() {
+    String cp = System.getProperty("surefire.test.class.path");
+    return cp != null && !cp.isEmpty() ? cp : System.getProperty("java.class.path");
+  }
+}

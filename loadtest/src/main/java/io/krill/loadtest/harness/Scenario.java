@@ -1,0 +1,83 @@
+package io.krill.loadtest.harness;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * One scenario of the comparison: what the generator sends, which servers it runs against,
+ * and at which connection counts in the full and the quick run.
+ */
+final class Scenario {
+  /** What a scenario measures. */
+  enum Kind {
+    /** Closed-loop HTTP throughput and latency. */
+    HTTP,
+    /** Idle connections held: memory per connection, and the throughput of a few active clients beside them. */
+    IDLE,
+    /** Raw TCP echo round trips. */
+    ECHO,
+    /** The crawler comparison of issue 6. */
+    CRAWL
+  }
+
+  /** The HTTP servers, in the interleaving order. */
+  static final List<String> HTTP_VARIANTS = List.of("netty", "threads", "httpd-fiber", "httpd-virtual", "httpd-platform");
+  /** The echo servers of {@link io.krill.loadtest.echo.EchoServerMain}. */
+  static final List<String> ECHO_VARIANTS = List.of("netty", "platform", "fiber", "virtual");
+  /** Active clients run beside the idle connections. */
+  static final int IDLE_ACTIVE_CLIENTS = 100;
+
+  static final Scenario HELLO = new Scenario("hello", Kind.HTTP, "/hello", 1, HTTP_VARIANTS,
+      List.of(100, 1_000, 10_000), List.of(100, 1_000));
+  static final Scenario PIPELINED = new Scenario("pipelined", Kind.HTTP, "/hello", 16, HTTP_VARIANTS,
+      List.of(100, 1_000), List.of(100));
+  static final Scenario SLOW = new Scenario("slow-handler", Kind.HTTP, "/slow", 1, HTTP_VARIANTS,
+      List.of(10_000), List.of(1_000));
+  static final Scenario IDLE = new Scenario("idle", Kind.IDLE, "/hello", 1, HTTP_VARIANTS,
+      List.of(19_000), List.of(2_000));
+  static final Scenario ECHO = new Scenario("echo", Kind.ECHO, "", 1, ECHO_VARIANTS,
+      List.of(100, 10_000), List.of(100));
+  static final Scenario CRAWL = new Scenario("crawl", Kind.CRAWL, "", 1,
+      List.of("fibers", "threads-32", "threads-512", "virtual", "naive-fibers", "naive-threads"), List.of(0), List.of(0));
+
+  /** Every scenario, in the order {@code --scenario all} runs them. */
+  static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, CRAWL);
+  static final Map<String, Scenario> BY_NAME = ALL.stream().collect(
+      Collectors.toMap(s -> s.name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
+
+  final String name;
+  final Kind kind;
+  final String path;
+  final int pipeline;
+  final List<String> variants;
+  final List<Integer> connections;
+  final List<Integer> quickConnections;
+
+  private Scenario(String name, Kind kind, String path, int pipeline, List<String> variants, List<Integer> connections,
+      List<Integer> quickConnections) {
+    this.name = name;
+    this.kind = kind;
+    this.path = path;
+    this.pipeline = pipeline;
+    this.variants = variants;
+    this.connections = connections;
+    this.quickConnections = quickConnections;
+  }
+
+  /** @return the variant whose throughput is the ceiling: raw Netty */
+  String nettyVariant() {
+    return "netty";
+  }
+
+  /** @return the variants that stand for "platform threads", best first: httpd's platform mode, else the classic server */
+  List<String> platformVariants() {
+    return kind == Kind.ECHO ? List.of("platform") : List.of("httpd-platform", "threads");
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

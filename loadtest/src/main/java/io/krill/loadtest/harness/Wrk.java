@@ -1,0 +1,69 @@
+package io.krill.loadtest.harness;
+
+import io.krill.loadtest.internal.Reports;
+import java.io.File;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * wrk as a second, independent load generator for the hello scenario: run against the same
+ * server JVM right after the built-in generator, so the report can cross-check the two.
+ * Used only when {@code wrk} is on the PATH ({@code loadtest/bin/install-wrk.sh} installs it);
+ * nothing depends on it.
+ */
+final class Wrk {
+  private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
+  private static final Pattern PERCENTILE = Pattern.compile("^\\s+(50|99)(?:\\.000)?%\\s+([0-9.]+)(us|ms|s)\\s*$");
+
+  private Wrk() {}
+
+  /** @return true when a {@code wrk} executable is on the PATH */
+  static boolean available() {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return false;
+    }
+    for (String dir : path.split(File.pathSeparator)) {
+      if (new File(dir, "wrk").canExecute()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Runs wrk for the cell's connections and the measured time, and records its figures in the cell. */
+  static void run(RunSettings s, int port, Cell c) throws IOException, InterruptedException {
+    long seconds = Math.max(1, s.measure.toSeconds());
+    List<String> lines = Reports.exec(List.of("timeout", String.valueOf(seconds + 60), "wrk", "-t",
+        String.valueOf(Math.min(2, c.connections)), "-c", String.valueOf(c.connections), "-d", seconds + "s",
+        "--latency", "http://127.0.0.1:" + port + Scenario.HELLO.path), false);
+    parse(lines, c);
+  }
+
+  /** Reads requests per second and the 50th/99th percentiles from wrk's output. */
+  static void parse(List<String> lines, Cell c) {
+    for (String l : lines) {
+      Matcher m = RPS.matcher(l);
+      if (m.find()) {
+        c.wrkRps = Double.parseDouble(m.group(1));
+      }
+      Matcher p = PERCENTILE.matcher(l);
+      if (p.find()) {
+        double v = Double.parseDouble(p.group(2));
+        double micros = p.group(3).equals("us") ? v : p.group(3).equals("ms") ? v * 1e3 : v * 1e6;
+        if (p.group(1).equals("50")) {
+          c.wrkP50Micros = micros;
+        } else {
+          c.wrkP99Micros = micros;
+        }
+      }
+    }
+    if (Double.isNaN(c.wrkRps)) {
+      c.wrkRps = Double.NaN;
+      System.err.println("wrk: no 'Requests/sec' in its output: " + String.join(" | ", lines).toLowerCase(Locale.ROOT));
+    }
+  }
+}

@@ -1,0 +1,278 @@
+package io.krill.loadtest.load;
+
+import io.krill.fibers.Fiber;
+import io.krill.fibers.Suspendable;
+import io.krill.netio.FiberSocket;
+import io.krill.netio.MessageSocket;
+import io.krill.netio.SocketOptions;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpVersion;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One connection of a load run and the fiber that drives it: connects (from its source
+ * address), waits for the go signal, then loops in the run's mode until its phases say done.
+ * Any failure is counted by kind for the requests it lost; the connection is then reopened
+ * and the loop goes on, so a misbehaving server shows up as errors and never as a hang.
+ *
+ * <p>Threading: {@link #run} is the connection's fiber; {@link #close} may be called from the
+ * driver thread.
+ */
+final class Connection {
+  /** Pause after a failed connect before the next attempt. */
+  static final Duration RECONNECT_PAUSE = Duration.ofMillis(50);
+
+  private final LoadGenerator gen;
+  private final LoadSpec spec;
+  private final int index;
+  private final SocketOptions options;
+  private final byte[] echo;
+  private final byte[] echoIn;
+  private volatile FiberSocket socket;
+  private MessageSocket<FullHttpResponse> http;
+  /** Requests written and not yet answered; read by the driver at the end. */
+  int outstanding;
+  /** When this connection last got a measured answer (nanoTime). */
+  long lastMeasured;
+
+  Connection(LoadGenerator gen, int index) {
+    this.gen = gen;
+    this.spec = gen.spec;
+    this.index = index;
+    this.options = SocketOptions.builder().scheduler(gen.scheduler).localAddress(spec.source(index))
+        .connectTimeout(spec.connectTimeout).readTimeout(spec.requestTimeout).writeTimeout(spec.requestTimeout)
+        .linger(Duration.ZERO).build();
+    if (spec.protocol == LoadSpec.Protocol.ECHO) {
+      echo = new byte[spec.echoSize];
+      for (int i = 0; i < echo.length; i++) {
+        echo[i] = (byte) (i * 31 + index);
+      }
+      echoIn = new byte[spec.echoSize];
+    } else {
+      echo = null;
+      echoIn = null;
+    }
+  }
+
+  /** @return nanoseconds between two intended sends of one connection in open-loop mode */
+  static long intervalNanos(LoadSpec spec) {
+    return Math.max(1, Math.round(spec.connections * 1e9 / spec.rate));
+  }
+
+  void run() throws Suspendable {
+    try {
+      gen.connectSlots.acquire();
+      try {
+        connect();
+      } finally {
+        gen.connectSlots.release();
+        gen.connectsDone.countDown();
+      }
+      gen.go.await();
+      switch (spec.mode) {
+        case CLOSED:
+          closedLoop();
+          break;
+        case OPEN:
+          openLoop();
+          break;
+        default:
+          idle();
+          break;
+      }
+    } catch (RuntimeException | Error e) {
+      fail(gen.badResponses, e.toString());
+    } finally {
+      close();
+      gen.finished.countDown();
+    }
+  }
+
+  /** @return true when connected; a failure is counted and leaves the socket null */
+  private boolean connect() throws Suspendable {
+    try {
+      FiberSocket s = FiberSocket.connect(spec.address.getHostAddress(), spec.port, options);
+      if (spec.protocol == LoadSpec.Protocol.HTTP) {
+        http = s.messages(p -> p.addLast(new HttpClientCodec(), new HttpObjectAggregator(spec.maxResponseBytes)));
+      }
+      socket = s;
+      gen.open.increment();
+      return true;
+    } catch (IOException e) {
+      if (!gen.closing()) {
+        gen.error(gen.connectErrors, 1, "connect " + spec.host + ":" + spec.port + ": " + e);
+      }
+      return false;
+    }
+  }
+
+  /** Reconnects when the socket is gone; pauses after a failed attempt. @return true when connected */
+  private boolean ensureOpen() throws Suspendable {
+    if (socket != null) {
+      return true;
+    }
+    if (connect()) {
+      return true;
+    }
+    Fiber.sleep(RECONNECT_PAUSE);
+    return false;
+  }
+
+  private void closedLoop() throws Suspendable {
+    while (gen.phases.phase() < Phases.DONE) {
+      if (!ensureOpen()) {
+        continue;
+      }
+      long t = gen.phases.acquire(spec.pipeline, System.nanoTime());
+      int n = (int) t;
+      if (n == 0) {
+        return;
+      }
+      long sent = System.nanoTime();
+      exchange((int) (t >>> 32), n, sent, sent);
+    }
+  }
+
+  /* Open loop, as wrk2 does it: request k of this connection is due at start + offset + k *
+   * interval. A late connection sends at once and is charged from the due time, so a server
+   * stall of X ms shows up as a ramp of latencies up to X ms instead of one slow request. */
+  private void openLoop() throws Suspendable {
+    long interval = intervalNanos(spec);
+    long due = gen.phases.warmupStart() + interval * index / spec.connections;
+    while (gen.phases.phase() < Phases.DONE) {
+      long wait = due - System.nanoTime();
+      if (wait > 0) {
+        Fiber.sleep(Duration.ofNanos(wait));
+      }
+      if (!ensureOpen()) {
+        continue;
+      }
+      long now = System.nanoTime();
+      long t = gen.phases.acquire(1, now);
+      if ((int) t == 0) {
+        return;
+      }
+      exchange((int) (t >>> 32), 1, due, now);
+      due += interval;
+    }
+  }
+
+  /** Primes the connection with one request, holds it until the hold ends, then checks it with one more. */
+  private void idle() throws Suspendable {
+    if (socket != null) {
+      long sent = System.nanoTime();
+      exchange(Phases.WARMUP, 1, sent, sent);
+    }
+    boolean held = socket != null;
+    gen.primed.countDown();
+    gen.idleEnd.await();
+    if (held && !gen.closing()) {
+      // A connection the server dropped during the hold fails here and is counted as a reset.
+      long sent = System.nanoTime();
+      exchange(Phases.MEASURE, 1, sent, sent);
+    }
+  }
+
+  /** Sends {@code n} requests back to back, reads their answers, and records them. */
+  private void exchange(int phase, int n, long due, long sent) throws Suspendable {
+    outstanding = n;
+    // Read once: the driver may close the socket at the end of the run, never these fields.
+    MessageSocket<FullHttpResponse> http = this.http;
+    FiberSocket socket = this.socket;
+    try {
+      if (http != null) {
+        for (int i = 0; i < n; i++) {
+          DefaultFullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, spec.path,
+              Unpooled.EMPTY_BUFFER);
+          req.headers().set(HttpHeaderNames.HOST, spec.host);
+          http.write(req);
+        }
+        http.flush();
+        for (int i = 0; i < n; i++) {
+          FullHttpResponse r = http.receive();
+          if (r == null) {
+            throw new IOException("connection closed by the server with " + outstanding + " request(s) unanswered");
+          }
+          try {
+            if (!r.decoderResult().isSuccess()) {
+              fail(gen.badResponses, "bad response: " + r.decoderResult().cause());
+              return;
+            }
+            if (r.status().code() < 200 || r.status().code() > 299) {
+              gen.error(gen.non2xx, 1, "status " + r.status() + " for " + spec.path);
+            }
+          } finally {
+            r.release();
+          }
+          outstanding--;
+          record(phase, due, sent);
+        }
+      } else {
+        socket.output().write(echo);
+        socket.output().flush();
+        socket.input().readFully(echoIn);
+        if (!Arrays.equals(echo, echoIn)) {
+          fail(gen.badResponses, "echo differs from what was sent");
+          return;
+        }
+        outstanding = 0;
+        record(phase, due, sent);
+      }
+    } catch (SocketTimeoutException e) {
+      fail(gen.timeoutErrors, "timeout: " + e.getMessage());
+    } catch (IOException e) {
+      fail(gen.resetErrors, e.toString());
+    }
+  }
+
+  private void record(int phase, long due, long sent) {
+    long now = System.nanoTime();
+    if (phase == Phases.MEASURE) {
+      gen.latency.recordValue(Math.min(now - due, LoadResult.HIGHEST_TRACKABLE_NANOS));
+      gen.serviceTime.recordValue(Math.min(now - sent, LoadResult.HIGHEST_TRACKABLE_NANOS));
+      gen.measuredDone.increment();
+      lastMeasured = now;
+    } else if (phase == Phases.WARMUP) {
+      gen.warmupDone.increment();
+    }
+  }
+
+  /** Counts the outstanding requests as failed (or unfinished, once the run is closing) and drops the connection. */
+  private void fail(LongAdder kind, String what) {
+    if (gen.closing()) {
+      gen.unfinished.add(outstanding);
+    } else {
+      gen.error(kind, Math.max(1, outstanding), "connection " + index + ": " + what);
+    }
+    outstanding = 0;
+    close();
+  }
+
+  /** Drops the connection; on the connection's fiber only. */
+  private void close() {
+    FiberSocket s = socket;
+    socket = null;
+    http = null;
+    if (s != null) {
+      s.close();
+    }
+  }
+
+  /** Closes the socket under the fiber, which then fails its outstanding requests as unfinished; any thread. */
+  void closeFromDriver() {
+    FiberSocket s = socket;
+    if (s != null) {
+      s.close();
+    }
+  }
+}

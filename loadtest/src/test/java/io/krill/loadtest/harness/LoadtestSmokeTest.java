@@ -1,0 +1,98 @@
+package io.krill.loadtest.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * A tiny {@code krill loadtest --quick}: real server and generator JVMs, a few connections,
+ * sub-second phases. Checks that every scenario writes its report, JSON and charts, that the
+ * rows that cannot run say why, and that no child leaked a Netty buffer. Never checks a speed.
+ */
+class LoadtestSmokeTest {
+  private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G'};
+
+  @TempDir
+  Path results;
+
+  private int run(ByteArrayOutputStream out, String... args) {
+    PrintStream saved = System.out;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    try {
+      return new CommandLine(new LoadtestCommand()).execute(args);
+    } finally {
+      System.setOut(saved);
+    }
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void loadtest_tinyQuickRun_writesReportJsonAndChartsPerScenario() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<String> common = List.of("--quick", "--connections", "5", "--connections-per-generator", "3",
+        "--warmup-ms", "300", "--measure-ms", "600", "--results", results.toString(), "--date", "smoke", "--no-wrk",
+        "--child-jvm-option", "-Dio.netty.leakDetectionLevel=paranoid", "--heap", "256m");
+    List<String> helloArgs = new java.util.ArrayList<>(List.of("--scenario", "hello", "--variants", "netty,threads,httpd-fiber"));
+    helloArgs.addAll(common);
+    int status = run(out, helloArgs.toArray(new String[0]));
+    List<String> others = new java.util.ArrayList<>(List.of("--scenario", "idle,echo,crawl", "--variants", "netty"));
+    others.addAll(common);
+    status = Math.max(status, run(out, others.toArray(new String[0])));
+    String console = out.toString(StandardCharsets.UTF_8);
+    System.err.println(console);
+    assertThat(status).as(console).isZero();
+    for (String scenario : List.of("hello", "idle", "echo")) {
+      Path dir = results.resolve("smoke-" + scenario);
+      String md = Files.readString(dir.resolve("report.md"));
+      assertThat(md).as(scenario).contains("Command: `krill loadtest --scenario ").contains(" --quick --connections 5")
+          .contains("| 5 | netty |").contains("JDKs: servers and generators on");
+      String json = Files.readString(dir.resolve("results.json"));
+      assertThat(json).contains("\"scenario\": \"" + scenario + "\"").contains("\"variant\": \"netty\"")
+          .doesNotContain("\"error\"");
+      assertPng(dir.resolve("throughput.png"));
+      assertPng(dir.resolve("latency.png"));
+      assertThat(console).contains("report: " + dir.resolve("report.md"));
+      try (Stream<Path> logs = Files.list(dir.resolve("logs"))) {
+        for (Path log : (Iterable<Path>) logs::iterator) {
+          assertThat(Files.readString(log)).as(log.toString()).doesNotContain("LEAK:");
+        }
+      }
+    }
+    String hello = Files.readString(results.resolve("smoke-hello/report.md"));
+    assertThat(hello).contains("| 5 | threads |").contains("| 5 | httpd-fiber |")
+        .contains("| httpd fiber ÷ raw Netty, requests/s, 5 conns | ≥ 0.9× |");
+    // 5 connections over at most 3 per generator: two generator processes whose results merged.
+    assertThat(Files.readString(results.resolve("smoke-hello/results.json"))).contains("\"connectionsOpen\": 5");
+    String idle = Files.readString(results.resolve("smoke-idle/report.md"));
+    assertThat(idle).contains("| 5 | netty | 5 |").contains(" B |");
+    assertPng(results.resolve("smoke-idle/memory.png"));
+    String crawl = Files.readString(results.resolve("smoke-crawl/report.md"));
+    assertThat(crawl).contains("not yet available");
+  }
+
+  @Test
+  void loadtest_badOptions_oneLineAndStatus2() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertThat(run(out, "--scenario", "nope", "--results", results.toString())).isEqualTo(2);
+    assertThat(run(out, "--connections", "0", "--results", results.toString())).isEqualTo(2);
+    assertThat(run(out, "--heap", "lots", "--results", results.toString())).isEqualTo(2);
+  }
+
+  private static void assertPng(Path p) throws IOException {
+    byte[] b = Files.readAllBytes(p);
+    assertThat(b.length).as(p.toString()).isGreaterThan(1000);
+    assertThat(java.util.Arrays.copyOf(b, 4)).as(p.toString()).isEqualTo(PNG);
+  }
+}

@@ -1,0 +1,116 @@
+package io.krill.loadtest.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.krill.loadtest.load.LoadResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The report's arithmetic on known cells: ratios within a round, medians, spreads, verdicts, skips. */
+class ReportTest {
+  @TempDir
+  Path results;
+
+  private static Cell cell(String variant, int connections, int round, double rps, long p50Micros) {
+    Cell c = new Cell("hello", variant, connections, round);
+    LoadResult r = new LoadResult();
+    r.requests = Math.round(rps);
+    r.measuredNanos = TimeUnit.SECONDS.toNanos(1);
+    r.connections = connections;
+    for (int i = 0; i < 100; i++) {
+      r.latency.recordValue(TimeUnit.MICROSECONDS.toNanos(p50Micros + i));
+    }
+    c.result = r;
+    c.serverCpuPercent = 95;
+    return c;
+  }
+
+  private RunSettings settings() {
+    RunSettings s = new RunSettings();
+    s.resultsDir = results;
+    s.date = "test";
+    s.useJdk(RunSettings.pickJdk(null));
+    s.command = "krill loadtest --scenario hello";
+    return s;
+  }
+
+  @Test
+  void write_threeRounds_ratiosPerRoundMedianAndSpreadAndVerdicts() throws Exception {
+    List<Cell> cells = new ArrayList<>();
+    double[] netty = {1000, 2000, 1500};
+    double[] fiber = {950, 1000, 1500};
+    for (int round = 1; round <= 3; round++) {
+      cells.add(cell("netty", 10_000, round, netty[round - 1], 100));
+      cells.add(cell("httpd-fiber", 10_000, round, fiber[round - 1], 100));
+      cells.add(cell("httpd-platform", 10_000, round, fiber[round - 1] / 2, 300));
+      Cell v = new Cell("hello", "httpd-virtual", 10_000, round);
+      v.skipped = "skipped (needs JDK 21+; children run on JDK 17)";
+      cells.add(v);
+    }
+    Report report = new Report(settings(), Scenario.HELLO, cells, "before", "after");
+    String table = report.write();
+    // Round ratios 0.95, 0.5, 1.0: median 0.95, spread 0.5..1.0.
+    assertThat(table).contains("| 10,000 | httpd-fiber | 1,000 (950–1,500) | 0.950× (0.500×–1.00×) | 2.00× |");
+    assertThat(table).contains("| 10,000 | httpd-virtual | skipped (needs JDK 21+; children run on JDK 17) |");
+    assertThat(report.goals).anySatisfy(g -> {
+      assertThat(g.goal).isEqualTo("httpd fiber ÷ raw Netty, requests/s, 10,000 conns");
+      assertThat(g.verdict).isEqualTo("met");
+    });
+    assertThat(report.goals).anySatisfy(g -> {
+      assertThat(g.goal).isEqualTo("httpd fiber ÷ platform, requests/s, 10,000 conns");
+      assertThat(g.target).isEqualTo("≥ 1.5×");
+      assertThat(g.verdict).isEqualTo("met");
+    });
+    assertThat(report.goals).anySatisfy(g -> {
+      assertThat(g.goal).isEqualTo("httpd fiber ÷ virtual, requests/s, 10,000 conns");
+      assertThat(g.verdict).startsWith("not measured: httpd-virtual skipped (needs JDK 21+");
+    });
+    Path dir = results.resolve("test-hello");
+    assertThat(Files.readString(dir.resolve("report.md"))).contains("## Goals").contains("![throughput.png](throughput.png)");
+    assertThat(Files.readString(dir.resolve("results.json"))).contains("\"skipped\": \"skipped (needs JDK 21+");
+    assertThat(Files.size(dir.resolve("throughput.png"))).isPositive();
+    assertThat(Files.size(dir.resolve("latency.png"))).isPositive();
+  }
+
+  @Test
+  void write_fiberBelowNetty_goalMissedWithTheNumber() throws Exception {
+    List<Cell> cells = List.of(cell("netty", 100, 1, 1000, 100), cell("httpd-fiber", 100, 1, 800, 150));
+    Report report = new Report(settings(), Scenario.HELLO, cells, "before", "after");
+    report.write();
+    assertThat(report.goals).anySatisfy(g -> {
+      assertThat(g.goal).isEqualTo("httpd fiber ÷ raw Netty, requests/s, 100 conns");
+      assertThat(g.measured).isEqualTo("0.800×");
+      assertThat(g.verdict).isEqualTo("missed");
+    });
+    // Latency goal: netty p50 / fiber p50 = ~100/150.
+    assertThat(report.goals).anySatisfy(g -> {
+      assertThat(g.goal).isEqualTo("raw Netty p50 ÷ httpd fiber p50 (latency), 100 conns");
+      assertThat(g.verdict).isEqualTo("missed");
+    });
+  }
+
+  @Test
+  void skipReason_jdk17Children_virtualRowsSayNeedsJdk21() {
+    RunSettings s = settings();
+    s.javaFeature = 17;
+    LoadtestRun run = new LoadtestRun(s, System.out, results);
+    assertThat(run.skipReason("httpd-virtual")).isEqualTo("skipped (needs JDK 21+; children run on JDK 17)");
+    assertThat(run.skipReason("virtual")).startsWith("skipped (needs JDK 21+");
+    assertThat(run.skipReason("httpd-fiber")).isNull();
+  }
+
+  @Test
+  void wrkParse_wrkOutput_readsRequestsPerSecondAndPercentiles() {
+    Cell c = new Cell("hello", "netty", 100, 1);
+    Wrk.parse(List.of("Running 2s test @ http://127.0.0.1:1/hello", "  Latency Distribution",
+        "     50%  512.00us", "     99%    3.20ms", "Requests/sec:  81234.56"), c);
+    assertThat(c.wrkRps).isEqualTo(81234.56);
+    assertThat(c.wrkP50Micros).isEqualTo(512.0);
+    assertThat(c.wrkP99Micros).isEqualTo(3200.0);
+  }
+}
