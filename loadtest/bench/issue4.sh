@@ -15,15 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-newest_jdk() {
-  local best="" best_v=0 d v
-  for d in /usr/lib/jvm/*/; do
-    [[ -f "$d/release" && -x "$d/bin/java" ]] || continue
-    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$d/release")
-    if [[ -n "$v" && "$v" -gt "$best_v" ]]; then best_v=$v; best=${d%/}; fi
-  done
-  echo "$best"
-}
+# shellcheck source=jdk.sh
+source loadtest/bench/jdk.sh
 
 JDK=${JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
 [[ -x "$JDK/bin/java" ]] || JDK=$(newest_jdk)

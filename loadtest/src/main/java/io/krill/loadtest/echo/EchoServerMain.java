@@ -54,7 +54,7 @@ public final class EchoServerMain {
     String kind = args[0];
     long maxSeconds = args.length > 1 ? Long.parseLong(args[1]) : 3600;
     int threads = Runtime.getRuntime().availableProcessors();
-    exitAfter(maxSeconds);
+    io.krill.loadtest.internal.Lifetime.haltAfter(maxSeconds, "echo server");
     AutoCloseable server;
     int port;
     switch (kind) {
@@ -174,19 +174,5 @@ public final class EchoServerMain {
     } catch (IOException e) {
       // The client reset the connection: nothing to report in a load test.
     }
-  }
-
-  private static void exitAfter(long seconds) {
-    Thread t = new Thread(() -> {
-      try {
-        Thread.sleep(seconds * 1000);
-      } catch (InterruptedException e) {
-        return;
-      }
-      System.err.println("echo server: exiting after its limit of " + seconds + " s");
-      Runtime.getRuntime().halt(3);
-    }, "lifetime-limit");
-    t.setDaemon(true);
-    t.start();
   }
 }

@@ -26,34 +26,50 @@ final class Charts {
   private final List<Cell> cells;
   private final Map<String, Summary> summaries;
 
-  Charts(Scenario scenario, List<Cell> cells, Map<String, Summary> summaries, RunSettings settings) {
+  Charts(Scenario scenario, List<Cell> cells, Map<String, Summary> summaries) {
     this.scenario = scenario;
     this.cells = cells;
     this.summaries = summaries;
   }
 
-  /** Writes the charts that have data. @return their file names */
+  /** Writes the charts; one with no data says so in the image. @return their file names */
   List<String> write(Path dir) throws IOException {
     System.setProperty("java.awt.headless", "true");
     List<String> written = new ArrayList<>();
-    if (save(throughput(), dir, "throughput.png")) {
-      written.add("throughput.png");
+    save(throughput(), dir, "throughput.png", written);
+    if (scenario.kind != Scenario.Kind.CRAWL) {
+      save(latency(), dir, "latency.png", written);
     }
-    if (scenario.kind != Scenario.Kind.CRAWL && save(latency(), dir, "latency.png")) {
-      written.add("latency.png");
-    }
-    if (scenario.kind == Scenario.Kind.IDLE && save(memory(), dir, "memory.png")) {
-      written.add("memory.png");
+    if (scenario.kind == Scenario.Kind.IDLE) {
+      save(memory(), dir, "memory.png", written);
     }
     return written;
   }
 
-  private static boolean save(CategoryChart chart, Path dir, String name) throws IOException {
-    if (chart == null || chart.getSeriesMap().isEmpty()) {
-      return false;
+  private static void save(CategoryChart chart, Path dir, String name, List<String> written) throws IOException {
+    if (chart.getSeriesMap().isEmpty()) {
+      placeholder(chart.getTitle(), dir.resolve(name));
+    } else {
+      BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
     }
-    BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
-    return true;
+    written.add(name);
+  }
+
+  /* XChart cannot draw a chart without series (nor zeros on a log axis): an image that says why instead. */
+  private static void placeholder(String title, Path file) throws IOException {
+    java.awt.image.BufferedImage img = new java.awt.image.BufferedImage(WIDTH, HEIGHT,
+        java.awt.image.BufferedImage.TYPE_INT_RGB);
+    java.awt.Graphics2D g = img.createGraphics();
+    try {
+      g.setColor(java.awt.Color.WHITE);
+      g.fillRect(0, 0, WIDTH, HEIGHT);
+      g.setColor(java.awt.Color.DARK_GRAY);
+      g.drawString(title, 20, 40);
+      g.drawString("nothing measured: no variant has data for this chart (see the table in report.md)", 20, 70);
+    } finally {
+      g.dispose();
+    }
+    javax.imageio.ImageIO.write(img, "png", file.toFile());
   }
 
   private List<Integer> counts() {
@@ -152,7 +168,7 @@ final class Charts {
       rss.add(Math.max(0, nanToZero(s.stats(c -> c.rssPerConnection)[0])));
     }
     if (x.isEmpty()) {
-      return null;
+      return chart;
     }
     chart.addSeries("heap (after GC)", x, heap);
     chart.addSeries("RSS", x, rss);

@@ -59,16 +59,25 @@ public final class JmhSuite {
     }
     String slug = pattern.equals(".") ? "" : "-" + pattern.replaceAll("[^A-Za-z0-9]+", "_");
     Path dir = results.resolve(LocalDate.now(ZoneOffset.UTC) + "-jmh" + slug);
-    Files.createDirectories(dir);
     Path json = dir.resolve("jmh.json");
     Options o = new OptionsBuilder().include(pattern).forks(FORKS).warmupIterations(WARMUPS)
         .measurementIterations(ITERATIONS).warmupTime(TimeValue.seconds(WARMUP_SECONDS))
         .measurementTime(TimeValue.seconds(ITERATION_SECONDS)).resultFormat(ResultFormatType.JSON)
         .result(json.toString()).build();
-    Collection<RunResult> runs = new Runner(o).run();
-    if (runs.isEmpty()) {
-      System.err.println("krill bench: no benchmark matches '" + pattern + "'");
-      System.exit(2);
+    Files.createDirectories(dir);
+    Collection<RunResult> runs;
+    try {
+      runs = new Runner(o).run();
+    } catch (RunnerException | RuntimeException e) {
+      Files.deleteIfExists(json);
+      Files.deleteIfExists(dir);
+      // JMH's NoBenchmarksException carries its text in toString(), not in getMessage().
+      if (String.valueOf(e).contains("No benchmarks to run")) {
+        System.err.println("krill bench: pattern: " + pattern + " (expected: a regular expression matching a"
+            + " benchmark; java -jar loadtest/target/benchmarks.jar -l lists them)");
+        System.exit(2);
+      }
+      throw e;
     }
     String md = markdown(runs, command);
     Files.writeString(dir.resolve("report.md"), md, StandardCharsets.UTF_8);

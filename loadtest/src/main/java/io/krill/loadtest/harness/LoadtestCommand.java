@@ -38,7 +38,7 @@ public final class LoadtestCommand implements Callable<Integer> {
   @Option(names = "--rounds", description = "interleaved rounds (default: 3, quick: 1)")
   Integer rounds;
 
-  @Option(names = "--warmup-ms", description = "warm-up per cell in ms (default: 5000, quick: 1000)")
+  @Option(names = "--warmup-ms", description = "warm-up per cell in ms (default: 10000, quick: 1000)")
   Long warmupMillis;
 
   @Option(names = "--measure-ms", description = "measured time per cell in ms (default: 10000, quick: 2000)")
@@ -164,7 +164,11 @@ public final class LoadtestCommand implements Callable<Integer> {
     s.connectionsPerGenerator = check("connections-per-generator", connectionsPerGenerator, 1, 19_500);
     s.wrk = !noWrk;
     s.childJvmOptions = childJvmOptions;
-    s.command = "krill loadtest " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+    List<String> args = new ArrayList<>(spec.commandLine().getParseResult().originalArgs());
+    if (!args.isEmpty() && args.get(0).equals(spec.name())) {
+      args.remove(0); // run through the krill launcher: the subcommand's own name comes first
+    }
+    s.command = "krill loadtest " + String.join(" ", args);
     s.commit = commit();
     return s;
   }
@@ -178,7 +182,9 @@ public final class LoadtestCommand implements Callable<Integer> {
 
   private static String commit() {
     try {
-      List<String> l = Reports.exec(List.of("git", "rev-parse", "--short", "HEAD"), false);
+      String home = System.getenv("KRILL_HOME");
+      List<String> l = Reports.exec(home == null ? List.of("git", "rev-parse", "--short", "HEAD")
+          : List.of("git", "-C", home, "rev-parse", "--short", "HEAD"), false);
       return l.isEmpty() || l.get(0).contains(" ") ? "unknown" : l.get(0).trim();
     } catch (java.io.IOException | InterruptedException e) {
       return "unknown";

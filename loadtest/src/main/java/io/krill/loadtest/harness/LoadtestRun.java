@@ -32,6 +32,8 @@ final class LoadtestRun {
   private final RunSettings settings;
   private final PrintStream out;
   private final Path logs;
+  /** What the last server that skipped itself printed. */
+  private String skippedLine;
 
   LoadtestRun(RunSettings settings, PrintStream out, Path logs) {
     this.settings = settings;
@@ -130,10 +132,8 @@ final class LoadtestRun {
     }
   }
 
-  private String skippedLine;
-
   private ChildProcess startServer(Scenario s, String variant) throws IOException, InterruptedException {
-    List<String> cmd = jvm("server");
+    List<String> cmd = jvm();
     if (s.kind == Scenario.Kind.ECHO) {
       cmd.addAll(List.of(EchoServerMain.class.getName(), variant, String.valueOf(RunSettings.SERVER_MAX_SECONDS)));
     } else {
@@ -156,7 +156,7 @@ final class LoadtestRun {
   }
 
   /** @return a child JVM command line up to the main class: fixed heap, the run's JDK and classpath */
-  List<String> jvm(String role) {
+  List<String> jvm() {
     List<String> cmd = new ArrayList<>(List.of(settings.java(), "-Xms" + settings.heap, "-Xmx" + settings.heap,
         "-Dkrill.fibers.track=false", "-XX:+UseG1GC"));
     cmd.addAll(settings.childJvmOptions);
@@ -220,7 +220,7 @@ final class LoadtestRun {
     try {
       for (int i = 0; i < processes; i++) {
         int share = connections / processes + (i < connections % processes ? 1 : 0);
-        List<String> cmd = jvm("generator");
+        List<String> cmd = jvm();
         cmd.add(LoadMain.class.getName());
         cmd.addAll(args);
         cmd.addAll(List.of("--connections", String.valueOf(share), "--mode", mode));

@@ -21,7 +21,7 @@ final class RunSettings {
   /** Default: interleaved rounds of a full run. */
   static final int DEFAULT_ROUNDS = 3;
   /** Default: warm-up per cell in a full run. */
-  static final Duration DEFAULT_WARMUP = Duration.ofSeconds(5);
+  static final Duration DEFAULT_WARMUP = Duration.ofSeconds(10);
   /** Default: measured time per cell in a full run. */
   static final Duration DEFAULT_MEASURE = Duration.ofSeconds(10);
   /** Quick run: warm-up per cell. */

@@ -69,7 +69,13 @@ final class Connection {
     return Math.max(1, Math.round(spec.connections * 1e9 / spec.rate));
   }
 
+  /**
+   * The connecting fiber: opens the connection, then hands the loop to a fiber homed on the
+   * channel's own event loop, so that every wake-up after I/O stays on one thread (as netio's
+   * server side does); a connection that failed to open runs its loop here and reconnects.
+   */
   void run() throws Suspendable {
+    boolean handedOff = false;
     try {
       gen.connectSlots.acquire();
       try {
@@ -78,6 +84,22 @@ final class Connection {
         gen.connectSlots.release();
         gen.connectsDone.countDown();
       }
+      FiberSocket s = socket;
+      if (s != null) {
+        Fiber.builder().name("load-" + index).scheduler(gen.scheduler).home(s.channel().eventLoop()).start(this::loop);
+        handedOff = true;
+      }
+    } catch (RuntimeException | Error e) {
+      fail(gen.badResponses, e.toString());
+    }
+    if (!handedOff) {
+      loop();
+    }
+  }
+
+  /** Waits for the go signal, then runs the mode's loop until the phases say done. */
+  private void loop() throws Suspendable {
+    try {
       gen.go.await();
       switch (spec.mode) {
         case CLOSED:

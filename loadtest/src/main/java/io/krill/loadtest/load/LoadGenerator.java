@@ -157,7 +157,7 @@ public final class LoadGenerator {
       for (int i = 0; i < spec.connections; i++) {
         Connection c = new Connection(this, i);
         connections.add(c);
-        Fiber.builder().name("load-" + i).scheduler(scheduler).start(c::run);
+        Fiber.builder().name("connect-" + i).scheduler(scheduler).start(c::run);
       }
       if (!connectsDone.await(longestRun().toNanos(), TimeUnit.NANOSECONDS)) {
         throw new TimeoutException("connects did not finish");

@@ -41,7 +41,7 @@ public final class ServerMain {
       System.exit(2);
     }
     long maxSeconds = args.length > 1 ? Long.parseLong(args[1]) : DEFAULT_MAX_SECONDS;
-    haltAfter(maxSeconds);
+    io.krill.loadtest.internal.Lifetime.haltAfter(maxSeconds, "server");
     int threads = Runtime.getRuntime().availableProcessors();
     AutoCloseable server;
     int port;
@@ -111,19 +111,5 @@ public final class ServerMain {
       return -1;
     }
     return -1;
-  }
-
-  private static void haltAfter(long seconds) {
-    Thread t = new Thread(() -> {
-      try {
-        Thread.sleep(seconds * 1000);
-      } catch (InterruptedException e) {
-        return;
-      }
-      System.err.println("server: exiting after its limit of " + seconds + " s");
-      Runtime.getRuntime().halt(3);
-    }, "lifetime-limit");
-    t.setDaemon(true);
-    t.start();
   }
 }
