@@ -178,8 +178,9 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     if (v.majorVersion() != 1 || v.minorVersion() > 1) {
       return 505;
     }
-    if (h.contains(HttpHeaderNames.HOST) ? h.getAll(HttpHeaderNames.HOST).size() > 1 : v.minorVersion() == 1) {
-      return 400; // RFC 9112 3.2: exactly one Host in HTTP/1.1
+    int hosts = hostCount(h);
+    if (hosts > 1 || hosts == 0 && v.minorVersion() == 1) {
+      return 400; // RFC 9112 3.2: exactly one Host in HTTP/1.1 (at most one in 1.0)
     }
     if (h.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
       List<String> te = h.getAll(HttpHeaderNames.TRANSFER_ENCODING);
@@ -212,6 +213,16 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       expectContinue = hasBody && v.minorVersion() == 1;
     }
     return 0;
+  }
+
+  /* 0, 1 or 2 (two or more) Host fields; walks the value iterator instead of building a list per request. */
+  private static int hostCount(HttpHeaders h) {
+    if (!h.contains(HttpHeaderNames.HOST)) {
+      return 0;
+    }
+    java.util.Iterator<? extends CharSequence> it = h.valueCharSequenceIterator(HttpHeaderNames.HOST);
+    it.next();
+    return it.hasNext() ? 2 : 1;
   }
 
   private static boolean isDigits(String s) {
@@ -706,7 +717,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     committed = true;
     server.stats.response(status); // counted before the client can see it
     HttpHeaders h = headersForWrite();
-    if (h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true) || server.shuttingDown
+    if (h.contains(HttpHeaderNames.CONNECTION) && h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true)
+        || server.shuttingDown
         || expectContinue && !continueSent) {
       closeAfter = true; // the client waits for 100 before it sends the body: we will not read it
     }

@@ -80,8 +80,10 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     boolean drop;
+    boolean wasEmpty;
     synchronized (this) {
       drop = closed;
+      wasEmpty = inbound.isEmpty();
       if (!drop) {
         inbound.add(msg);
         if (msg instanceof HttpRequest) {
@@ -91,7 +93,11 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
     }
     if (drop) {
       ReferenceCountUtil.release(msg);
-    } else {
+    } else if (wasEmpty) {
+      // Only the empty -> non-empty step wakes: the reader parks only after seeing an empty
+      // queue under the lock, so it drains whatever follows before it can park again. Waking
+      // for every message (a GET is a head and an empty LastHttpContent) left a permit that
+      // made the next park return at once for a useless extra round.
       Strand.wake(reader);
     }
   }

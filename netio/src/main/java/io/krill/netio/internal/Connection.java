@@ -84,15 +84,20 @@ public final class Connection extends ChannelDuplexHandler {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     boolean drop;
+    boolean wasEmpty;
     synchronized (this) {
       drop = closed;
+      wasEmpty = inbound.isEmpty();
       if (!drop) {
         inbound.add(msg);
       }
     }
     if (drop) {
       ReferenceCountUtil.release(msg);
-    } else {
+    } else if (wasEmpty) {
+      // Only the empty -> non-empty step wakes: the reader parks only after seeing an empty
+      // queue under the lock, so it takes what follows before it can park again; a wake per
+      // message would leave a permit and cost the reader a useless extra round.
       Strand.wake(reader);
     }
   }
@@ -228,6 +233,17 @@ public final class Connection extends ChannelDuplexHandler {
     if (refused || fail != null) {
       ReferenceCountUtil.release(msg);
       throw fail != null ? Errors.ioFailed(fail, peer) : Errors.closed(peer);
+    }
+    if (channel.eventLoop().inEventLoop() && channel.isActive()) {
+      // On the channel's own loop (a fiber at home): the write runs now, on an open channel,
+      // so a void promise is safe; a failure arrives in exceptionCaught like any other. No
+      // promise, no listener, no notification task per write.
+      if (flush) {
+        channel.writeAndFlush(msg, channel.voidPromise());
+      } else {
+        channel.write(msg, channel.voidPromise());
+      }
+      return;
     }
     ChannelFuture f = flush ? channel.writeAndFlush(msg) : channel.write(msg);
     f.addListener(onWritten);
