@@ -76,15 +76,17 @@ class TimeoutTest {
   void slowloris_thousandDribblingConnections_normalClientServedAndDribblersCut() throws Exception {
     int slow = 1000;
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder())
-        .headerReadTimeout(Duration.ofSeconds(2)).idleTimeout(Duration.ofSeconds(60)).maxConnections(5000)
+        .headerReadTimeout(Duration.ofSeconds(20)).idleTimeout(Duration.ofSeconds(60)).maxConnections(5000)
         .build().start()) {
+      // The normal client's timeout (15 s) ends before the dribblers' header deadline (20 s),
+      // so it is served while all 1,000 dribblers still hold their connections.
       List<Socket> dribblers = new ArrayList<>();
       AtomicBoolean stop = new AtomicBoolean();
       Thread dribble = null;
       try {
         for (int i = 0; i < slow; i++) {
           Socket s = new Socket("127.0.0.1", server.port());
-          s.setSoTimeout(15_000);
+          s.setSoTimeout(60_000);
           s.getOutputStream().write("GET /hello HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
           dribblers.add(s);
         }
@@ -109,9 +111,11 @@ class TimeoutTest {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         for (int i = 0; i < 5; i++) {
           HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
-              + "/hello")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+              + "/hello")).timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
           assertThat(r.body()).isEqualTo("hello");
         }
+        assertThat(server.stats().openConnections()).as("dribblers still connected while the client was served")
+            .isGreaterThanOrEqualTo(slow);
         int cut = 0;
         for (Socket s : dribblers) {
           InputStream in = s.getInputStream();
