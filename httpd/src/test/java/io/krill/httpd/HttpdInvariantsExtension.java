@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.netio.internal.LeakRecordingDetector;
 import io.krill.fibers.Fiber;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;

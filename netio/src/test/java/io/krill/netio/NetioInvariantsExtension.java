@@ -1,5 +1,6 @@
 package io.krill.netio;
 
+import io.krill.netio.internal.LeakRecordingDetector;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
 import io.netty.buffer.ByteBuf;

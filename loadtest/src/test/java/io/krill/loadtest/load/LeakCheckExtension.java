@@ -1,5 +1,6 @@
 package io.krill.loadtest.load;
 
+import io.krill.netio.internal.LeakRecordingDetector;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;

@@ -1,13 +1,14 @@
-package io.krill.loadtest.load;
+package io.krill.netio.internal;
 
 import io.netty.util.ResourceLeakDetector;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Netty's leak detector, recording every leak it reports so that {@link LeakCheckExtension}
- * can fail the test. Installed through the system property
- * {@code io.netty.customResourceLeakDetector} (see loadtest/pom.xml).
+ * Netty's leak detector, recording every leak it reports so that a test can fail on it. For
+ * krill's own test suites, not API: installed only when the system property
+ * {@code io.netty.customResourceLeakDetector} names this class (each module's pom does so for
+ * its tests), and read with {@link #drain()}.
  *
  * @param <T> the tracked type
  */
@@ -45,7 +46,8 @@ public final class LeakRecordingDetector<T> extends ResourceLeakDetector<T> {
     }
   }
 
-  static List<String> drain() {
+  /** @return the leaks reported since the last call, and forgets them */
+  public static List<String> drain() {
     synchronized (LEAKS) {
       List<String> out = new ArrayList<>(LEAKS);
       LEAKS.clear();
