@@ -288,7 +288,7 @@ public final class Select<R> {
     readyIndex = -1;
     readyItem = null;
     for (Channel<?> c : locks) {
-      c.lock.lock();
+      c.lock();
     }
     try {
       for (int k = 0; k < size; k++) {

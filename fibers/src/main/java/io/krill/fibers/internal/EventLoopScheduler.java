@@ -22,6 +22,20 @@ import java.util.function.BooleanSupplier;
  */
 public final class EventLoopScheduler extends FiberScheduler {
   private final MultiThreadIoEventLoopGroup group;
+
+  /** Netty's group, with {@link CarrierLoop}s as its loops. */
+  private static final class CarrierGroup extends MultiThreadIoEventLoopGroup {
+    CarrierGroup(int threads, java.util.concurrent.ThreadFactory factory, io.netty.channel.IoHandlerFactory io,
+        long spinNanos) {
+      super(threads, factory, io, spinNanos); // newChild runs inside super(): the spin travels as an argument
+    }
+
+    @Override
+    protected io.netty.channel.IoEventLoop newChild(java.util.concurrent.Executor executor,
+        io.netty.channel.IoHandlerFactory io, Object... args) {
+      return new CarrierLoop(this, executor, io, (Long) args[0]);
+    }
+  }
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
   private final List<EventLoop> loops = new ArrayList<>();
   private final AtomicInteger next = new AtomicInteger();
@@ -59,14 +73,32 @@ public final class EventLoopScheduler extends FiberScheduler {
    * @throws IllegalStateException naming {@code krill.fibers.io} if {@code io} does not load here
    */
   public EventLoopScheduler(int threads, boolean tracking, CarrierIo io) {
+    this(threads, tracking, io, CarrierLoop.spinNanosFromSystemProperty());
+  }
+
+  /**
+   * Starts the loops with a given idle spin.
+   *
+   * @param threads how many loops
+   * @param tracking whether to keep a registry of live fibers
+   * @param io the I/O handler every carrier runs
+   * @param spinNanos how long an idle carrier spins for wake-ups from other threads before it
+   *     sleeps (0 = never); see {@code krill.fibers.spinNanos}
+   * @throws IllegalStateException naming {@code krill.fibers.io} if {@code io} does not load here
+   * @throws IllegalArgumentException naming {@code spinNanos} if it is not 0..1,000,000
+   */
+  public EventLoopScheduler(int threads, boolean tracking, CarrierIo io, long spinNanos) {
     super("krill-loop", tracking);
+    if (spinNanos < 0 || spinNanos > CarrierLoop.MAX_SPIN_NANOS) {
+      throw new IllegalArgumentException("spinNanos: " + spinNanos + " (expected: 0.." + CarrierLoop.MAX_SPIN_NANOS + ")");
+    }
     this.io = io.requireAvailable(CarrierIo.PROPERTY);
     AtomicInteger index = new AtomicInteger();
-    group = new MultiThreadIoEventLoopGroup(threads, r -> {
+    group = new CarrierGroup(threads, r -> {
       CarrierThread t = new CarrierThread(r, name() + "-" + index.incrementAndGet());
       this.threads.add(t);
       return t;
-    }, io.newFactory());
+    }, io.newFactory(), spinNanos);
     CountDownLatch started = new CountDownLatch(threads);
     for (EventExecutor e : group) {
       EventLoop loop = (EventLoop) e;
@@ -123,7 +155,7 @@ public final class EventLoopScheduler extends FiberScheduler {
 
   @Override
   protected void submit(Fiber fiber) {
-    ((EventLoop) homeOf(fiber)).execute(fiber);
+    ((CarrierLoop) homeOf(fiber)).submitFiber(fiber);
   }
 
   /** @return the loop a fiber of this scheduler lives on */

@@ -30,9 +30,9 @@ import java.util.concurrent.locks.LockSupport;
  * java -Xms6g -Xmx6g -XX:+UseSerialGC -cp benchmarks.jar io.krill.loadtest.fibers.MaxProcesses KIND MAX [SECONDS]
  * </pre>
  *
- * <p>{@code KIND}: {@code fiberPairs}, {@code fiberPairsUntracked}, {@code fiberParked},
- * {@code fiberParkedUntracked} (krill fibers on an event-loop scheduler with one loop per core,
- * the live-fiber registry on or off), {@code virtualThreadPairs}, {@code virtualThreadParked},
+ * <p>{@code KIND}: {@code fiberPairs}, {@code fiberPairsTracked}, {@code fiberParked},
+ * {@code fiberParkedTracked} (krill fibers on an event-loop scheduler with one loop per core,
+ * the live-fiber registry off (the library default) or on), {@code virtualThreadPairs}, {@code virtualThreadParked},
  * {@code platformPairs}. A parked virtual thread calls {@code LockSupport.park} directly in its
  * {@code run} method; a parked fiber calls {@code Fiber.park()} in its body. In a pair, the reader waits in {@code receive} on the pair's
  * rendezvous channel and the writer parks until every strand is live, then sends.
@@ -66,7 +66,7 @@ public final class MaxProcesses {
    */
   public static void main(String[] args) throws InterruptedException {
     if (args.length < 2 || args.length > 3) {
-      System.err.println("usage: MaxProcesses fiberPairs|fiberPairsUntracked|fiberParked|fiberParkedUntracked|"
+      System.err.println("usage: MaxProcesses fiberPairs|fiberPairsTracked|fiberParked|fiberParkedTracked|"
           + "virtualThreadPairs|virtualThreadParked|platformPairs MAX [SECONDS]");
       System.exit(2);
     }
@@ -79,8 +79,8 @@ public final class MaxProcesses {
     boolean pairs = kind.contains("Pairs");
     boolean fibers = kind.startsWith("fiber");
     boolean virtual = kind.startsWith("virtualThread");
-    if (!kind.matches("fiber(Pairs|Parked)(Untracked)?|virtualThread(Pairs|Parked)|platformPairs")) {
-      usage("KIND: " + kind + " (expected: fiberPairs, fiberPairsUntracked, fiberParked, fiberParkedUntracked,"
+    if (!kind.matches("fiber(Pairs|Parked)(Tracked)?|virtualThread(Pairs|Parked)|platformPairs")) {
+      usage("KIND: " + kind + " (expected: fiberPairs, fiberPairsTracked, fiberParked, fiberParkedTracked,"
           + " virtualThreadPairs, virtualThreadParked or platformPairs)");
     }
     if (pairs && max % 2 != 0) {
@@ -91,7 +91,7 @@ public final class MaxProcesses {
       return;
     }
     int cores = Runtime.getRuntime().availableProcessors();
-    FiberScheduler scheduler = fibers ? new EventLoopScheduler(cores, !kind.endsWith("Untracked")) : null;
+    FiberScheduler scheduler = fibers ? new EventLoopScheduler(cores, kind.endsWith("Tracked")) : null;
     Object[] strands = new Object[(int) max];
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     long heapMax = Runtime.getRuntime().maxMemory();

@@ -43,10 +43,10 @@ public abstract class Model implements AutoCloseable {
    */
   public static Model create(String competitor, int carriers) {
     switch (competitor) {
-      case "fiber":
-        return new FiberModel(new EventLoopScheduler(carriers, true));
-      case "fiberUntracked":
+      case "fiber": // the library default: no live-fiber registry
         return new FiberModel(new EventLoopScheduler(carriers, false));
+      case "fiberTracked":
+        return new FiberModel(new EventLoopScheduler(carriers, true));
       case "virtualThreadSyncQueue":
       case "virtualThreadChannel":
         if (!VirtualThreads.available()) {
@@ -57,7 +57,7 @@ public abstract class Model implements AutoCloseable {
       case "platformChannel":
         return new ThreadModel(false, competitor.endsWith("SyncQueue"));
       default:
-        throw new IllegalArgumentException("competitor: " + competitor + " (expected: fiber, fiberUntracked,"
+        throw new IllegalArgumentException("competitor: " + competitor + " (expected: fiber, fiberTracked,"
             + " virtualThreadSyncQueue, virtualThreadChannel, platformSyncQueue or platformChannel)");
     }
   }

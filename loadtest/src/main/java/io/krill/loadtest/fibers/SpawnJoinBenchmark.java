@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * each; one operation is one child started, run, finished and joined.
  *
  * <p>Competitors: {@code fiber} (krill fibers on one event loop, the parent a fiber too, so a
- * join suspends it; the live-fiber registry on), {@code fiberUntracked} (the same
- * with the registry off, the library default), {@code virtualThread} (one
+ * join suspends it; the live-fiber registry off, the library default), {@code fiberTracked}
+ * (the same with the registry on, {@code -Dkrill.fibers.track=true}), {@code virtualThread} (one
  * carrier, {@code Thread.join}) and {@code platform} ({@code new Thread}, {@code start},
  * {@code join}). Run pinned to one CPU.
  */
@@ -39,7 +39,7 @@ public class SpawnJoinBenchmark {
   /** Children per invocation. */
   public static final int BATCH = 1_000;
 
-  @Param({"fiber", "fiberUntracked", "virtualThread", "platform"})
+  @Param({"fiber", "fiberTracked", "virtualThread", "platform"})
   public String competitor;
 
   static volatile long sink;
@@ -51,7 +51,7 @@ public class SpawnJoinBenchmark {
   public void setUp() {
     switch (competitor) {
       case "fiber":
-      case "fiberUntracked":
+      case "fiberTracked":
         model = Model.create(competitor, 1);
         break;
       case "virtualThread":
@@ -62,7 +62,7 @@ public class SpawnJoinBenchmark {
         break;
       default:
         throw new IllegalArgumentException("competitor: " + competitor
-            + " (expected: fiber, fiberUntracked, virtualThread or platform)");
+            + " (expected: fiber, fiberTracked, virtualThread or platform)");
     }
   }
 

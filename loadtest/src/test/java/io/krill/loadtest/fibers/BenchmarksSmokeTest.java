@@ -33,7 +33,7 @@ class BenchmarksSmokeTest {
   }
 
   static Stream<String> spawnCompetitors() {
-    return available("fiber", "fiberUntracked", "virtualThread", "platform");
+    return available("fiber", "fiberTracked", "virtualThread", "platform");
   }
 
   static Stream<String> parkCompetitors() {
