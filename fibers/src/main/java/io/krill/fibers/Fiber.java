@@ -681,6 +681,34 @@ public final class Fiber extends Stack implements Runnable {
   }
 
   /**
+   * Resumes this fiber now, on the calling thread, if it is parked and the caller is its home
+   * event loop running no fiber slice: for I/O handlers that just completed what the fiber
+   * waits for, so the fiber runs at once instead of after a hop through the loop's task queue
+   * (as a Netty handler would answer inside its own callback). The slice runs inside this call,
+   * so the caller must hold no lock (no monitor) the fiber could need and expect re-entrant
+   * calls on its channel. Nesting is bounded: inside a slice this returns false.
+   *
+   * <p>Threading: any thread; it does something only on the fiber's home loop of an event-loop
+   * scheduler.
+   *
+   * @return true if the fiber ran a slice here; false if nothing was done (call {@link #unpark()})
+   */
+  public boolean resumeHere() {
+    if (!(scheduler instanceof io.krill.fibers.internal.EventLoopScheduler)
+        || !(home instanceof io.netty.util.concurrent.EventExecutor)
+        || !((io.netty.util.concurrent.EventExecutor) home).inEventLoop()
+        || Stack.current() != Stack.NONE) {
+      return false;
+    }
+    int s = state;
+    if ((s & STATE_MASK) != PARKED || !STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE)) {
+      return false;
+    }
+    run();
+    return true;
+  }
+
+  /**
    * Cancels the fiber: its current or next blocking call throws
    * {@link FiberCancelledException}, once. Callable from any thread.
    */

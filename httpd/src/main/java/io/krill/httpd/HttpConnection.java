@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.fibers.Fiber;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.internal.Strand;
 import io.netty.buffer.Unpooled;
@@ -61,6 +62,11 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   private volatile Object writer;
   /** The deadline of the reader's current wait, {@link Long#MAX_VALUE} while none. */
   private volatile long deadline = Long.MAX_VALUE;
+  /**
+   * A message arrived for a parked fiber reader whose wake-up waits for channelReadComplete
+   * (loop thread; the sweeper also reads it, as a safety net should that event never come).
+   */
+  private volatile boolean wakePending;
   /** True while a request is being served; shutdown leaves such connections alone until it ends. */
   volatile boolean busy;
 
@@ -98,12 +104,24 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
       // queue under the lock, so it drains whatever follows before it can park again. Waking
       // for every message (a GET is a head and an empty LastHttpContent) left a permit that
       // made the next park return at once for a useless extra round.
-      Strand.wake(reader);
+      Object r = reader;
+      if (r instanceof Fiber) {
+        wakePending = true; // woken in channelReadComplete, once the whole read is decoded
+      } else {
+        Strand.wake(r);
+      }
     }
   }
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (wakePending) {
+      wakePending = false;
+      // The fiber parked on this loop runs here and now, with the whole read queued, instead
+      // of after a hop through the task queue; no lock is held here.
+      Strand.wakeHere(reader);
+      return;
+    }
     Object r = reader;
     if (r != null && isEmptyAndOpen()) {
       ctx.read(); // a read that decoded nothing (part of a head or chunk): read on
@@ -269,10 +287,10 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
     }
   }
 
-  /** Called by the sweeper: wakes the reader if its deadline passed. Any thread. */
+  /** Called by the sweeper: wakes the reader if its deadline passed (or a deferred wake-up is still due). Any thread. */
   void sweep(long now) {
     long d = deadline;
-    if (d != Long.MAX_VALUE && now - d >= 0) {
+    if (d != Long.MAX_VALUE && now - d >= 0 || wakePending) {
       Strand.wake(reader);
     }
   }

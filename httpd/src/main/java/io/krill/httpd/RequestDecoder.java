@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.util.List;
 
 /**
@@ -97,16 +98,41 @@ final class RequestDecoder extends HttpRequestDecoder {
 
   private int scanPosition;
   private String violation;
-  private final io.netty.util.ByteProcessor scanner = this::scan;
+
+  /*
+   * Head bytes are copied to this per-thread array in chunks and scanned there: reading a
+   * direct buffer byte by byte (ByteBuf.forEachByte) goes through a checked ByteBuffer access
+   * per byte when Netty runs without Unsafe (the default on JDK 24+), which cost ~5 % of a
+   * loop's time per keep-alive GET; one bulk copy per chunk and a plain array loop do not.
+   * Per thread (the decoder runs on its channel's loop), so idle connections hold no array.
+   */
+  private static final int SCAN_CHUNK = 512;
+  private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<byte[]>() {
+    @Override
+    protected byte[] initialValue() {
+      return new byte[SCAN_CHUNK];
+    }
+  };
 
   /* Scans [from, to) of the head; returns a violation or null and sets scanPosition. */
   private String scanHead(ByteBuf in, int from, int to) {
     violation = null;
-    int stop = from < to ? in.forEachByte(from, to - from, scanner) : -1;
-    if (violation != null) {
-      return violation;
+    byte[] chunk = SCRATCH.get();
+    for (int pos = from; pos < to; ) {
+      int n = Math.min(chunk.length, to - pos);
+      in.getBytes(pos, chunk, 0, n);
+      for (int i = 0; i < n; i++) {
+        if (!scan(chunk[i])) {
+          if (violation != null) {
+            return violation;
+          }
+          scanPosition = pos + i + 1; // the LF that ended the head
+          return null;
+        }
+      }
+      pos += n;
     }
-    scanPosition = stop < 0 ? to : stop + 1; // stop: the LF that ended the head
+    scanPosition = to;
     return null;
   }
 

@@ -96,10 +96,13 @@ final class ServerCore {
   }
 
   private void bind(String address, int port) throws IOException {
-    EventLoopGroup group = Transports.group(Transport.NIO, scheduler);
+    // The carriers' own transport: accepted channels then live on the fiber loops, so each
+    // connection's fiber runs on its channel's thread with no hand-off (also with epoll or io_uring carriers).
+    Transport transport = Transports.carrierTransport(scheduler);
+    EventLoopGroup group = Transports.group(transport, scheduler);
     ServerBootstrap sb = new ServerBootstrap()
         .group(group, group)
-        .channel(Transports.serverChannel(Transport.NIO))
+        .channel(Transports.serverChannel(transport))
         .option(ChannelOption.SO_BACKLOG, backlog)
         .option(ChannelOption.SO_REUSEADDR, true)
         .childOption(ChannelOption.AUTO_READ, false)

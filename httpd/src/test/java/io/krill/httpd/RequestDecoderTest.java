@@ -81,6 +81,23 @@ class RequestDecoderTest {
         List.of("GET /a", "400: obs-fold (a header line starting with whitespace)"));
   }
 
+  /* Heads longer than the decoder's scan chunk (512 bytes): a violation past it is still found, and the scan position carries over. */
+  @Test
+  void decode_obsFoldAfterTheFirstScanChunk_refused() {
+    String filler = "X-Filler: " + "a".repeat(700) + "\r\n";
+    assertSameAtEverySplit("GET /a HTTP/1.1\r\nHost: x\r\n" + filler + "X: 1\r\n\t2\r\n\r\n",
+        List.of("400: obs-fold (a header line starting with whitespace)"));
+  }
+
+  @Test
+  void decode_longHeadsPipelined_bothServedThenLaterViolationRefused() {
+    String filler = "X-Filler: " + "b".repeat(600) + "\r\n";
+    assertSameAtEverySplit("GET /a HTTP/1.1\r\nHost: x\r\n" + filler + "\r\n"
+        + "GET /b HTTP/1.1\r\nHost: x\r\n" + filler + filler + "\r\n"
+        + "GET /c HTTP/1.1\r\nHost: x\r\n" + filler + "X-Y : 1\r\n\r\n",
+        List.of("GET /a", "GET /b", "400: whitespace between a header name and the colon"));
+  }
+
   @Test
   void decode_whitespaceBeforeColon_refused() {
     assertSameAtEverySplit("GET /a HTTP/1.1\r\nHost: x\r\nX-Y : 1\r\n\r\n",

@@ -30,6 +30,22 @@ public final class Strand {
   }
 
   /**
+   * Wakes a strand recorded with {@link #current()}, running it here at once when it is a
+   * fiber parked on the calling event loop (see {@link Fiber#resumeHere()}); the caller holds
+   * no lock. Callable from any thread.
+   */
+  public static void wakeHere(Object strand) {
+    if (strand instanceof Fiber) {
+      Fiber f = (Fiber) strand;
+      if (!f.resumeHere()) {
+        f.unpark();
+      }
+    } else if (strand != null) {
+      LockSupport.unpark((Thread) strand);
+    }
+  }
+
+  /**
    * Parks the current strand until woken, or at most until {@code deadline}.
    *
    * @param blocker what is waited on, for dumps
