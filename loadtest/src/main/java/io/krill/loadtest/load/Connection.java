@@ -6,9 +6,12 @@ import io.krill.netio.FiberSocket;
 import io.krill.netio.MessageSocket;
 import io.krill.netio.SocketOptions;
 import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -25,7 +28,8 @@ import java.util.concurrent.atomic.LongAdder;
  * server under test on a shared machine: the requests of an exchange are written as one
  * pre-encoded buffer with one flush (Netty's request encoder and a request object per request
  * cost more than the server's whole answer), answers go through Netty's response decoder and
- * aggregator, counts and histograms go to the carrier's own {@link Tally}, and no timer is
+ * are read part by part (head, then content up to the last part, sizes summed) instead of
+ * being aggregated into a composite buffer, counts and histograms go to the carrier's own {@link Tally}, and no timer is
  * armed per read: the driver closes a connection whose request is older than the request
  * timeout, and the fiber counts that as a timeout.
  *
@@ -43,7 +47,7 @@ final class Connection {
   private final byte[] echo;
   private final byte[] echoIn;
   private volatile FiberSocket socket;
-  private MessageSocket<FullHttpResponse> http;
+  private MessageSocket<HttpObject> http;
   /** Requests written and not yet answered; read by the driver at the end. */
   int outstanding;
   /** When the exchange in flight was sent (nanoTime), 0 when none is; read by the driver's timeout scan. */
@@ -134,7 +138,7 @@ final class Connection {
       FiberSocket s = FiberSocket.connect(spec.address.getHostAddress(), spec.port, options);
       if (spec.protocol == LoadSpec.Protocol.HTTP) {
         // Requests go out pre-encoded, so only the response side of the codec is needed.
-        http = s.messages(p -> p.addLast(new HttpResponseDecoder(), new HttpObjectAggregator(spec.maxResponseBytes)));
+        http = s.messages(p -> p.addLast(new HttpResponseDecoder()));
       }
       socket = s;
       gen.open.increment();
@@ -220,26 +224,14 @@ final class Connection {
     timedOut = false;
     inFlightSince = sent | 1; // never 0 while in flight
     // Read once: the driver may close the socket at the end of the run, never these fields.
-    MessageSocket<FullHttpResponse> http = this.http;
+    MessageSocket<HttpObject> http = this.http;
     FiberSocket socket = this.socket;
     try {
       if (http != null) {
         http.send(Unpooled.wrappedBuffer(gen.requestBytes, 0, n * gen.requestLength));
         for (int i = 0; i < n; i++) {
-          FullHttpResponse r = http.receive();
-          if (r == null) {
-            throw new IOException("connection closed by the server with " + outstanding + " request(s) unanswered");
-          }
-          try {
-            if (!r.decoderResult().isSuccess()) {
-              fail(gen.badResponses, "bad response: " + r.decoderResult().cause());
-              return;
-            }
-            if (r.status().code() < 200 || r.status().code() > 299) {
-              gen.error(gen.non2xx, 1, "status " + r.status() + " for " + spec.path);
-            }
-          } finally {
-            r.release();
+          if (!readResponse(http)) {
+            return;
           }
           outstanding--;
           record(phase, due, sent);
@@ -266,6 +258,45 @@ final class Connection {
     } finally {
       inFlightSince = 0;
     }
+  }
+
+  /**
+   * Reads one answer: its head (status checked), then its content parts up to the last one,
+   * releasing each; a decoding failure or an answer over the size limit is counted as bad.
+   *
+   * @return false if the answer was bad (counted; the connection is dropped)
+   */
+  private boolean readResponse(MessageSocket<HttpObject> http) throws IOException, Suspendable {
+    long size = 0;
+    HttpObject part;
+    do {
+      part = http.receive();
+      if (part == null) {
+        throw new IOException("connection closed by the server with " + outstanding + " request(s) unanswered");
+      }
+      try {
+        if (!part.decoderResult().isSuccess()) {
+          fail(gen.badResponses, "bad response: " + part.decoderResult().cause());
+          return false;
+        }
+        if (part instanceof HttpResponse) {
+          int code = ((HttpResponse) part).status().code();
+          if (code < 200 || code > 299) {
+            gen.error(gen.non2xx, 1, "status " + ((HttpResponse) part).status() + " for " + spec.path);
+          }
+        }
+        if (part instanceof HttpContent) {
+          size += ((HttpContent) part).content().readableBytes();
+        }
+      } finally {
+        ReferenceCountUtil.release(part);
+      }
+      if (size > spec.maxResponseBytes) {
+        fail(gen.badResponses, "bad response: body over " + spec.maxResponseBytes + " bytes");
+        return false;
+      }
+    } while (!(part instanceof LastHttpContent));
+    return true;
   }
 
   /** Driver side: closes the connection if its exchange has waited longer than {@code timeoutNanos}. */

@@ -114,6 +114,19 @@ class LoadGeneratorTest {
   }
 
   @Test
+  void run_answerBodyOverTheLimit_eachCountedAsBadNoneAsAnswered() throws Exception {
+    try (TestHttpServer server = TestHttpServer.ok()) {
+      // The test server's body is "hi": two bytes, one over this limit.
+      LoadResult r = LoadGenerator.run(spec(server.port()).connections(1).maxResponseBytes(1)
+          .warmup(Duration.ZERO, 0).measure(LONG, 5).build());
+      assertThat(r.requests).isZero();
+      assertThat(r.badResponses).isEqualTo(5);
+      assertThat(r.firstError).contains("bad response: body over 1 bytes");
+      assertThat(server.requests.get()).isEqualTo(5);
+    }
+  }
+
+  @Test
   void run_serverNeverAnswers_eachLostRequestCountedAsTimeoutNoneAsAnswered() throws Exception {
     try (TestHttpServer server = new TestHttpServer(TestHttpServer.Behaviour.SILENT, 0, 0, 0)) {
       long t0 = System.nanoTime();
