@@ -18,7 +18,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code krill loadtest}: runs the comparison scenarios (each server and each load generator in
  * its own JVM, variants interleaved, fresh JVMs per cell) and writes one report directory per
- * scenario under {@code loadtest/results/<date>-<scenario>/}. Prints each scenario's table.
+ * scenario under {@code loadtest/results/<date>-<scenario>/}. Prints each scenario's table and,
+ * first, the estimated wall time. A run of several scenarios ({@code --scenario all}) also
+ * writes {@code <date>-summary.md}: every ratio goal of the issues, met or missed (see
+ * {@link GoalSummary}).
  * Bad options print one line and exit with status 2.
  */
 @Command(name = "loadtest", mixinStandardHelpOptions = true,
@@ -35,13 +38,13 @@ public final class LoadtestCommand implements Callable<Integer> {
   @Option(names = "--quick", description = "1 round, 1 s warm-up, 2 s measured, smaller connection counts (under 2 minutes for hello on 2 cores)")
   boolean quick;
 
-  @Option(names = "--rounds", description = "interleaved rounds (default: 3, quick: 1)")
+  @Option(names = "--rounds", description = "interleaved rounds (default: 3, slow-handler and idle 2, quick: 1)")
   Integer rounds;
 
-  @Option(names = "--warmup-ms", description = "warm-up per cell in ms (default: 10000, quick: 1000)")
+  @Option(names = "--warmup-ms", description = "warm-up per cell in ms (default: 3000, quick: 1000)")
   Long warmupMillis;
 
-  @Option(names = "--measure-ms", description = "measured time per cell in ms (default: 10000, quick: 2000)")
+  @Option(names = "--measure-ms", description = "measured time per cell in ms (default: 4000, quick: 2000)")
   Long measureMillis;
 
   @Option(names = "--connections", split = ",", description = "connection counts, overriding the scenario's")
@@ -95,9 +98,16 @@ public final class LoadtestCommand implements Callable<Integer> {
     }
     Runtime.getRuntime().addShutdownHook(new Thread(ChildProcess::killAll, "kill-children"));
     out.println("loadtest: children on JDK " + s.javaVersion + " (" + s.javaHome + "), heap " + s.heap + ", "
-        + s.rounds + " round(s), warm-up " + s.warmup.toMillis() + " ms, measured " + s.measure.toMillis() + " ms"
-        + (Wrk.available() && s.wrk ? ", wrk cross-check on" : ", wrk not used (not installed: loadtest/bin/install-wrk.sh)"));
+        + (s.roundsOption != null || s.quick ? s.rounds + " round(s)" : Scenario.DEFAULT_ROUNDS + " rounds (slow-handler, idle: "
+            + Scenario.DEFAULT_LONG_ROUNDS + ")")
+        + ", warm-up " + s.warmup.toMillis() + " ms, measured " + s.measure.toMillis() + " ms per cell"
+        + (Wrk.available() && s.wrk ? ", wrk cross-check on (" + s.wrkTime().toSeconds() + " s per hello cell)"
+            : ", wrk not used (not installed: loadtest/bin/install-wrk.sh)"));
+    out.println("loadtest: estimated wall time " + RunPlan.describe(RunPlan.estimate(s, chosen)));
+    out.flush();
+    List<GoalSummary.Section> sections = new ArrayList<>();
     for (Scenario sc : chosen) {
+      s.forScenario(sc);
       String before = Reports.uptime();
       Report dummy = new Report(s, sc, List.of(), before, before);
       List<Cell> cells = new LoadtestRun(s, out, dummy.dir().resolve("logs")).run(sc);
@@ -111,6 +121,13 @@ public final class LoadtestCommand implements Callable<Integer> {
       }
       out.println("report: " + report.dir().resolve("report.md"));
       out.println();
+      sections.add(new GoalSummary.Section(sc.name, report.dir().resolve("report.md"), report.goals));
+    }
+    if (chosen.size() > 1) {
+      GoalSummary summary = new GoalSummary(s, sections);
+      Path file = summary.write();
+      out.println(summary.markdown());
+      out.println("summary: " + file);
     }
     return 0;
   }
@@ -121,13 +138,16 @@ public final class LoadtestCommand implements Callable<Integer> {
       s.quick();
     }
     if (rounds != null) {
-      s.rounds = check("rounds", rounds, 1, 20);
+      s.roundsOption = check("rounds", rounds, 1, 20);
+      s.rounds = s.roundsOption;
     }
     if (warmupMillis != null) {
-      s.warmup = Duration.ofMillis(check("warmup-ms", warmupMillis, 0, 600_000));
+      s.warmupOption = Duration.ofMillis(check("warmup-ms", warmupMillis, 0, 600_000));
+      s.warmup = s.warmupOption;
     }
     if (measureMillis != null) {
-      s.measure = Duration.ofMillis(check("measure-ms", measureMillis, 100, 3_600_000));
+      s.measureOption = Duration.ofMillis(check("measure-ms", measureMillis, 100, 3_600_000));
+      s.measure = s.measureOption;
     }
     if (connections != null) {
       for (int n : connections) {

@@ -28,6 +28,8 @@ import java.util.concurrent.TimeUnit;
 final class LoadtestRun {
   /** How long a server may take to print its port. */
   static final long SERVER_START_SECONDS = 120;
+  /** The fibers runtime's idle-spin setting, set to 0 for generator JVMs. */
+  static final String GENERATOR_SPIN_PROPERTY = "krill.fibers.spinNanos";
 
   private final RunSettings settings;
   private final PrintStream out;
@@ -221,6 +223,9 @@ final class LoadtestRun {
       for (int i = 0; i < processes; i++) {
         int share = connections / processes + (i < connections % processes ? 1 : 0);
         List<String> cmd = jvm();
+        // The generator's idle carriers must not spin for wake-ups (fibers' krill.fibers.spinNanos):
+        // on 2 shared cores every spin is taken from the server under test.
+        cmd.add(cmd.indexOf("-cp"), "-D" + GENERATOR_SPIN_PROPERTY + "=0");
         cmd.add(LoadMain.class.getName());
         cmd.addAll(args);
         cmd.addAll(List.of("--connections", String.valueOf(share), "--mode", mode));

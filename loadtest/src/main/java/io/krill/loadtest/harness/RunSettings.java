@@ -14,16 +14,23 @@ import java.util.stream.Stream;
 
 /**
  * Settings of one harness run, as {@link LoadtestCommand} parsed them, with the defaults of a
- * full run; {@link #quick()} shortens them. Every limit has a {@code DEFAULT_*} constant and a
- * row in the README's loadtest table.
+ * full run; {@link #quick()} shortens them, and {@link #forScenario} applies a scenario's own
+ * rounds before it runs. Every limit has a {@code DEFAULT_*} constant and a row in the
+ * README's loadtest table.
  */
 final class RunSettings {
-  /** Default: interleaved rounds of a full run. */
-  static final int DEFAULT_ROUNDS = 3;
-  /** Default: warm-up per cell in a full run. */
-  static final Duration DEFAULT_WARMUP = Duration.ofSeconds(10);
-  /** Default: measured time per cell in a full run. */
-  static final Duration DEFAULT_MEASURE = Duration.ofSeconds(10);
+  /** Default: interleaved rounds of a full run (slow-handler and idle: {@link Scenario#DEFAULT_LONG_ROUNDS}). */
+  static final int DEFAULT_ROUNDS = Scenario.DEFAULT_ROUNDS;
+  /**
+   * Default: warm-up per cell in a full run. Every cell starts a fresh server JVM, so this is
+   * the JIT's time too: at the request rates here C2 has compiled the hot paths within about
+   * a second, and 3 s leaves margin on a busy machine.
+   */
+  static final Duration DEFAULT_WARMUP = Duration.ofSeconds(3);
+  /** Default: measured time per cell in a full run (tens of thousands of requests per cell). */
+  static final Duration DEFAULT_MEASURE = Duration.ofSeconds(4);
+  /** Default: how long wrk cross-checks each hello cell in a full run (a quick run: 1 s). */
+  static final Duration DEFAULT_WRK = Duration.ofSeconds(3);
   /** Quick run: warm-up per cell. */
   static final Duration QUICK_WARMUP = Duration.ofSeconds(1);
   /** Quick run: measured time per cell. */
@@ -40,9 +47,14 @@ final class RunSettings {
   Path resultsDir = Paths.get("loadtest", "results");
   String date = LocalDate.now(ZoneOffset.UTC).toString();
   boolean quick;
+  /** The rounds, warm-up and measured time of the scenario running now (see {@link #forScenario}). */
   int rounds = DEFAULT_ROUNDS;
   Duration warmup = DEFAULT_WARMUP;
   Duration measure = DEFAULT_MEASURE;
+  /** What the command line set, or null for the defaults. */
+  Integer roundsOption;
+  Duration warmupOption;
+  Duration measureOption;
   List<Integer> connections;
   List<String> variants;
   String heap = DEFAULT_HEAP;
@@ -63,6 +75,22 @@ final class RunSettings {
     rounds = 1;
     warmup = QUICK_WARMUP;
     measure = QUICK_MEASURE;
+  }
+
+  /** Sets {@link #rounds}, {@link #warmup} and {@link #measure} for {@code s}: the options if given, else its defaults. */
+  RunSettings forScenario(Scenario s) {
+    rounds = roundsOption != null ? roundsOption : quick ? 1 : s.fullRounds;
+    warmup = warmupOption != null ? warmupOption : quick ? QUICK_WARMUP : DEFAULT_WARMUP;
+    measure = measureOption != null ? measureOption : quick ? QUICK_MEASURE : DEFAULT_MEASURE;
+    return this;
+  }
+
+  /** @return how long wrk runs per hello cell */
+  Duration wrkTime() {
+    if (quick) {
+      return Duration.ofSeconds(1);
+    }
+    return measure.compareTo(DEFAULT_WRK) < 0 ? Duration.ofSeconds(Math.max(1, measure.toSeconds())) : DEFAULT_WRK;
   }
 
   /** @return the java launcher of the child JVMs */

@@ -29,18 +29,29 @@ final class Scenario {
   /** Active clients run beside the idle connections. */
   static final int IDLE_ACTIVE_CLIENTS = 100;
 
+  /** Default rounds of a full run for the short cells (hello, pipelined, echo, crawl). */
+  static final int DEFAULT_ROUNDS = 3;
+  /**
+   * Default rounds of a full run for the long cells (slow-handler and idle: 10,000 and 19,000
+   * connections to open per cell, idle with two measured phases), so the full run fits its
+   * time budget; their figures (memory per connection, a 100 ms handler) vary less.
+   */
+  static final int DEFAULT_LONG_ROUNDS = 2;
+
   static final Scenario HELLO = new Scenario("hello", Kind.HTTP, "/hello", 1, HTTP_VARIANTS,
-      List.of(100, 1_000, 10_000), List.of(100, 1_000));
+      List.of(100, 1_000, 10_000), List.of(100, 1_000), DEFAULT_ROUNDS);
   static final Scenario PIPELINED = new Scenario("pipelined", Kind.HTTP, "/hello", 16, HTTP_VARIANTS,
-      List.of(100, 1_000), List.of(100));
+      List.of(100, 1_000), List.of(100), DEFAULT_ROUNDS);
   static final Scenario SLOW = new Scenario("slow-handler", Kind.HTTP, "/slow", 1, HTTP_VARIANTS,
-      List.of(10_000), List.of(1_000));
+      List.of(10_000), List.of(1_000), DEFAULT_LONG_ROUNDS);
   static final Scenario IDLE = new Scenario("idle", Kind.IDLE, "/hello", 1, HTTP_VARIANTS,
-      List.of(19_000), List.of(2_000));
+      List.of(19_000), List.of(2_000), DEFAULT_LONG_ROUNDS);
+  /** Issue 4's echo benchmark: 1, 100 and 10,000 connections. */
   static final Scenario ECHO = new Scenario("echo", Kind.ECHO, "", 1, ECHO_VARIANTS,
-      List.of(100, 10_000), List.of(100));
+      List.of(1, 100, 10_000), List.of(1, 100), DEFAULT_ROUNDS);
   static final Scenario CRAWL = new Scenario("crawl", Kind.CRAWL, "", 1,
-      List.of("fibers", "threads-32", "threads-512", "virtual", "naive-fibers", "naive-threads"), List.of(0), List.of(0));
+      List.of("fibers", "threads-32", "threads-512", "virtual", "naive-fibers", "naive-threads"), List.of(0), List.of(0),
+      DEFAULT_ROUNDS);
 
   /** Every scenario, in the order {@code --scenario all} runs them. */
   static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, CRAWL);
@@ -54,9 +65,11 @@ final class Scenario {
   final List<String> variants;
   final List<Integer> connections;
   final List<Integer> quickConnections;
+  /** Interleaved rounds in a full run, unless {@code --rounds} says otherwise. */
+  final int fullRounds;
 
   private Scenario(String name, Kind kind, String path, int pipeline, List<String> variants, List<Integer> connections,
-      List<Integer> quickConnections) {
+      List<Integer> quickConnections, int fullRounds) {
     this.name = name;
     this.kind = kind;
     this.path = path;
@@ -64,6 +77,7 @@ final class Scenario {
     this.variants = variants;
     this.connections = connections;
     this.quickConnections = quickConnections;
+    this.fullRounds = fullRounds;
   }
 
   /** @return the variant whose throughput is the ceiling: raw Netty */

@@ -6,13 +6,12 @@ import io.krill.netio.FiberSocket;
 import io.krill.netio.MessageSocket;
 import io.krill.netio.SocketOptions;
 import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseDecoder;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -24,6 +23,15 @@ import java.util.concurrent.atomic.LongAdder;
  * address), waits for the go signal, then loops in the run's mode until its phases say done.
  * Any failure is counted by kind for the requests it lost; the connection is then reopened
  * and the loop goes on, so a misbehaving server shows up as errors and never as a hang.
+ *
+ * <p>Per request it does as little as it can, since every cycle it spends is taken from the
+ * server under test on a shared machine: the requests of an exchange are written as one
+ * pre-encoded buffer with one flush (Netty's request encoder and a request object per request
+ * cost more than the server's whole answer), answers go through Netty's response decoder and
+ * are read part by part (head, then content up to the last part, sizes summed) instead of
+ * being aggregated into a composite buffer, counts and histograms go to the carrier's own {@link Tally}, and no timer is
+ * armed per read: the driver closes a connection whose request is older than the request
+ * timeout, and the fiber counts that as a timeout.
  *
  * <p>Threading: {@link #run} is the connection's fiber; {@link #close} may be called from the
  * driver thread.
@@ -39,9 +47,13 @@ final class Connection {
   private final byte[] echo;
   private final byte[] echoIn;
   private volatile FiberSocket socket;
-  private MessageSocket<FullHttpResponse> http;
+  private MessageSocket<HttpObject> http;
   /** Requests written and not yet answered; read by the driver at the end. */
   int outstanding;
+  /** When the exchange in flight was sent (nanoTime), 0 when none is; read by the driver's timeout scan. */
+  private volatile long inFlightSince;
+  /** Set by the driver before it closes an overdue connection, so the fiber counts a timeout. */
+  private volatile boolean timedOut;
   /** When this connection last got a measured answer (nanoTime). */
   long lastMeasured;
 
@@ -50,7 +62,7 @@ final class Connection {
     this.spec = gen.spec;
     this.index = index;
     this.options = SocketOptions.builder().scheduler(gen.scheduler).localAddress(spec.source(index))
-        .connectTimeout(spec.connectTimeout).readTimeout(spec.requestTimeout).writeTimeout(spec.requestTimeout)
+        .connectTimeout(spec.connectTimeout).writeTimeout(spec.requestTimeout)
         .linger(Duration.ZERO).build();
     if (spec.protocol == LoadSpec.Protocol.ECHO) {
       echo = new byte[spec.echoSize];
@@ -125,7 +137,8 @@ final class Connection {
     try {
       FiberSocket s = FiberSocket.connect(spec.address.getHostAddress(), spec.port, options);
       if (spec.protocol == LoadSpec.Protocol.HTTP) {
-        http = s.messages(p -> p.addLast(new HttpClientCodec(), new HttpObjectAggregator(spec.maxResponseBytes)));
+        // Requests go out pre-encoded, so only the response side of the codec is needed.
+        http = s.messages(p -> p.addLast(new HttpResponseDecoder()));
       }
       socket = s;
       gen.open.increment();
@@ -208,33 +221,17 @@ final class Connection {
   /** Sends {@code n} requests back to back, reads their answers, and records them. */
   private void exchange(int phase, int n, long due, long sent) throws Suspendable {
     outstanding = n;
+    timedOut = false;
+    inFlightSince = sent | 1; // never 0 while in flight
     // Read once: the driver may close the socket at the end of the run, never these fields.
-    MessageSocket<FullHttpResponse> http = this.http;
+    MessageSocket<HttpObject> http = this.http;
     FiberSocket socket = this.socket;
     try {
       if (http != null) {
+        http.send(Unpooled.wrappedBuffer(gen.requestBytes, 0, n * gen.requestLength));
         for (int i = 0; i < n; i++) {
-          DefaultFullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, spec.path,
-              Unpooled.EMPTY_BUFFER);
-          req.headers().set(HttpHeaderNames.HOST, spec.host);
-          http.write(req);
-        }
-        http.flush();
-        for (int i = 0; i < n; i++) {
-          FullHttpResponse r = http.receive();
-          if (r == null) {
-            throw new IOException("connection closed by the server with " + outstanding + " request(s) unanswered");
-          }
-          try {
-            if (!r.decoderResult().isSuccess()) {
-              fail(gen.badResponses, "bad response: " + r.decoderResult().cause());
-              return;
-            }
-            if (r.status().code() < 200 || r.status().code() > 299) {
-              gen.error(gen.non2xx, 1, "status " + r.status() + " for " + spec.path);
-            }
-          } finally {
-            r.release();
+          if (!readResponse(http)) {
+            return;
           }
           outstanding--;
           record(phase, due, sent);
@@ -253,19 +250,71 @@ final class Connection {
     } catch (SocketTimeoutException e) {
       fail(gen.timeoutErrors, "timeout: " + e.getMessage());
     } catch (IOException e) {
-      fail(gen.resetErrors, e.toString());
+      if (timedOut) {
+        fail(gen.timeoutErrors, "timeout: no answer in " + spec.requestTimeout.toMillis() + " ms");
+      } else {
+        fail(gen.resetErrors, e.toString());
+      }
+    } finally {
+      inFlightSince = 0;
+    }
+  }
+
+  /**
+   * Reads one answer: its head (status checked), then its content parts up to the last one,
+   * releasing each; a decoding failure or an answer over the size limit is counted as bad.
+   *
+   * @return false if the answer was bad (counted; the connection is dropped)
+   */
+  private boolean readResponse(MessageSocket<HttpObject> http) throws IOException, Suspendable {
+    long size = 0;
+    HttpObject part;
+    do {
+      part = http.receive();
+      if (part == null) {
+        throw new IOException("connection closed by the server with " + outstanding + " request(s) unanswered");
+      }
+      try {
+        if (!part.decoderResult().isSuccess()) {
+          fail(gen.badResponses, "bad response: " + part.decoderResult().cause());
+          return false;
+        }
+        if (part instanceof HttpResponse) {
+          int code = ((HttpResponse) part).status().code();
+          if (code < 200 || code > 299) {
+            gen.error(gen.non2xx, 1, "status " + ((HttpResponse) part).status() + " for " + spec.path);
+          }
+        }
+        if (part instanceof HttpContent) {
+          size += ((HttpContent) part).content().readableBytes();
+        }
+      } finally {
+        ReferenceCountUtil.release(part);
+      }
+      if (size > spec.maxResponseBytes) {
+        fail(gen.badResponses, "bad response: body over " + spec.maxResponseBytes + " bytes");
+        return false;
+      }
+    } while (!(part instanceof LastHttpContent));
+    return true;
+  }
+
+  /** Driver side: closes the connection if its exchange has waited longer than {@code timeoutNanos}. */
+  void closeIfOverdue(long now, long timeoutNanos) {
+    long since = inFlightSince;
+    if (since != 0 && now - since > timeoutNanos) {
+      timedOut = true;
+      closeFromDriver();
     }
   }
 
   private void record(int phase, long due, long sent) {
     long now = System.nanoTime();
     if (phase == Phases.MEASURE) {
-      gen.latency.recordValue(Math.min(now - due, LoadResult.HIGHEST_TRACKABLE_NANOS));
-      gen.serviceTime.recordValue(Math.min(now - sent, LoadResult.HIGHEST_TRACKABLE_NANOS));
-      gen.measuredDone.increment();
+      gen.tally().measured(now - due, now - sent);
       lastMeasured = now;
     } else if (phase == Phases.WARMUP) {
-      gen.warmupDone.increment();
+      gen.tally().warmup();
     }
   }
 

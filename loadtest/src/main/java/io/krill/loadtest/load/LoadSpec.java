@@ -263,6 +263,12 @@ public final class LoadSpec {
       return this;
     }
 
+    /** @param bytes largest HTTP answer body; a longer one counts as a bad response @return this */
+    public Builder maxResponseBytes(int bytes) {
+      this.maxResponseBytes = bytes;
+      return this;
+    }
+
     /** @param timeout how long one connect may take @return this */
     public Builder connectTimeout(Duration timeout) {
       this.connectTimeout = Objects.requireNonNull(timeout, "connectTimeout");

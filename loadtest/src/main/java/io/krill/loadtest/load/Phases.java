@@ -1,13 +1,19 @@
 package io.krill.loadtest.load;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * The run's phases and the request tickets that bound them: a connection takes a ticket
  * before each request, so that a phase issues exactly its request bound, and the ticket's
  * phase decides where the answer is counted. Time bounds are checked on every ticket and by
  * the driver's poll, so a phase also ends when no connection asks.
  *
- * <p>Threading: every method is synchronized and never suspends; connection fibers on any
- * carrier and the driver thread call it.
+ * <p>Threading: {@link #acquire} is lock-free on its common path (a volatile read of the
+ * phase, one atomic add on the phase's ticket counter, a time check), because every request
+ * of every carrier takes a ticket: a shared monitor there cost a cache-line transfer and,
+ * under contention, a lock inflation per request. Phase changes and the timestamps are
+ * synchronized. Nothing here suspends; connection fibers on any carrier and the driver
+ * thread call it.
  */
 final class Phases {
   static final int CONNECTING = 0;
@@ -21,10 +27,11 @@ final class Phases {
   private final long measureLimit;
   private final boolean timeOnlyWarmup;
   private volatile int phase = CONNECTING;
-  private long warmupIssued;
-  private long measureIssued;
-  private long warmupStart;
-  private long measureStart;
+  /** Tickets asked for in each phase; may overshoot the limit, whose excess was never issued. */
+  private final AtomicLong warmupAsked = new AtomicLong();
+  private final AtomicLong measureAsked = new AtomicLong();
+  private volatile long warmupStart;
+  private volatile long measureStart;
   private long doneAt;
   private boolean stopRequested;
 
@@ -63,11 +70,11 @@ final class Phases {
     advance(now);
   }
 
-  synchronized long warmupStart() {
+  long warmupStart() {
     return warmupStart;
   }
 
-  synchronized long measureStart() {
+  long measureStart() {
     return measureStart;
   }
 
@@ -80,35 +87,55 @@ final class Phases {
    *
    * @return the phase in the high 32 bits and the number of tickets (0: the run is over) in the low ones
    */
-  synchronized long acquire(int want, long now) {
-    advance(now);
-    int p = phase;
-    long n;
-    if (p == WARMUP) {
-      n = Math.min(want, warmupLimit - warmupIssued);
-      warmupIssued += n;
-    } else if (p == MEASURE) {
-      n = Math.min(want, measureLimit - measureIssued);
-      measureIssued += n;
-    } else {
-      n = 0;
+  long acquire(int want, long now) {
+    for (;;) {
+      int p = phase;
+      AtomicLong asked;
+      long limit;
+      if (p == WARMUP) {
+        if (!timeOnlyWarmup && now - warmupStart >= warmupNanos) {
+          advance(now);
+          continue;
+        }
+        asked = warmupAsked;
+        limit = warmupLimit;
+      } else if (p == MEASURE) {
+        if (now - measureStart >= measureNanos) {
+          advance(now);
+          if (phase == MEASURE) {
+            return (long) p << 32; // cannot happen: the time bound moves MEASURE on
+          }
+          continue;
+        }
+        asked = measureAsked;
+        limit = measureLimit;
+      } else {
+        return (long) p << 32;
+      }
+      long before = asked.getAndAdd(want);
+      long n = Math.max(0, Math.min(want, limit - before));
+      if (before + want >= limit) {
+        // The last ticket of a bound ends the phase at once, not at the next request.
+        advance(now);
+      }
+      if (n > 0) {
+        return ((long) p << 32) | n;
+      }
+      if (phase == p) {
+        return (long) p << 32; // a bound that does not end its phase (the idle warm-up): nothing left
+      }
     }
-    if (n > 0) {
-      // The last ticket of a bound ends the phase at once, not at the next request.
-      advance(now);
-    }
-    return ((long) p << 32) | n;
   }
 
   /** Moves on when a bound of the current phase is reached. */
   synchronized void advance(long now) {
     if (phase == WARMUP && !timeOnlyWarmup
-        && (stopRequested || now - warmupStart >= warmupNanos || warmupIssued >= warmupLimit)) {
+        && (stopRequested || now - warmupStart >= warmupNanos || warmupAsked.get() >= warmupLimit)) {
       measureStart = now;
       phase = MEASURE;
       stopRequested = false;
     }
-    if (phase == MEASURE && (stopRequested || now - measureStart >= measureNanos || measureIssued >= measureLimit)) {
+    if (phase == MEASURE && (stopRequested || now - measureStart >= measureNanos || measureAsked.get() >= measureLimit)) {
       doneAt = now;
       phase = DONE;
     }

@@ -114,6 +114,36 @@ class LoadGeneratorTest {
   }
 
   @Test
+  void run_answerBodyOverTheLimit_eachCountedAsBadNoneAsAnswered() throws Exception {
+    try (TestHttpServer server = TestHttpServer.ok()) {
+      // The test server's body is "hi": two bytes, one over this limit.
+      LoadResult r = LoadGenerator.run(spec(server.port()).connections(1).maxResponseBytes(1)
+          .warmup(Duration.ZERO, 0).measure(LONG, 5).build());
+      assertThat(r.requests).isZero();
+      assertThat(r.badResponses).isEqualTo(5);
+      assertThat(r.firstError).contains("bad response: body over 1 bytes");
+      assertThat(server.requests.get()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void run_serverNeverAnswers_eachLostRequestCountedAsTimeoutNoneAsAnswered() throws Exception {
+    try (TestHttpServer server = new TestHttpServer(TestHttpServer.Behaviour.SILENT, 0, 0, 0)) {
+      long t0 = System.nanoTime();
+      LoadResult r = LoadGenerator.run(spec(server.port()).connections(2).requestTimeout(Duration.ofMillis(300))
+          .warmup(Duration.ZERO, 0).measure(Duration.ofMillis(1_500), 1_000).build());
+      assertThat(r.requests).isZero();
+      assertThat(r.latency.getTotalCount()).isZero();
+      // Each connection loses a request per timeout, then reconnects and tries again.
+      assertThat(r.timeoutErrors).isGreaterThanOrEqualTo(2);
+      assertThat(r.resetErrors).isZero();
+      assertThat(r.timeoutErrors + r.unfinished).isLessThanOrEqualTo(server.requests.get());
+      assertThat(r.firstError).contains("timeout: no answer in 300 ms");
+      assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(60));
+    }
+  }
+
+  @Test
   void run_timeBoundOnly_measuredPhaseEndsAtItsTime() throws Exception {
     try (TestHttpServer server = new TestHttpServer(TestHttpServer.Behaviour.OK, 5, 0, 0)) {
       LoadResult r = LoadGenerator.run(spec(server.port()).connections(2).warmup(Duration.ofMillis(200), Long.MAX_VALUE)

@@ -29,14 +29,17 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * An HTTP server with known behaviour for the generator's tests, on Netty's codec: it counts
  * every request and open connection, and answers each request with 200 (or 500), after a fixed
- * delay, with one extra stall on one chosen request, or resets the connection instead.
+ * delay, with one extra stall on one chosen request, or resets the connection instead, or
+ * never answers.
  */
 final class TestHttpServer implements AutoCloseable {
   /** How the server answers. */
   enum Behaviour {
     OK,
     STATUS_500,
-    RESET
+    RESET,
+    /** Reads requests and never answers. */
+    SILENT
   }
 
   final AtomicLong requests = new AtomicLong();
@@ -106,6 +109,9 @@ final class TestHttpServer implements AutoCloseable {
         return;
       }
       long n = requests.incrementAndGet();
+      if (behaviour == Behaviour.SILENT) {
+        return;
+      }
       if (behaviour == Behaviour.RESET) {
         ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
         ctx.close();

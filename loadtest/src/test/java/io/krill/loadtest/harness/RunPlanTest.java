@@ -1,0 +1,65 @@
+package io.krill.loadtest.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The full run's defaults keep every scenario and connection count of the issues and fit the time budget. */
+class RunPlanTest {
+  @Test
+  void estimate_fullRunAtDefaults_everyScenarioWithinFortyFiveMinutes() {
+    RunSettings s = new RunSettings();
+    Map<String, Duration> plan = RunPlan.estimate(s, Scenario.ALL);
+    assertThat(plan.keySet()).containsExactly("hello", "pipelined", "slow-handler", "idle", "echo", "crawl");
+    Duration total = plan.values().stream().reduce(Duration.ZERO, Duration::plus);
+    // With wrk installed the hello cells add a few seconds each; the budget holds either way.
+    assertThat(total).isLessThanOrEqualTo(Duration.ofMinutes(45)).isGreaterThan(Duration.ofMinutes(20));
+    assertThat(plan.get("crawl")).isEqualTo(RunPlan.CRAWL_FULL);
+    assertThat(RunPlan.describe(plan)).startsWith("about ").contains("hello ").contains("crawl 8.0");
+  }
+
+  @Test
+  void forScenario_defaults_longCellsTwoRoundsOthersThree() {
+    RunSettings s = new RunSettings();
+    assertThat(s.forScenario(Scenario.HELLO).rounds).isEqualTo(3);
+    assertThat(s.warmup).isEqualTo(RunSettings.DEFAULT_WARMUP);
+    assertThat(s.measure).isEqualTo(RunSettings.DEFAULT_MEASURE);
+    assertThat(s.forScenario(Scenario.IDLE).rounds).isEqualTo(2);
+    assertThat(s.forScenario(Scenario.SLOW).rounds).isEqualTo(2);
+    assertThat(s.forScenario(Scenario.ECHO).rounds).isEqualTo(3);
+    assertThat(s.wrkTime()).isEqualTo(RunSettings.DEFAULT_WRK);
+  }
+
+  @Test
+  void forScenario_optionsGiven_overrideEveryScenariosDefaults() {
+    RunSettings s = new RunSettings();
+    s.roundsOption = 5;
+    s.warmupOption = Duration.ofMillis(700);
+    s.measureOption = Duration.ofSeconds(2);
+    s.forScenario(Scenario.IDLE);
+    assertThat(s.rounds).isEqualTo(5);
+    assertThat(s.warmup).isEqualTo(Duration.ofMillis(700));
+    assertThat(s.measure).isEqualTo(Duration.ofSeconds(2));
+    assertThat(s.wrkTime()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void estimate_quickHello_underTwoMinutes() {
+    RunSettings s = new RunSettings();
+    s.quick();
+    Duration hello = RunPlan.estimate(s, List.of(Scenario.HELLO)).get("hello");
+    assertThat(hello).isLessThan(Duration.ofMinutes(2)).isGreaterThan(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void scenarios_fullRun_keepEveryConnectionCountOfTheIssues() {
+    assertThat(Scenario.HELLO.connections).containsExactly(100, 1_000, 10_000);
+    assertThat(Scenario.ECHO.connections).containsExactly(1, 100, 10_000);
+    assertThat(Scenario.SLOW.connections).containsExactly(10_000);
+    assertThat(Scenario.IDLE.connections).containsExactly(19_000);
+    assertThat(Scenario.PIPELINED.pipeline).isEqualTo(16);
+  }
+}
