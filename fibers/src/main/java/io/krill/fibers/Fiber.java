@@ -44,7 +44,9 @@ public final class Fiber extends Stack implements Runnable {
    * fails and run() resubmits at once, so no wake-up is lost and a fiber is never submitted
    * twice: every submission passes through a successful CAS into RUNNABLE.
    *
-   * `aux` is the blocker while parked and the outcome (result or Throwable) once done.
+   * `aux` is the blocker while parked, the carrier-local run queue's link while queued there
+   * (a queued fiber is runnable, so it has no blocker), and the outcome (result or Throwable)
+   * once done.
    * `joiners` is a lock-free stack of strands (fibers or threads) waiting in join().
    */
   private static final long serialVersionUID = 1L;
@@ -68,20 +70,38 @@ public final class Fiber extends Stack implements Runnable {
   private static final Object NO_JOINERS = new Object();
   private static final Object CLOSED = new Object();
 
-  private final transient FiberScheduler scheduler;
   final transient Object home;
-  private final long id;
   private volatile int state;
   private volatile Object joiners = NO_JOINERS;
   private Object aux;
-  private Extras extras;
-  private Fiber nextLocal;
+  private volatile Extras extras;
 
-  /** Rarely used per-fiber data, allocated on first use. */
+  /*
+   * Rarely used per-fiber data, allocated on first use (installed by CAS: id() and name() may
+   * run on any thread). The id is drawn on first use too, so a parked fiber that nobody names
+   * carries neither: 12 bytes less per fiber.
+   */
   private static final class Extras {
     String name;
     Thread.UncaughtExceptionHandler handler;
     Map<FiberLocal<?>, Object> locals;
+    volatile long id;
+  }
+
+  private static final AtomicReferenceFieldUpdater<Fiber, Extras> EXTRAS =
+      AtomicReferenceFieldUpdater.newUpdater(Fiber.class, Extras.class, "extras");
+  private static final java.util.concurrent.atomic.AtomicLongFieldUpdater<Extras> EXTRA_ID =
+      java.util.concurrent.atomic.AtomicLongFieldUpdater.newUpdater(Extras.class, "id");
+
+  private Extras extras() {
+    Extras x = extras;
+    if (x == null) {
+      x = new Extras();
+      if (!EXTRAS.compareAndSet(this, null, x)) {
+        x = extras;
+      }
+    }
+    return x;
   }
 
   /** A node of the joiners stack. */
@@ -106,9 +126,11 @@ public final class Fiber extends Stack implements Runnable {
   private Fiber(SuspendableRunnable body, FiberScheduler scheduler, Object home, String name,
       Thread.UncaughtExceptionHandler handler) {
     super(body);
-    this.scheduler = scheduler;
-    this.home = home != null ? scheduler.checkHome(home) : scheduler.assignHome();
-    this.id = IDS.incrementAndGet();
+    Object h = home != null ? scheduler.checkHome(home) : scheduler.assignHome();
+    if (h != null && !(h instanceof io.krill.fibers.internal.Home && ((io.krill.fibers.internal.Home) h).scheduler() == scheduler)) {
+      throw new IllegalStateException("home: " + h + " (expected: a home of " + scheduler.name() + ")");
+    }
+    this.home = h != null ? h : scheduler; // the scheduler is found through the home: one field less per fiber
     if (name != null || handler != null) {
       Extras x = new Extras();
       x.name = name;
@@ -184,7 +206,7 @@ public final class Fiber extends Stack implements Runnable {
       FiberScheduler s = scheduler;
       if (s == null) {
         Fiber current = current();
-        s = current != null ? current.scheduler : FiberScheduler.defaultScheduler();
+        s = current != null ? current.sched() : FiberScheduler.defaultScheduler();
       }
       return new Fiber(body, s, home, name, handler);
     }
@@ -215,7 +237,7 @@ public final class Fiber extends Stack implements Runnable {
         throw new IllegalStateException("fiber " + name() + ": started already");
       }
     } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE));
-    scheduler.registered(this);
+    sched().registered(this);
     dispatch();
   }
 
@@ -227,20 +249,32 @@ public final class Fiber extends Stack implements Runnable {
     return s instanceof Fiber ? (Fiber) s : null;
   }
 
-  /** @return a process-unique id, starting at 1 */
+  /**
+   * Returns the fiber's id: process-unique and positive. Ids are drawn from one counter on
+   * first use (by this method, {@link #name()} of an unnamed fiber, or a dump), so they are
+   * unique but follow first use, not creation order.
+   *
+   * @return the id
+   */
   public long id() {
+    Extras x = extras();
+    long id = x.id;
+    if (id == 0) {
+      long fresh = IDS.incrementAndGet();
+      id = EXTRA_ID.compareAndSet(x, 0, fresh) ? fresh : x.id;
+    }
     return id;
   }
 
   /** @return the name given at creation, or "fiber-ID" */
   public String name() {
     Extras x = extras;
-    return x != null && x.name != null ? x.name : "fiber-" + id;
+    return x != null && x.name != null ? x.name : "fiber-" + id();
   }
 
   /** @return the scheduler this fiber runs on */
   public FiberScheduler scheduler() {
-    return scheduler;
+    return sched();
   }
 
   /** @return true once the body has returned or thrown */
@@ -279,6 +313,12 @@ public final class Fiber extends Stack implements Runnable {
       default:
         return "done";
     }
+  }
+
+  /* The home is the scheduler itself, or a home (an event loop) that knows its scheduler. */
+  private FiberScheduler sched() {
+    Object h = home;
+    return h instanceof FiberScheduler ? (FiberScheduler) h : ((io.krill.fibers.internal.Home) h).scheduler();
   }
 
   // ------------------------------------------------------------------ running (scheduler side)
@@ -333,12 +373,13 @@ public final class Fiber extends Stack implements Runnable {
       this.carrier = carrier;
     }
 
+    /* A queued fiber is runnable, so its aux (the blocker of its last park) is free to link the queue. */
     void add(Fiber f) {
-      f.nextLocal = null;
+      f.aux = null;
       if (tail == null) {
         head = f;
       } else {
-        tail.nextLocal = f;
+        tail.aux = f;
       }
       tail = f;
     }
@@ -346,11 +387,11 @@ public final class Fiber extends Stack implements Runnable {
     Fiber poll() {
       Fiber f = head;
       if (f != null) {
-        head = f.nextLocal;
+        head = (Fiber) f.aux;
         if (head == null) {
           tail = null;
         }
-        f.nextLocal = null;
+        f.aux = null;
       }
       return f;
     }
@@ -400,7 +441,7 @@ public final class Fiber extends Stack implements Runnable {
         return;
       }
     }
-    scheduler.submit(this);
+    sched().submit(this);
   }
 
   private void runSlice(CarrierThread carrier) {
@@ -447,7 +488,7 @@ public final class Fiber extends Stack implements Runnable {
         }
       } else if (st == YIELDING) {
         if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE)) {
-          scheduler.submit(this);
+          sched().submit(this);
           return;
         }
       } else {
@@ -463,7 +504,7 @@ public final class Fiber extends Stack implements Runnable {
     do {
       s = state;
     } while (!STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | DONE));
-    scheduler.finished(this);
+    sched().finished(this);
     Object j = JOINERS.getAndSet(this, CLOSED);
     while (j instanceof Joiner) {
       Joiner n = (Joiner) j;
@@ -576,7 +617,7 @@ public final class Fiber extends Stack implements Runnable {
     if (nanos <= 0) {
       return;
     }
-    FiberScheduler s = f.scheduler;
+    FiberScheduler s = f.sched();
     if (s.tracking) {
       s.timers.increment();
     }
@@ -600,8 +641,9 @@ public final class Fiber extends Stack implements Runnable {
 
     @Override
     public void run() {
-      if (fiber.scheduler.tracking) {
-        fiber.scheduler.timers.decrement();
+      FiberScheduler fs = fiber.sched();
+      if (fs.tracking) {
+        fs.timers.decrement();
       }
       fiber.unpark();
     }
@@ -629,8 +671,9 @@ public final class Fiber extends Stack implements Runnable {
       }
       return;
     }
-    long deadline = f.scheduler.nanoTime() + nanos;
-    for (long left = nanos; left > 0; left = deadline - f.scheduler.nanoTime()) {
+    FiberScheduler clock = f.sched();
+    long deadline = clock.nanoTime() + nanos;
+    for (long left = nanos; left > 0; left = deadline - clock.nanoTime()) {
       parkNanos("sleep", left);
     }
   }
@@ -694,7 +737,7 @@ public final class Fiber extends Stack implements Runnable {
    * @return true if the fiber ran a slice here; false if nothing was done (call {@link #unpark()})
    */
   public boolean resumeHere() {
-    if (!(scheduler instanceof io.krill.fibers.internal.EventLoopScheduler)
+    if (!(sched() instanceof io.krill.fibers.internal.EventLoopScheduler)
         || !(home instanceof io.netty.util.concurrent.EventExecutor)
         || !((io.netty.util.concurrent.EventExecutor) home).inEventLoop()
         || Stack.current() != Stack.NONE) {
@@ -786,7 +829,7 @@ public final class Fiber extends Stack implements Runnable {
         break;
       }
     }
-    FiberScheduler clock = me instanceof Fiber ? ((Fiber) me).scheduler : null;
+    FiberScheduler clock = me instanceof Fiber ? ((Fiber) me).sched() : null;
     long start = clock != null ? clock.nanoTime() : System.nanoTime();
     boolean finished = false;
     try {
@@ -843,11 +886,7 @@ public final class Fiber extends Stack implements Runnable {
   // ------------------------------------------------------------------ locals and dumps
 
   Map<FiberLocal<?>, Object> localMap() {
-    Extras x = extras;
-    if (x == null) {
-      x = new Extras();
-      extras = x;
-    }
+    Extras x = extras();
     if (x.locals == null) {
       x.locals = new HashMap<>(4);
     }
@@ -856,7 +895,7 @@ public final class Fiber extends Stack implements Runnable {
 
   /** @return "name [state] waiting on X" and the suspended frames, innermost first */
   String describe() {
-    StringBuilder sb = new StringBuilder("\"").append(name()).append("\" #").append(id).append(' ').append(stateName());
+    StringBuilder sb = new StringBuilder("\"").append(name()).append("\" #").append(id()).append(' ').append(stateName());
     Object blocker = aux;
     if (isParked() && blocker != null) {
       sb.append(" waiting on ").append(blocker);

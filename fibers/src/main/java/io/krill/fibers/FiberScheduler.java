@@ -133,6 +133,8 @@ public abstract class FiberScheduler implements AutoCloseable {
 
   /**
    * Chooses the home of a new fiber (e.g. an event loop), or null if homes mean nothing here.
+   * A home must implement {@link io.krill.fibers.internal.Home} and name this scheduler: the
+   * fiber finds its scheduler through it.
    *
    * @return scheduler data stored in the fiber
    */
@@ -144,7 +146,7 @@ public abstract class FiberScheduler implements AutoCloseable {
    * Validates a home given explicitly to a fiber builder.
    *
    * @param home the requested home
-   * @return the home to store
+   * @return the home to store (a {@link io.krill.fibers.internal.Home} of this scheduler)
    * @throws IllegalArgumentException if this scheduler has no such home
    */
   protected Object checkHome(Object home) {
@@ -167,7 +169,8 @@ public abstract class FiberScheduler implements AutoCloseable {
    * @return its home, or null
    */
   protected static Object homeOf(Fiber fiber) {
-    return fiber.home;
+    Object h = fiber.home;
+    return h instanceof FiberScheduler ? null : h; // a fiber without a home keeps its scheduler there
   }
 
   /** @return this scheduler's clock in nanoseconds; virtual for the deterministic scheduler */

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * <p>Thread-safe: {@link #submitFiber(Runnable)} may be called from any thread; everything
  * else runs on the loop's own thread.
  */
-final class CarrierLoop extends SingleThreadIoEventLoop {
+final class CarrierLoop extends SingleThreadIoEventLoop implements Home {
   /*
    * Implementation notes.
    *
@@ -73,9 +73,18 @@ final class CarrierLoop extends SingleThreadIoEventLoop {
   private int idleTurns;
   private long lastIoPoll;
 
-  CarrierLoop(IoEventLoopGroup parent, Executor executor, IoHandlerFactory factory, long spinNanos) {
+  private final io.krill.fibers.FiberScheduler scheduler;
+
+  CarrierLoop(IoEventLoopGroup parent, Executor executor, IoHandlerFactory factory, long spinNanos,
+      io.krill.fibers.FiberScheduler scheduler) {
     super(parent, executor, factory);
     this.spinNanos = spinNanos;
+    this.scheduler = scheduler;
+  }
+
+  @Override
+  public io.krill.fibers.FiberScheduler scheduler() {
+    return scheduler;
   }
 
   /**

@@ -26,14 +26,14 @@ public final class EventLoopScheduler extends FiberScheduler {
   /** Netty's group, with {@link CarrierLoop}s as its loops. */
   private static final class CarrierGroup extends MultiThreadIoEventLoopGroup {
     CarrierGroup(int threads, java.util.concurrent.ThreadFactory factory, io.netty.channel.IoHandlerFactory io,
-        long spinNanos) {
-      super(threads, factory, io, spinNanos); // newChild runs inside super(): the spin travels as an argument
+        long spinNanos, EventLoopScheduler scheduler) {
+      super(threads, factory, io, spinNanos, scheduler); // newChild runs inside super(): these travel as arguments
     }
 
     @Override
     protected io.netty.channel.IoEventLoop newChild(java.util.concurrent.Executor executor,
         io.netty.channel.IoHandlerFactory io, Object... args) {
-      return new CarrierLoop(this, executor, io, (Long) args[0]);
+      return new CarrierLoop(this, executor, io, (Long) args[0], (EventLoopScheduler) args[1]);
     }
   }
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
@@ -98,7 +98,7 @@ public final class EventLoopScheduler extends FiberScheduler {
       CarrierThread t = new CarrierThread(r, name() + "-" + index.incrementAndGet());
       this.threads.add(t);
       return t;
-    }, io.newFactory(), spinNanos);
+    }, io.newFactory(), spinNanos, this);
     CountDownLatch started = new CountDownLatch(threads);
     for (EventExecutor e : group) {
       EventLoop loop = (EventLoop) e;

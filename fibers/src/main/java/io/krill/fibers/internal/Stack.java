@@ -308,7 +308,8 @@ public class Stack implements Serializable {
 
   private long[] growPrims() {
     long[] a = prims;
-    long[] b = new long[a == null ? 2 : a.length * 2];
+    long[] b = new long[a == null ? 1 : a.length * 2]; // one slot: a fiber parked one frame deep saves a header
+
     if (a != null) {
       System.arraycopy(a, 0, b, 0, a.length);
     }

@@ -161,6 +161,12 @@ final class LoadtestRun {
   List<String> jvm() {
     List<String> cmd = new ArrayList<>(List.of(settings.java(), "-Xms" + settings.heap, "-Xmx" + settings.heap,
         "-Dkrill.fibers.track=false", "-XX:+UseG1GC"));
+    if (settings.javaFeature >= 23) {
+      // Netty on JDK 23+ runs without sun.misc.Unsafe unless allowed, and without its selected-key
+      // set unless sun.nio.ch is open: a Netty shop turns both on; every child gets the same flags.
+      cmd.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+          "-Dio.netty.tryReflectionSetAccessible=true"));
+    }
     cmd.addAll(settings.childJvmOptions);
     cmd.addAll(List.of("-cp", settings.classpath));
     return cmd;

@@ -273,7 +273,10 @@ final class Report {
     b.append("Method: ").append(settings.rounds).append(" interleaved round(s) (variant A B A B ..., a fresh server JVM")
         .append(" and fresh generator JVMs per cell), warm-up ").append(settings.warmup.toMillis()).append(" ms, measured ")
         .append(settings.measure.toMillis()).append(" ms per cell, fixed heap ").append(settings.heap)
-        .append(" (-Xms = -Xmx) for every JVM, G1, closed loop unless said otherwise; generator: krill fibers on netio, ")
+        .append(" (-Xms = -Xmx) for every JVM, G1").append(settings.javaFeature >= 23 ? " (JDK 23+: every child also gets"
+            + " `--sun-misc-unsafe-memory-access=allow --add-opens=java.base/sun.nio.ch=ALL-UNNAMED`, so Netty runs with"
+            + " Unsafe and its selected-key set, as a tuned Netty deployment would)" : "")
+        .append(", closed loop unless said otherwise; generator: krill fibers on netio, ")
         .append("at most ").append(count(settings.connectionsPerGenerator)).append(" connections per process, spread over ")
         .append(settings.sources).append(" source addresses 127.0.0.2 ... . Medians over rounds, spread (min–max) in")
         .append(" brackets; every ratio is computed within one round against raw Netty (`netty`) and against platform")
