@@ -235,7 +235,8 @@ public final class Crawler {
     double seconds = (System.nanoTime() - start) / 1e9;
     CrawlSummary summary = new CrawlSummary(stats.pages.sum(), stats.requests.sum(), stats.bytes.sum(), stats.statuses(),
         stats.errors(), stats.robotsDisallowed.sum(), seconds, stoppedBy, frontier.seenDescription(), dnsText(),
-        writer.warcFiles(), dir, config.mode.name().toLowerCase(Locale.ROOT) + (config.naive ? " (naive)" : ""));
+        writer.warcFiles(), dir, config.mode.name().toLowerCase(Locale.ROOT) + (config.naive ? " (naive)" : ""),
+        stats.peakInFlight.get());
     Files.writeString(dir.resolve("summary.json"), summary.toJson() + "\n");
     return summary;
   }
@@ -295,7 +296,7 @@ public final class Crawler {
             pagesDispatched.incrementAndGet();
           }
           slots.acquire();
-          stats.inFlight.incrementAndGet();
+          stats.peakInFlight.accumulateAndGet(stats.inFlight.incrementAndGet(), Math::max);
           runner.spawn("krill-crawl-" + w.kind().name().toLowerCase(Locale.ROOT), () -> run(w));
           continue;
         }

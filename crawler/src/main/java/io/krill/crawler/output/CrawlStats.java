@@ -27,6 +27,8 @@ public final class CrawlStats {
   public final LongAdder queued = new LongAdder();
   /** Work items in flight. */
   public final AtomicInteger inFlight = new AtomicInteger();
+  /** The most work items (DNS lookups, robots.txt and page fetches) in flight at once. */
+  public final AtomicInteger peakInFlight = new AtomicInteger();
   private final Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
   private final long startNanos = System.nanoTime();
