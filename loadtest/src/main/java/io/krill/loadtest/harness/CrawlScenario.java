@@ -22,8 +22,9 @@ import java.util.regex.Pattern;
  * its own JVM (with its DNS server), and one fresh crawler JVM per execution mode and round, same
  * flags, interleaved. Each crawl cell records pages/s (the crawl summary's), the crawler JVM's CPU
  * per page (user + system from /proc, JIT and GC included), its peak heap after GC (from its GC
- * log) and its peak work items in flight (the crawl summary's). When {@code taskset} is present
- * and the machine has two CPUs or more, the web JVM runs on CPU 0 and the crawler on CPU 1.
+ * log) and its peak work items in flight (the crawl summary's). In a full run, when {@code taskset}
+ * is present and the machine has two CPUs or more, the web JVM runs on CPU 0 and the crawler on
+ * CPU 1.
  *
  * <p>A full run then checks issue 6's last goal, 10,000 fetches in flight in one JVM: a second
  * web with {@link #IN_FLIGHT_HOSTS} hosts and {@link #IN_FLIGHT_LATENCY} per request, every host a
@@ -50,13 +51,14 @@ final class CrawlScenario {
   static final int QUICK_IPS = 4;
   static final String QUICK_LATENCY = "5ms";
   static final int QUICK_MAX_PAGES = 120;
-  static final String QUICK_MAX_DURATION = "20s";
+  static final String QUICK_MAX_DURATION = "30s";
   static final int QUICK_SEEDS = 10;
   /** In-flight check: hosts (each a seed), latency that keeps fetches open, the crawler's in-flight cap. */
   static final int IN_FLIGHT_HOSTS = 11_000;
   static final String IN_FLIGHT_LATENCY = "4s";
   static final int IN_FLIGHT_CAP = 10_500;
   static final int QUICK_IN_FLIGHT_HOSTS = 60;
+  static final String QUICK_IN_FLIGHT_LATENCY = "300ms";
   /** Heap of the web JVMs (the benchmark web's ground truth and access log need more than a crawler). */
   static final String WEB_HEAP = "2g";
   static final String QUICK_WEB_HEAP = "256m";
@@ -74,6 +76,7 @@ final class CrawlScenario {
   private final Path logs;
   /** Set by {@link #run}: how the JVMs were placed on CPUs, for the report. */
   static volatile String placement = "";
+  private boolean pinned;
 
   CrawlScenario(RunSettings settings, PrintStream out, Path logs) {
     this.settings = settings;
@@ -108,7 +111,8 @@ final class CrawlScenario {
   List<Cell> run(Scenario s) throws InterruptedException {
     List<Cell> cells = new ArrayList<>();
     List<String> variants = settings.variants(s);
-    placement = pin(0).isEmpty() ? "web and crawler JVMs share every CPU (no taskset, or one CPU)"
+    pinned = !settings.quick && !pin(0).isEmpty();
+    placement = !pinned ? "web and crawler JVMs share every CPU (" + (settings.quick ? "quick run" : "no taskset, or one CPU") + ")"
         : "web JVM pinned to CPU 0, crawler JVMs to CPU 1 (taskset)";
     out.println("crawl: " + placement);
     try (Web web = startWeb("web", settings.quick ? QUICK_HOSTS : HOSTS, settings.quick ? QUICK_IPS : IPS,
@@ -150,11 +154,11 @@ final class CrawlScenario {
   private Cell inFlight(Scenario s) throws InterruptedException {
     Cell c = new Cell(s.name, IN_FLIGHT_VARIANT, 0, 1);
     int hosts = settings.quick ? QUICK_IN_FLIGHT_HOSTS : IN_FLIGHT_HOSTS;
-    try (Web web = startWeb("web-in-flight", hosts, IPS, settings.quick ? "1s" : IN_FLIGHT_LATENCY, 1, hosts)) {
+    try (Web web = startWeb("web-in-flight", hosts, IPS, settings.quick ? QUICK_IN_FLIGHT_LATENCY : IN_FLIGHT_LATENCY, 1, hosts)) {
       List<String> flags = new ArrayList<>(FLAGS.get("fibers"));
       flags.addAll(List.of("--max-in-flight", String.valueOf(settings.quick ? hosts : IN_FLIGHT_CAP),
           "--connect-timeout", "60s", "--read-timeout", "60s", "--total-timeout", "120s"));
-      crawl(c, web, flags, 2 * hosts, settings.quick ? "30s" : "240s");
+      crawl(c, web, flags, 2 * hosts, settings.quick ? "40s" : "240s");
     } catch (IOException e) {
       c.error = e.getMessage();
     }
@@ -180,7 +184,7 @@ final class CrawlScenario {
 
   private Web startWeb(String name, int hosts, int ips, String latency, int pagesPerHost, int seeds)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(pin(0));
+    List<String> cmd = new ArrayList<>(pinned ? pin(0) : List.of());
     cmd.addAll(jvm(settings.quick ? QUICK_WEB_HEAP : WEB_HEAP));
     cmd.addAll(List.of(CrawlChild.class.getName(), "testweb", "--hosts", String.valueOf(hosts), "--ips",
         String.valueOf(ips), "--latency", latency, "--crawl-delay", "0", "--pages-per-host", String.valueOf(pagesPerHost),
@@ -212,7 +216,7 @@ final class CrawlScenario {
       throws InterruptedException {
     String tag = "crawl-" + c.variant + "-" + c.round;
     Path gcLog = logs.resolve(tag + "-gc.log");
-    List<String> cmd = new ArrayList<>(pin(1));
+    List<String> cmd = new ArrayList<>(pinned ? pin(1) : List.of());
     cmd.addAll(jvm(settings.heap));
     cmd.add(cmd.size() - 2, "-Xlog:gc:file=" + gcLog);
     cmd.addAll(List.of(CrawlChild.class.getName(), "crawl", "--dns", web.dns, "--allow-private", "--scope", "any",
@@ -245,6 +249,10 @@ final class CrawlScenario {
         return;
       }
       long pages = Long.parseLong(m.group(1));
+      if (pages == 0) {
+        c.error = "the crawl fetched no page: " + summary + " (see " + logs.resolve(tag) + "/crawl.jsonl)";
+        return;
+      }
       c.pagesPerSecond = Double.parseDouble(m.group(2));
       Matcher peak = PEAK.matcher(p.await(30, TimeUnit.SECONDS, "  in flight:"));
       c.peakInFlight = peak.find() ? Integer.parseInt(peak.group(1)) : 0;

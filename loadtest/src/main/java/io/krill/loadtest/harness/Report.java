@@ -339,7 +339,7 @@ final class Report {
             + " peak heap is the largest heap after a collection in its GC log; in flight counts DNS lookups, robots.txt"
             + " and page fetches. " + CrawlScenario.placement + ". The `" + CrawlScenario.IN_FLIGHT_VARIANT + "` row is the"
             + " in-flight check: every host of a second web (" + (settings.quick ? CrawlScenario.QUICK_IN_FLIGHT_HOSTS
-            + " hosts, 1s" : String.format(Locale.ROOT, "%,d", CrawlScenario.IN_FLIGHT_HOSTS) + " hosts, "
+            + " hosts, " + CrawlScenario.QUICK_IN_FLIGHT_LATENCY : String.format(Locale.ROOT, "%,d", CrawlScenario.IN_FLIGHT_HOSTS) + " hosts, "
             + CrawlScenario.IN_FLIGHT_LATENCY) + " per request) is a seed, crawled by fibers with the in-flight cap raised.";
       default:
         return "HTTP/1.1 keep-alive `GET " + scenario.path + "`" + (scenario.pipeline > 1 ? ", pipelined " + scenario.pipeline
