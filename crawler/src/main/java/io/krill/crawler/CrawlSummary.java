@@ -22,7 +22,7 @@ import java.util.Map;
  * @param warcFiles WARC files written
  * @param out the output directory
  * @param mode the execution mode
- * @param peakInFlight the most work items (DNS lookups, robots.txt and page fetches) in flight at once
+ * @param peakInFlight the most HTTP fetches (robots.txt and pages, each with its redirects) in flight at once
  */
 public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, Long> statuses, Map<String, Long> errors,
     long robotsDisallowed, double seconds, String stoppedBy, String seenSet, String dns, int warcFiles, Path out,
@@ -43,7 +43,7 @@ public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, L
     return String.format(Locale.ROOT,
         "crawl %s in %.1f s (%s): %d pages (%.1f/s), %d requests, %d bytes%n"
             + "  statuses: %s%n  errors: %s%n  robots.txt disallowed: %d%n  seen-set: %s%n  dns: %s%n"
-            + "  in flight: peak %d%n  output: %s (%d WARC file%s, crawl.jsonl, frontier.journal)%n",
+            + "  in flight: peak %d fetches%n  output: %s (%d WARC file%s, crawl.jsonl, frontier.journal)%n",
         stoppedBy, seconds, mode, pages, pagesPerSecond(), requests, bytes, statuses, errors, robotsDisallowed, seenSet,
         dns, peakInFlight, out, warcFiles, warcFiles == 1 ? "" : "s");
   }

@@ -101,6 +101,12 @@ public final class Frontier {
   public record HostStats(String hostKey, String state, int queued, int inFlight, String address,
       long backoffRemainingMillis, long delayMillis) {}
 
+  /**
+   * Most hosts resolving at once: DNS lookups are handed out ahead of the gates, and without a cap
+   * a crawl seeded with 10,000 hosts would send 10,000 queries at once at one DNS server.
+   */
+  public static final int DEFAULT_MAX_RESOLVING = 256;
+
   private enum State { NEW, RESOLVING, NEEDS_ROBOTS, ROBOTS, ROBOTS_WAIT, READY, FAILED }
 
   private enum Where { NONE, NEW, TIMED, READY }
@@ -164,6 +170,7 @@ public final class Frontier {
   private long hostIds;
   private long robotsTickets;
   private long lastNow;
+  private int resolving;
   private final Map<String, CrawlUrl> outstanding = new LinkedHashMap<>();
   private long seq;
   private long queued;
@@ -295,10 +302,11 @@ public final class Frontier {
         timed.add(best);
         continue;
       }
-      if ((best == null || best.rank >= ROBOTS_RANK_LIMIT) && !newHosts.isEmpty()) {
+      if ((best == null || best.rank >= ROBOTS_RANK_LIMIT) && !newHosts.isEmpty() && resolving < DEFAULT_MAX_RESOLVING) {
         Host h = newHosts.iterator().next();
         unplace(h);
         h.state = State.RESOLVING;
+        resolving++;
         return new Work(WorkKind.RESOLVE, h.key, null, null);
       }
       if (best == null) {
@@ -430,7 +438,7 @@ public final class Frontier {
    *     {@link Long#MAX_VALUE} if only a completion can free work
    */
   public synchronized long nanosUntilReady(long now) {
-    if (!newHosts.isEmpty() || !openIps.isEmpty()) {
+    if ((!newHosts.isEmpty() && resolving < DEFAULT_MAX_RESOLVING) || !openIps.isEmpty()) {
       return 0;
     }
     // hosts held by a concurrency cap wait for a completion (release re-places them), not for time
@@ -440,6 +448,9 @@ public final class Frontier {
   /** Records the host's address after RESOLVE; robots.txt comes next. */
   public synchronized void resolved(String hostKey, InetAddress address) {
     Host h = hosts.get(hostKey);
+    if (h.state == State.RESOLVING) {
+      resolving--;
+    }
     h.address = address;
     h.ip = ips.computeIfAbsent(address, a -> new Ip(ips.size() + 1L));
     h.state = State.NEEDS_ROBOTS;
@@ -453,6 +464,9 @@ public final class Frontier {
    */
   public synchronized List<CrawlUrl> fail(String hostKey) {
     Host h = hosts.get(hostKey);
+    if (h.state == State.RESOLVING) {
+      resolving--;
+    }
     h.state = State.FAILED;
     List<CrawlUrl> drained = new ArrayList<>(h.queue);
     queued -= drained.size();

@@ -136,6 +136,25 @@ class FrontierTest {
   }
 
   @Test
+  void next_moreNewHostsThanResolveCap_handsOutAtMostTheCapUntilOneResolves() throws Exception {
+    Frontier f = frontier(Frontier.Order.BFS, 1, 10, Duration.ZERO);
+    int hosts = Frontier.DEFAULT_MAX_RESOLVING + 10;
+    for (int i = 0; i < hosts; i++) {
+      f.offer("http://h" + i + ".test/", 0, null);
+    }
+    List<Frontier.Work> resolves = new ArrayList<>();
+    for (Frontier.Work w; (w = f.next(0)) != null; ) {
+      assertThat(w.kind()).isEqualTo(Frontier.WorkKind.RESOLVE);
+      resolves.add(w);
+    }
+    assertThat(resolves).hasSize(Frontier.DEFAULT_MAX_RESOLVING);
+    assertThat(f.nanosUntilReady(0)).isEqualTo(Long.MAX_VALUE);
+    f.fail(resolves.get(0).hostKey());
+    assertThat(f.next(0).kind()).isEqualTo(Frontier.WorkKind.RESOLVE);
+    assertThat(f.next(0)).isNull();
+  }
+
+  @Test
   void next_perHostCap_oneInFlight() throws Exception {
     Frontier f = frontier(Frontier.Order.BFS, 1, 10, Duration.ZERO);
     f.offer("http://a.test/1", 0, null);

@@ -55,7 +55,7 @@ final class CrawlScenario {
   static final int QUICK_SEEDS = 10;
   /** In-flight check: hosts (each a seed), latency that keeps fetches open, the crawler's in-flight cap. */
   static final int IN_FLIGHT_HOSTS = 11_000;
-  static final String IN_FLIGHT_LATENCY = "4s";
+  static final String IN_FLIGHT_LATENCY = "30s";
   static final int IN_FLIGHT_CAP = 10_500;
   static final int QUICK_IN_FLIGHT_HOSTS = 60;
   static final String QUICK_IN_FLIGHT_LATENCY = "300ms";
@@ -157,7 +157,7 @@ final class CrawlScenario {
     try (Web web = startWeb("web-in-flight", hosts, IPS, settings.quick ? QUICK_IN_FLIGHT_LATENCY : IN_FLIGHT_LATENCY, 1, hosts)) {
       List<String> flags = new ArrayList<>(FLAGS.get("fibers"));
       flags.addAll(List.of("--max-in-flight", String.valueOf(settings.quick ? hosts : IN_FLIGHT_CAP),
-          "--connect-timeout", "60s", "--read-timeout", "60s", "--total-timeout", "120s"));
+          "--connect-timeout", "60s", "--read-timeout", "60s", "--total-timeout", "120s", "--min-rate", "0"));
       crawl(c, web, flags, 2 * hosts, settings.quick ? "40s" : "240s");
     } catch (IOException e) {
       c.error = e.getMessage();
