@@ -158,7 +158,7 @@ final class CrawlScenario {
       List<String> flags = new ArrayList<>(FLAGS.get("fibers"));
       flags.addAll(List.of("--max-in-flight", String.valueOf(settings.quick ? hosts : IN_FLIGHT_CAP),
           "--connect-timeout", "60s", "--read-timeout", "60s", "--total-timeout", "120s", "--min-rate", "0"));
-      crawl(c, web, flags, 2 * hosts, settings.quick ? "40s" : "240s");
+      crawl(c, web, flags, 2 * hosts, settings.quick ? "40s" : "100s");
     } catch (IOException e) {
       c.error = e.getMessage();
     }
