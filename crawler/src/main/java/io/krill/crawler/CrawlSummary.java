@@ -22,10 +22,11 @@ import java.util.Map;
  * @param warcFiles WARC files written
  * @param out the output directory
  * @param mode the execution mode
+ * @param peakInFlight the most HTTP fetches (robots.txt and pages, each with its redirects) in flight at once
  */
 public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, Long> statuses, Map<String, Long> errors,
     long robotsDisallowed, double seconds, String stoppedBy, String seenSet, String dns, int warcFiles, Path out,
-    String mode) {
+    String mode, int peakInFlight) {
 
   /** @return pages per second */
   public double pagesPerSecond() {
@@ -42,9 +43,9 @@ public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, L
     return String.format(Locale.ROOT,
         "crawl %s in %.1f s (%s): %d pages (%.1f/s), %d requests, %d bytes%n"
             + "  statuses: %s%n  errors: %s%n  robots.txt disallowed: %d%n  seen-set: %s%n  dns: %s%n"
-            + "  output: %s (%d WARC file%s, crawl.jsonl, frontier.journal)%n",
+            + "  in flight: peak %d fetches%n  output: %s (%d WARC file%s, crawl.jsonl, frontier.journal)%n",
         stoppedBy, seconds, mode, pages, pagesPerSecond(), requests, bytes, statuses, errors, robotsDisallowed, seenSet,
-        dns, out, warcFiles, warcFiles == 1 ? "" : "s");
+        dns, peakInFlight, out, warcFiles, warcFiles == 1 ? "" : "s");
   }
 
   /** @return the summary as one JSON object */
@@ -60,6 +61,6 @@ public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, L
     return new Json().put("stopped_by", stoppedBy).put("mode", mode).put("pages", pages).put("requests", requests)
         .put("bytes", bytes).put("seconds", seconds).put("pages_per_second", pagesPerSecond())
         .putRaw("statuses", st + "}").putRaw("errors", er + "}").put("robots_disallowed", robotsDisallowed)
-        .put("seen_set", seenSet).put("dns", dns).put("warc_files", warcFiles).put("out", out.toString()).toString();
+        .put("seen_set", seenSet).put("dns", dns).put("peak_in_flight", peakInFlight).put("warc_files", warcFiles).put("out", out.toString()).toString();
   }
 }

@@ -235,7 +235,8 @@ public final class Crawler {
     double seconds = (System.nanoTime() - start) / 1e9;
     CrawlSummary summary = new CrawlSummary(stats.pages.sum(), stats.requests.sum(), stats.bytes.sum(), stats.statuses(),
         stats.errors(), stats.robotsDisallowed.sum(), seconds, stoppedBy, frontier.seenDescription(), dnsText(),
-        writer.warcFiles(), dir, config.mode.name().toLowerCase(Locale.ROOT) + (config.naive ? " (naive)" : ""));
+        writer.warcFiles(), dir, config.mode.name().toLowerCase(Locale.ROOT) + (config.naive ? " (naive)" : ""),
+        stats.peakFetching.get());
     Files.writeString(dir.resolve("summary.json"), summary.toJson() + "\n");
     return summary;
   }
@@ -296,6 +297,9 @@ public final class Crawler {
           }
           slots.acquire();
           stats.inFlight.incrementAndGet();
+          if (w.kind() != Frontier.WorkKind.RESOLVE) {
+            stats.peakFetching.accumulateAndGet(stats.fetching.incrementAndGet(), Math::max);
+          }
           runner.spawn("krill-crawl-" + w.kind().name().toLowerCase(Locale.ROOT), () -> run(w));
           continue;
         }
@@ -358,6 +362,9 @@ public final class Crawler {
       stats.error("internal");
       System.err.println("krill crawl: internal error on " + w + ": " + e);
     } finally {
+      if (w.kind() != Frontier.WorkKind.RESOLVE) {
+        stats.fetching.decrementAndGet();
+      }
       stats.inFlight.decrementAndGet();
       slots.release();
       signal();

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
@@ -36,7 +38,18 @@ public final class Frontier {
    * server sees each request at least `delay` after it answered the one before. Several hosts on one IP share the IP's in-flight cap.
    * Back-off after 429/503 (and connection failures): min(max, base * 2^(failures-1)) scaled
    * by a random factor in [0.5, 1) (jitter), at least Retry-After, at most backoffMax.
-   * `active` holds the hosts with pending work so that next() scans only those.
+   * `active` holds the hosts with pending or in-flight work (for isIdle).
+   *
+   * Indexes, so that next() costs O(log hosts) and never scans every host: each host with
+   * something to do (robots.txt to fetch, or queued URLs) and a free host slot sits in exactly
+   * one place: `timed` (its delay or back-off has not passed, ordered by when it will) or its
+   * IP's `ready` set (ordered by rank: robots.txt first, then the crawl order). `openIps` holds
+   * the IPs below their in-flight cap that have a ready host, ordered by their best host's rank,
+   * so the best host overall is openIps.first().ready.first(). Hosts at their own in-flight cap
+   * sit nowhere until release(). Every change to a host's gates calls place(), which takes the
+   * host out of its place and puts it where it now belongs; next() re-checks the time gate of
+   * the host it picks, so a host placed with an older clock reading is never handed out early.
+   * RANDOM order draws a fresh random rank at each placement.
    */
 
   /** Crawl order across and within host queues. */
@@ -88,10 +101,45 @@ public final class Frontier {
   public record HostStats(String hostKey, String state, int queued, int inFlight, String address,
       long backoffRemainingMillis, long delayMillis) {}
 
+  /**
+   * Most hosts resolving at once: DNS lookups are handed out ahead of the gates, and without a cap
+   * a crawl seeded with 10,000 hosts would send 10,000 queries at once at one DNS server.
+   */
+  public static final int DEFAULT_MAX_RESOLVING = 256;
+
   private enum State { NEW, RESOLVING, NEEDS_ROBOTS, ROBOTS, ROBOTS_WAIT, READY, FAILED }
+
+  private enum Where { NONE, NEW, TIMED, READY }
+
+  /** An IP address's in-flight count and its ready hosts. */
+  private static final class Ip {
+    final long id;
+    final TreeSet<Host> ready = new TreeSet<>(BY_RANK);
+    int inFlight;
+    boolean open;
+    long openRank;
+
+    Ip(long id) {
+      this.id = id;
+    }
+  }
+
+  private static final Comparator<Host> BY_RANK = (a, b) -> a.rank != b.rank ? Long.compare(a.rank, b.rank)
+      : Long.compare(a.id, b.id);
+  private static final Comparator<Host> BY_READY_AT = (a, b) -> a.readyAt != b.readyAt
+      ? Long.compare(a.readyAt, b.readyAt) : Long.compare(a.id, b.id);
+  private static final Comparator<Ip> BY_OPEN_RANK = (a, b) -> a.openRank != b.openRank
+      ? Long.compare(a.openRank, b.openRank) : Long.compare(a.id, b.id);
+  /** Ranks below this are robots.txt work, which goes before any page. */
+  private static final long ROBOTS_RANK_LIMIT = Long.MIN_VALUE / 2;
 
   private static final class Host {
     final String key;
+    final long id;
+    Ip ip;
+    Where where = Where.NONE;
+    long rank;
+    long readyAt;
     final ArrayDeque<CrawlUrl> queue = new ArrayDeque<>();
     State state = State.NEW;
     InetAddress address;
@@ -103,8 +151,9 @@ public final class Frontier {
     int inFlight;
     int robotsAttempts;
 
-    Host(String key) {
+    Host(String key, long id) {
       this.key = key;
+      this.id = id;
     }
   }
 
@@ -114,7 +163,14 @@ public final class Frontier {
   private final SplittableRandom random;
   private final Map<String, Host> hosts = new HashMap<>();
   private final Set<Host> active = new LinkedHashSet<>();
-  private final Map<InetAddress, Integer> ipInFlight = new HashMap<>();
+  private final Map<InetAddress, Ip> ips = new HashMap<>();
+  private final Set<Host> newHosts = new LinkedHashSet<>();
+  private final TreeSet<Host> timed = new TreeSet<>(BY_READY_AT);
+  private final TreeSet<Ip> openIps = new TreeSet<>(BY_OPEN_RANK);
+  private long hostIds;
+  private long robotsTickets;
+  private long lastNow;
+  private int resolving;
   private final Map<String, CrawlUrl> outstanding = new LinkedHashMap<>();
   private long seq;
   private long queued;
@@ -212,10 +268,11 @@ public final class Frontier {
       h.robotsAttempts = 0;
     }
     active.add(h);
+    place(h, lastNow);
   }
 
   private Host newHost(String key) {
-    Host h = new Host(key);
+    Host h = new Host(key, ++hostIds);
     h.delayNanos = politeness.delay().toNanos();
     return h;
   }
@@ -232,60 +289,117 @@ public final class Frontier {
    * @return the work, or null if none is ready now
    */
   public synchronized Work next(long now) {
-    Host best = null;
-    CrawlUrl bestUrl = null;
-    int candidates = 0;
-    for (Host h : active) {
-      switch (h.state) {
-        case NEW:
-          h.state = State.RESOLVING;
-          return new Work(WorkKind.RESOLVE, h.key, null, null);
-        case NEEDS_ROBOTS:
-          if (gatesOpen(h, now)) {
-            h.state = State.ROBOTS;
-            h.robotsAttempts++;
-            start(h, now);
-            return new Work(WorkKind.ROBOTS, h.key, null, h.address);
-          }
-          break;
-        case ROBOTS_WAIT:
-          if (now - h.backoffUntil >= 0) {
-            h.state = State.NEEDS_ROBOTS;
-            if (gatesOpen(h, now)) {
-              h.state = State.ROBOTS;
-              h.robotsAttempts++;
-              start(h, now);
-              return new Work(WorkKind.ROBOTS, h.key, null, h.address);
-            }
-          }
-          break;
-        case READY:
-          if (!h.queue.isEmpty() && gatesOpen(h, now)) {
-            CrawlUrl head = order == Order.DFS ? h.queue.peekLast() : h.queue.peekFirst();
-            if (order == Order.RANDOM) {
-              if (random.nextInt(++candidates) == 0) {
-                best = h;
-              }
-            } else if (bestUrl == null || (order == Order.BFS ? head.seq() < bestUrl.seq() : head.seq() > bestUrl.seq())) {
-              best = h;
-              bestUrl = head;
-            }
-          }
-          break;
-        default:
-          break;
+    lastNow = now;
+    while (!timed.isEmpty() && now - timed.first().readyAt >= 0) {
+      place(timed.first(), now);
+    }
+    for (;;) {
+      Host best = openIps.isEmpty() ? null : openIps.first().ready.first();
+      if (best != null && now - best.readyAt < 0) {
+        // placed with an older clock reading: not due yet after all
+        unplace(best);
+        best.where = Where.TIMED;
+        timed.add(best);
+        continue;
       }
+      if ((best == null || best.rank >= ROBOTS_RANK_LIMIT) && !newHosts.isEmpty() && resolving < DEFAULT_MAX_RESOLVING) {
+        Host h = newHosts.iterator().next();
+        unplace(h);
+        h.state = State.RESOLVING;
+        resolving++;
+        return new Work(WorkKind.RESOLVE, h.key, null, null);
+      }
+      if (best == null) {
+        return null;
+      }
+      if (best.state == State.NEEDS_ROBOTS || best.state == State.ROBOTS_WAIT) {
+        best.state = State.ROBOTS;
+        best.robotsAttempts++;
+        start(best, now);
+        return new Work(WorkKind.ROBOTS, best.key, null, best.address);
+      }
+      CrawlUrl u = take(best);
+      queued--;
+      start(best, now);
+      if (best.queue.isEmpty() && best.inFlight == 0) {
+        active.remove(best);
+      }
+      return new Work(WorkKind.FETCH, best.key, u, best.address);
     }
-    if (best == null) {
-      return null;
+  }
+
+  /* Takes the host out of whichever index holds it. */
+  private void unplace(Host h) {
+    switch (h.where) {
+      case NEW:
+        newHosts.remove(h);
+        break;
+      case TIMED:
+        timed.remove(h);
+        break;
+      case READY: {
+        Ip ip = h.ip;
+        closeIp(ip);
+        ip.ready.remove(h);
+        openIp(ip);
+        break;
+      }
+      default:
+        break;
     }
-    CrawlUrl u = take(best);
-    queued--;
-    start(best, now);
-    if (best.queue.isEmpty() && best.inFlight == 0) {
-      active.remove(best);
+    h.where = Where.NONE;
+  }
+
+  /* Puts the host where its state and gates say it belongs (see the implementation notes). */
+  private void place(Host h, long now) {
+    unplace(h);
+    if (h.state == State.NEW) {
+      if (active.contains(h)) {
+        h.where = Where.NEW;
+        newHosts.add(h);
+      }
+      return;
     }
-    return new Work(WorkKind.FETCH, best.key, u, best.address);
+    boolean robots = h.state == State.NEEDS_ROBOTS || h.state == State.ROBOTS_WAIT;
+    boolean fetch = h.state == State.READY && !h.queue.isEmpty();
+    if ((!robots && !fetch) || h.inFlight >= politeness.perHostConcurrency() || h.ip == null) {
+      return;
+    }
+    h.readyAt = h.backoffUntil - h.nextStart > 0 ? h.backoffUntil : h.nextStart;
+    if (h.readyAt - now > 0) {
+      h.where = Where.TIMED;
+      timed.add(h);
+      return;
+    }
+    if (robots) {
+      h.rank = Long.MIN_VALUE + ++robotsTickets;
+    } else if (order == Order.BFS) {
+      h.rank = h.queue.peekFirst().seq();
+    } else if (order == Order.DFS) {
+      h.rank = -h.queue.peekLast().seq();
+    } else {
+      h.rank = random.nextLong() >>> 2;
+    }
+    Ip ip = h.ip;
+    closeIp(ip);
+    ip.ready.add(h);
+    h.where = Where.READY;
+    openIp(ip);
+  }
+
+  private void closeIp(Ip ip) {
+    if (ip.open) {
+      openIps.remove(ip);
+      ip.open = false;
+    }
+  }
+
+  private void openIp(Ip ip) {
+    if (!ip.ready.isEmpty() && ip.inFlight < politeness.perIpConcurrency()) {
+      ip.openRank = ip.ready.first().rank;
+      ip.open = true;
+      openIps.add(ip);
+    }
   }
 
   private CrawlUrl take(Host h) {
@@ -308,17 +422,14 @@ public final class Frontier {
     }
   }
 
-  private boolean gatesOpen(Host h, long now) {
-    return h.inFlight < politeness.perHostConcurrency()
-        && ipInFlight.getOrDefault(h.address, 0) < politeness.perIpConcurrency()
-        && now - h.nextStart >= 0
-        && now - h.backoffUntil >= 0;
-  }
-
   private void start(Host h, long now) {
     h.inFlight++;
-    ipInFlight.merge(h.address, 1, Integer::sum);
+    Ip ip = h.ip;
+    closeIp(ip);
+    ip.inFlight++;
+    openIp(ip);
     h.nextStart = now + h.delayNanos;
+    place(h, now);
   }
 
   /**
@@ -327,29 +438,23 @@ public final class Frontier {
    *     {@link Long#MAX_VALUE} if only a completion can free work
    */
   public synchronized long nanosUntilReady(long now) {
-    long best = Long.MAX_VALUE;
-    for (Host h : active) {
-      if (h.state == State.NEW) {
-        return 0;
-      }
-      boolean pending = (h.state == State.READY && !h.queue.isEmpty()) || h.state == State.NEEDS_ROBOTS
-          || h.state == State.ROBOTS_WAIT;
-      // a host held by a concurrency cap waits for a completion, not for time
-      boolean capped = h.inFlight >= politeness.perHostConcurrency()
-          || (h.address != null && ipInFlight.getOrDefault(h.address, 0) >= politeness.perIpConcurrency());
-      if (pending && (!capped || h.state == State.ROBOTS_WAIT)) {
-        long at = Math.max(h.nextStart - now, h.backoffUntil - now);
-        best = Math.min(best, Math.max(0, at));
-      }
+    if ((!newHosts.isEmpty() && resolving < DEFAULT_MAX_RESOLVING) || !openIps.isEmpty()) {
+      return 0;
     }
-    return best;
+    // hosts held by a concurrency cap wait for a completion (release re-places them), not for time
+    return timed.isEmpty() ? Long.MAX_VALUE : Math.max(0, timed.first().readyAt - now);
   }
 
   /** Records the host's address after RESOLVE; robots.txt comes next. */
   public synchronized void resolved(String hostKey, InetAddress address) {
     Host h = hosts.get(hostKey);
+    if (h.state == State.RESOLVING) {
+      resolving--;
+    }
     h.address = address;
+    h.ip = ips.computeIfAbsent(address, a -> new Ip(ips.size() + 1L));
     h.state = State.NEEDS_ROBOTS;
+    place(h, lastNow);
   }
 
   /**
@@ -359,6 +464,9 @@ public final class Frontier {
    */
   public synchronized List<CrawlUrl> fail(String hostKey) {
     Host h = hosts.get(hostKey);
+    if (h.state == State.RESOLVING) {
+      resolving--;
+    }
     h.state = State.FAILED;
     List<CrawlUrl> drained = new ArrayList<>(h.queue);
     queued -= drained.size();
@@ -366,6 +474,7 @@ public final class Frontier {
     if (h.inFlight == 0) {
       active.remove(h);
     }
+    place(h, lastNow);
     return drained;
   }
 
@@ -383,6 +492,7 @@ public final class Frontier {
     h.delayNanos = delay;
     h.state = State.READY;
     h.failures = 0;
+    place(h, lastNow);
   }
 
   /**
@@ -395,6 +505,7 @@ public final class Frontier {
     Host h = hosts.get(hostKey);
     h.state = State.ROBOTS_WAIT;
     h.backoffUntil = System.nanoTime() + retryIn.toNanos();
+    place(h, lastNow);
     return h.robotsAttempts;
   }
 
@@ -429,12 +540,17 @@ public final class Frontier {
     if (now + h.delayNanos - h.nextStart > 0) {
       h.nextStart = now + h.delayNanos;
     }
-    ipInFlight.computeIfPresent(h.address, (a, n) -> n <= 1 ? null : n - 1);
+    lastNow = now;
+    Ip ip = h.ip;
+    closeIp(ip);
+    ip.inFlight--;
+    openIp(ip);
     if (h.queue.isEmpty() && h.inFlight == 0 && h.state != State.NEEDS_ROBOTS && h.state != State.ROBOTS_WAIT) {
       active.remove(h);
     } else {
       active.add(h);
     }
+    place(h, now);
   }
 
   /** Records a successful response: the host's back-off resets. */
@@ -460,6 +576,7 @@ public final class Frontier {
     }
     wait = Math.min(wait, max);
     h.backoffUntil = Math.max(h.backoffUntil, System.nanoTime() + wait);
+    place(h, lastNow);
     return Duration.ofNanos(wait);
   }
 
@@ -473,6 +590,7 @@ public final class Frontier {
     }
     queued++;
     active.add(h);
+    place(h, lastNow);
   }
 
   /** @return URLs queued (not yet handed out) */

@@ -2,6 +2,8 @@ package io.krill.crawler.links;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
 import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.jsoup.Jsoup;
+import org.jsoup.internal.StringUtil;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 
@@ -58,12 +61,13 @@ public final class LinkExtractor {
       return new Links(List.of(), null);
     }
     Set<String> out = new LinkedHashSet<>();
+    URL base = parseBase(doc.baseUri());
     for (Element e : doc.select("a[href], area[href], frame[src], iframe[src]")) {
       if (out.size() >= maxLinks) {
         break;
       }
       String attr = e.hasAttr("href") ? "href" : "src";
-      String abs = e.absUrl(attr);
+      String abs = absUrl(base, e, attr);
       if (!abs.isEmpty()) {
         out.add(abs);
       }
@@ -74,6 +78,32 @@ public final class LinkExtractor {
       canonical = c.absUrl("href");
     }
     return new Links(new ArrayList<>(out), canonical);
+  }
+
+  /* The document's base URL (after <base href>), parsed once per page rather than once per link. */
+  private static URL parseBase(String baseUri) {
+    for (int i = 0; i < baseUri.length(); i++) {
+      if (baseUri.charAt(i) < 0x20) {
+        return null; // jsoup strips control characters first: leave that case to it
+      }
+    }
+    try {
+      return new URL(baseUri);
+    } catch (MalformedURLException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /* What e.absUrl(attr) answers, resolving against the pre-parsed base; jsoup's own path for odd cases. */
+  private static String absUrl(URL base, Element e, String attr) {
+    if (base != null) {
+      try {
+        return StringUtil.resolve(base, e.attr(attr)).toExternalForm();
+      } catch (MalformedURLException | RuntimeException ignored) {
+        // e.g. an unknown scheme: jsoup keeps such a link as written
+      }
+    }
+    return e.absUrl(attr);
   }
 
   private static String charset(String contentType) {

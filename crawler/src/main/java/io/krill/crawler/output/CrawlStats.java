@@ -27,6 +27,10 @@ public final class CrawlStats {
   public final LongAdder queued = new LongAdder();
   /** Work items in flight. */
   public final AtomicInteger inFlight = new AtomicInteger();
+  /** HTTP fetches (robots.txt and pages) in flight: work items other than DNS lookups. */
+  public final AtomicInteger fetching = new AtomicInteger();
+  /** The most HTTP fetches in flight at once. */
+  public final AtomicInteger peakFetching = new AtomicInteger();
   private final Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
   private final long startNanos = System.nanoTime();

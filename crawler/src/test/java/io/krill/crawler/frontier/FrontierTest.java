@@ -91,6 +91,70 @@ class FrontierTest {
   }
 
   @Test
+  void next_manyHostsWithDelay_eachHostServedAgainOnlyAfterItsDelay() throws Exception {
+    Frontier f = frontier(Frontier.Order.BFS, 1, 1000, Duration.ofSeconds(1));
+    long t0 = 1_000_000 * MS;
+    for (int i = 0; i < 200; i++) {
+      f.offer("http://h" + i + ".test/1", 0, null);
+      f.offer("http://h" + i + ".test/2", 0, null);
+    }
+    for (int i = 0; i < 200; i++) {
+      ready(f, "http://h" + i + ".test:80", "127.0.0." + (2 + i % 2), t0 - 1000 * MS);
+    }
+    List<String> first = new ArrayList<>();
+    for (Frontier.Work w; (w = f.next(t0)) != null; ) {
+      first.add(w.url().url());
+      f.release(w.hostKey(), t0);
+    }
+    assertThat(first).hasSize(200).allMatch(u -> u.endsWith("/1"));
+    assertThat(f.nanosUntilReady(t0)).isEqualTo(1000 * MS);
+    assertThat(f.next(t0 + 999 * MS)).isNull();
+    List<String> second = new ArrayList<>();
+    for (Frontier.Work w; (w = f.next(t0 + 1000 * MS)) != null; ) {
+      second.add(w.url().url());
+    }
+    assertThat(second).hasSize(200).allMatch(u -> u.endsWith("/2"));
+    assertThat(f.nanosUntilReady(t0 + 1000 * MS)).isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
+  void next_ipCapReleased_reopensTheOtherHostOnThatIp() throws Exception {
+    Frontier f = frontier(Frontier.Order.BFS, 1, 1, Duration.ZERO);
+    for (String h : List.of("a", "b", "c")) {
+      f.offer("http://" + h + ".test/1", 0, null);
+    }
+    ready(f, "http://a.test:80", "127.0.0.5", 0);
+    ready(f, "http://b.test:80", "127.0.0.5", 0);
+    ready(f, "http://c.test:80", "127.0.0.6", 0);
+    Frontier.Work w1 = f.next(0);
+    Frontier.Work w2 = f.next(0);
+    assertThat(List.of(w1.url().url(), w2.url().url())).containsExactly("http://a.test/1", "http://c.test/1");
+    assertThat(f.next(0)).isNull();
+    assertThat(f.nanosUntilReady(0)).isEqualTo(Long.MAX_VALUE);
+    f.release(w1.hostKey(), 0);
+    assertThat(f.next(0).url().url()).isEqualTo("http://b.test/1");
+  }
+
+  @Test
+  void next_moreNewHostsThanResolveCap_handsOutAtMostTheCapUntilOneResolves() throws Exception {
+    Frontier f = frontier(Frontier.Order.BFS, 1, 10, Duration.ZERO);
+    int hosts = Frontier.DEFAULT_MAX_RESOLVING + 10;
+    for (int i = 0; i < hosts; i++) {
+      f.offer("http://h" + i + ".test/", 0, null);
+    }
+    List<Frontier.Work> resolves = new ArrayList<>();
+    for (Frontier.Work w; (w = f.next(0)) != null; ) {
+      assertThat(w.kind()).isEqualTo(Frontier.WorkKind.RESOLVE);
+      resolves.add(w);
+    }
+    assertThat(resolves).hasSize(Frontier.DEFAULT_MAX_RESOLVING);
+    assertThat(f.nanosUntilReady(0)).isEqualTo(Long.MAX_VALUE);
+    f.fail(resolves.get(0).hostKey());
+    assertThat(f.next(0).kind()).isEqualTo(Frontier.WorkKind.RESOLVE);
+    assertThat(f.next(0)).isNull();
+  }
+
+  @Test
   void next_perHostCap_oneInFlight() throws Exception {
     Frontier f = frontier(Frontier.Order.BFS, 1, 10, Duration.ZERO);
     f.offer("http://a.test/1", 0, null);

@@ -27,6 +27,12 @@ final class Cell {
   double activeRpsDuring = Double.NaN;
   /** Crawl scenario: pages per second. */
   double pagesPerSecond = Double.NaN;
+  /** Crawl scenario: the crawler JVM's CPU (user + system, JIT and GC included) per page, in ms. */
+  double cpuMsPerPage = Double.NaN;
+  /** Crawl scenario: the crawler JVM's largest heap after a collection, in MiB. */
+  double peakHeapMiB = Double.NaN;
+  /** Crawl scenario: the most work items in flight at once (the crawl summary's). */
+  int peakInFlight;
   String skipped;
   String error;
 

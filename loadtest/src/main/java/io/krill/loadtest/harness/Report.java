@@ -101,7 +101,8 @@ final class Report {
             + " beside ÷ alone | active ÷ netty | active ÷ platform | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         break;
       case CRAWL:
-        b.append("| variant | pages/s (median, min–max) | ÷ threads-32 | ÷ virtual |\n|---|---|---|---|\n");
+        b.append("| variant | pages/s (median, min–max) | ÷ threads-32 | ÷ virtual | crawler CPU ms/page | peak heap after GC,"
+            + " MiB | peak in flight |\n|---|---|---|---|---|---|---|\n");
         break;
       default:
         b.append("| connections | variant | requests/s (median, min–max) | ÷ netty | ÷ platform | p50 µs | p99 µs |"
@@ -125,11 +126,14 @@ final class Report {
     String conns = String.format(Locale.ROOT, "%,d", s.connections);
     if (scenario.kind == Scenario.Kind.CRAWL) {
       if (why != null) {
-        return "| " + s.variant + " | " + why + " | — | — |";
+        return "| " + s.variant + " | " + why + " | — | — | — | — | — |";
       }
       return "| " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
           + Summary.spread(s.ratio(summary("threads-32", 0), RPS), true) + " | "
-          + Summary.spread(s.ratio(summary("virtual", 0), RPS), true) + " |";
+          + Summary.spread(s.ratio(summary("virtual", 0), RPS), true) + " | "
+          + Summary.spread(s.stats(c -> c.cpuMsPerPage), false) + " | "
+          + Summary.spread(s.stats(c -> c.peakHeapMiB), false) + " | "
+          + Summary.spread(s.stats(c -> c.peakInFlight), false) + " |";
     }
     if (scenario.kind == Scenario.Kind.IDLE) {
       if (why != null) {
@@ -237,6 +241,19 @@ final class Report {
     } else if (scenario == Scenario.CRAWL) {
       ratioGoal("crawler fibers ÷ 32-thread pool, pages/s", "≥ 3×", 3, "fibers", summary("threads-32", 0), 0, RPS);
       ratioGoal("crawler fibers ÷ virtual threads, pages/s", "≥ 1.0×", 1.0, "fibers", summary("virtual", 0), 0, RPS);
+      Summary fib = summary("fibers", 0);
+      Summary vir = summary("virtual", 0);
+      double[] heap = fib == null || vir == null || fib.why() != null || vir.why() != null ? new double[] {Double.NaN}
+          : fib.ratio(vir, c -> c.peakHeapMiB);
+      goals.add(new Goal("crawler fibers ÷ virtual threads, peak heap after GC", "< 1.0×",
+          Double.isNaN(heap[0]) ? "—" : Summary.spread(heap, true), Double.isNaN(heap[0]) ? "not measured"
+          : heap[0] < 1.0 ? "met" : "missed"));
+      Summary flight = summary(CrawlScenario.IN_FLIGHT_VARIANT, 0);
+      double peak = flight == null || flight.why() != null ? Double.NaN : flight.stats(c -> c.peakInFlight)[0];
+      goals.add(new Goal("crawler work items in flight in one JVM (fibers, heap " + settings.heap + ")", "≥ 10,000",
+          Double.isNaN(peak) ? "—" : String.format(Locale.ROOT, "%,.0f (peak heap after GC %s MiB)", peak,
+              Reports.fmt(flight.stats(c -> c.peakHeapMiB)[0])),
+          Double.isNaN(peak) ? "not measured" : peak >= 10_000 ? "met" : settings.quick ? "not measured (quick run)" : "missed"));
     }
   }
 
@@ -315,9 +332,18 @@ final class Report {
         return "Echo: raw TCP, 64-byte messages, closed loop, against the echo servers of issue 4"
             + " (`io.krill.loadtest.echo.EchoServerMain`).";
       case CRAWL:
-        return "Crawl: `krill crawl --demo` per execution mode of issue 6, each in its own JVM, pages/s from the crawl"
-            + " summary. The demo crawls testweb's default synthetic web (its per-host politeness delay included), not"
-            + " yet issue 6's benchmark web of 5,000 hosts with 50 ms per request.";
+        return "Crawl: issue 6's benchmark web (testweb, " + (settings.quick ? CrawlScenario.QUICK_HOSTS + " hosts on "
+            + CrawlScenario.QUICK_IPS + " addresses, " + CrawlScenario.QUICK_LATENCY : String.format(Locale.ROOT, "%,d",
+            CrawlScenario.HOSTS) + " hosts on " + CrawlScenario.IPS + " addresses, " + CrawlScenario.LATENCY)
+            + " per request, no Crawl-delay) in its own JVM with its DNS server; each execution mode crawls it in a fresh"
+            + " JVM with the same flags (`--delay 0ms --per-host 1 --max-pages " + (settings.quick
+            ? CrawlScenario.QUICK_MAX_PAGES : CrawlScenario.MAX_PAGES) + " --fsync never`), interleaved. pages/s is the"
+            + " crawl summary's; CPU per page is the crawler JVM's user + system time (JIT and GC included) over its pages;"
+            + " peak heap is the largest heap after a collection in its GC log; in flight counts DNS lookups, robots.txt"
+            + " and page fetches. " + CrawlScenario.placement + ". The `" + CrawlScenario.IN_FLIGHT_VARIANT + "` row is the"
+            + " in-flight check: every host of a second web (" + (settings.quick ? CrawlScenario.QUICK_IN_FLIGHT_HOSTS
+            + " hosts, " + CrawlScenario.QUICK_IN_FLIGHT_LATENCY : String.format(Locale.ROOT, "%,d", CrawlScenario.IN_FLIGHT_HOSTS) + " hosts, "
+            + CrawlScenario.IN_FLIGHT_LATENCY) + " per request) is a seed, crawled by fibers with the in-flight cap raised.";
       default:
         return "HTTP/1.1 keep-alive `GET " + scenario.path + "`" + (scenario.pipeline > 1 ? ", pipelined " + scenario.pipeline
             + " deep" : "") + (scenario == Scenario.SLOW ? " (the handler waits 100 ms on a timer)" : "")
@@ -396,6 +422,11 @@ final class Report {
     num(b, "activeRpsBefore", c.activeRpsBefore);
     num(b, "activeRpsDuring", c.activeRpsDuring);
     num(b, "pagesPerSecond", c.pagesPerSecond);
+    num(b, "cpuMsPerPage", c.cpuMsPerPage);
+    num(b, "peakHeapMiB", c.peakHeapMiB);
+    if (c.peakInFlight > 0) {
+      b.append(", \"peakInFlight\": ").append(c.peakInFlight);
+    }
     if (c.held > 0) {
       b.append(", \"held\": ").append(c.held);
     }
