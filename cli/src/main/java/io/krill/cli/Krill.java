@@ -28,10 +28,14 @@ public final class Krill implements Callable<Integer> {
     System.exit(run(args));
   }
 
-  /* kill -USR2 <pid> prints every parked fiber, like jstack does for threads. */
+  /*
+   * kill -USR1 <pid> prints every parked fiber, like jstack does for threads. Not USR2: HotSpot
+   * on Linux suspends threads with SIGUSR2 (JFR's sampler, for one), and a handler there
+   * turned every JFR sample into a fiber dump.
+   */
   private static void installDumpSignal() {
     try {
-      sun.misc.Signal.handle(new sun.misc.Signal("USR2"), sig -> System.err.print(io.krill.fibers.Fibers.dumpAll()));
+      sun.misc.Signal.handle(new sun.misc.Signal("USR1"), sig -> System.err.print(io.krill.fibers.Fibers.dumpAll()));
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       // no such signal on this platform: dumps stay reachable through Fibers.dumpAll()
     }

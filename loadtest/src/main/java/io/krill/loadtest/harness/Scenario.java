@@ -51,7 +51,7 @@ final class Scenario {
       List.of(1, 100, 10_000), List.of(1, 100), DEFAULT_ROUNDS);
   static final Scenario CRAWL = new Scenario("crawl", Kind.CRAWL, "", 1,
       List.of("fibers", "threads-32", "threads-512", "virtual", "naive-fibers", "naive-threads"), List.of(0), List.of(0),
-      DEFAULT_ROUNDS);
+      DEFAULT_LONG_ROUNDS);
 
   /** Every scenario, in the order {@code --scenario all} runs them. */
   static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, CRAWL);

@@ -10,15 +10,16 @@ import org.junit.jupiter.api.Test;
 /** The full run's defaults keep every scenario and connection count of the issues and fit the time budget. */
 class RunPlanTest {
   @Test
-  void estimate_fullRunAtDefaults_everyScenarioWithinFortyFiveMinutes() {
+  void estimate_fullRunAtDefaults_everyScenarioWithinAnHour() {
     RunSettings s = new RunSettings();
     Map<String, Duration> plan = RunPlan.estimate(s, Scenario.ALL);
     assertThat(plan.keySet()).containsExactly("hello", "pipelined", "slow-handler", "idle", "echo", "crawl");
     Duration total = plan.values().stream().reduce(Duration.ZERO, Duration::plus);
     // With wrk installed the hello cells add a few seconds each; the budget holds either way.
-    assertThat(total).isLessThanOrEqualTo(Duration.ofMinutes(45)).isGreaterThan(Duration.ofMinutes(20));
-    assertThat(plan.get("crawl")).isEqualTo(RunPlan.CRAWL_FULL);
-    assertThat(RunPlan.describe(plan)).startsWith("about ").contains("hello ").contains("crawl 8.0");
+    assertThat(total).isLessThanOrEqualTo(Duration.ofMinutes(60)).isGreaterThan(Duration.ofMinutes(20));
+    // The crawl: the web and the in-flight check once, then two rounds of six crawls.
+    assertThat(plan.get("crawl")).isEqualTo(RunPlan.CRAWL_FIXED.plus(RunPlan.CRAWL_ROUND.multipliedBy(2)));
+    assertThat(RunPlan.describe(plan)).startsWith("about ").contains("hello ").contains("crawl 17.0");
   }
 
   @Test
@@ -30,6 +31,7 @@ class RunPlanTest {
     assertThat(s.forScenario(Scenario.IDLE).rounds).isEqualTo(2);
     assertThat(s.forScenario(Scenario.SLOW).rounds).isEqualTo(2);
     assertThat(s.forScenario(Scenario.ECHO).rounds).isEqualTo(3);
+    assertThat(s.forScenario(Scenario.CRAWL).rounds).isEqualTo(2);
     assertThat(s.wrkTime()).isEqualTo(RunSettings.DEFAULT_WRK);
   }
 
