@@ -261,8 +261,28 @@ final class CrawlScenario {
       sampler.join();
       c.cpuMsPerPage = pages == 0 ? Double.NaN : cpu[0] / 1e6 / pages;
       c.peakHeapMiB = peakHeapAfterGc(gcLog);
+      keepOnlySummary(logs.resolve(tag)); // the WARC, JSONL and journal of a measured crawl: ~35 MB each
     } catch (IOException | RuntimeException e) {
       c.error = e.getMessage();
+    }
+  }
+
+  /**
+   * Deletes a finished crawl's output directory except its {@code summary.json}. A failed crawl
+   * keeps everything for its report's pointer.
+   */
+  static void keepOnlySummary(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    List<Path> paths;
+    try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+      paths = walk.sorted(java.util.Comparator.reverseOrder()).collect(java.util.stream.Collectors.toList());
+    }
+    for (Path p : paths) {
+      if (!p.equals(dir) && !p.equals(dir.resolve("summary.json"))) {
+        Files.deleteIfExists(p);
+      }
     }
   }
 

@@ -89,6 +89,11 @@ class LoadtestSmokeTest {
     assertThat(crawlJson).contains("\"variant\": \"fibers\"").contains("\"cpuMsPerPage\"").contains("\"peakInFlight\"")
         .doesNotContain("\"error\"");
     assertPng(results.resolve("smoke-crawl/throughput.png"));
+    // A measured crawl leaves only its summary beside the logs (its WARC and JSONL are deleted).
+    try (Stream<Path> left = Files.walk(results.resolve("smoke-crawl/logs"))) {
+      assertThat(left.filter(Files::isRegularFile).map(f -> f.getFileName().toString()))
+          .contains("summary.json").noneMatch(n -> n.endsWith(".warc.gz") || n.endsWith(".jsonl"));
+    }
     // A run of several scenarios also writes the summary of every goal, and prints it.
     String summary = Files.readString(results.resolve("smoke-summary.md"));
     assertThat(summary).contains("| httpd (issue 5) | idle ([report](smoke-idle/report.md)) |")
