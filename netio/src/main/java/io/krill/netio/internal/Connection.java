@@ -97,8 +97,10 @@ public final class Connection extends ChannelDuplexHandler {
     } else if (wasEmpty) {
       // Only the empty -> non-empty step wakes: the reader parks only after seeing an empty
       // queue under the lock, so it takes what follows before it can park again; a wake per
-      // message would leave a permit and cost the reader a useless extra round.
-      Strand.wake(reader);
+      // message would leave a permit and cost the reader a useless extra round. A reader fiber
+      // parked on this loop runs right here (as a Netty handler would answer in channelRead),
+      // not after a hop through the loop's task queue; no lock is held.
+      Strand.wakeHere(reader);
     }
   }
 
