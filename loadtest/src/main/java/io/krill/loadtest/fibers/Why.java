@@ -16,7 +16,7 @@ final class Why {
 
   static final String SWITCH_COST = "a hop is a channel hand-over plus a fiber switch. The switch alone"
       + " (the ParkUnpark table: a same-loop wake goes on the carrier-local run queue with plain stores, then one"
-      + " suspension and one resumption of the woven frames) is about a third of the hop; the rest is the channel:"
+      + " suspension and one resumption of the woven frames) is about half of a ring hop; the rest is the channel:"
       + " per operation a spin-lock CAS and release, per blocking receive a new Waiter (about 56 B) queued and"
       + " claimed by CAS, and the workload's own extra woven frame (Pipe.receive) unwound and re-entered on every"
       + " suspension; plus four CASes on Fiber.state per switch (park, park-commit, unpark, run). A virtual thread"
@@ -57,10 +57,10 @@ final class Why {
       "2. **Fewer state CASes per switch.** Park (RUNNING→PARKING), commit (PARKING→PARKED), unpark"
           + " (PARKED→RUNNABLE) and run (→RUNNING) are four locked instructions; a carrier-owned fiber could"
           + " commit the park with a plain store when no other thread can race it.",
-      "3. **Heap per parked fiber.** The Fiber object (frame-store fields, state, id, scheduler, home, joiners,"
-          + " blocker, extras, run-queue link) plus a long[] and an Object[] frame store: dropping the eager id"
-          + " and sharing the run-queue link with the blocker field would save 12 B; one combined frame array"
-          + " another 16 B.",
+      "3. **Heap per parked fiber.** Done: the Fiber object keeps its frame-store fields, state, home,"
+          + " joiners, blocker and extras only (the id is drawn on first use, the run-queue link shares the"
+          + " blocker field, the scheduler is found through the home) and the first primitive frame array has"
+          + " one slot. One combined frame array would save about 16 B more.",
       "4. **Event-loop scheduler and CPU-bound trees.** A fiber spawned on a loop stays on it, so Mandelbrot's"
           + " one-fiber-per-pixel tree on `eventLoop(n)` runs on one core (as documented); `workStealing(n)` spreads"
           + " it.");
@@ -68,9 +68,9 @@ final class Why {
   private Why() {}
 
   static String heap(Double tracked, Double untracked, Double vt) {
-    String base = "a parked fiber with a shared body is the Fiber object (Stack's frame-store fields, state, id,"
-        + " scheduler, home, joiners, blocker, run-queue link) plus its frame store, a long[] and an Object[] sized"
-        + " for the one frame";
+    String base = "a parked fiber with a shared body is the Fiber object (Stack's frame-store fields, state, home,"
+        + " joiners, blocker, extras; the id is drawn on first use and the scheduler found through the home) plus"
+        + " its frame store, a long[] and an Object[] sized for the one frame";
     if (untracked == null) {
       return base;
     }
