@@ -16,7 +16,7 @@ import java.util.Locale;
  * <p>The default comes from the system property {@code krill.netio.transport} ({@code nio},
  * {@code epoll}, {@code io_uring} or {@code auto}); when it is unset, from
  * {@code krill.fibers.io}, the I/O handler of the fiber carriers, so that channels live on
- * the carriers either way; when both are unset, NIO.
+ * the carriers either way; when both are unset, AUTO.
  */
 public enum Transport {
   /** Java NIO: works everywhere. */

@@ -10,8 +10,8 @@ import java.util.Locale;
 
 /**
  * The I/O handler an {@link EventLoopScheduler}'s carriers run, chosen with the system
- * property {@value #PROPERTY}: {@code nio} (the default), {@code epoll}, {@code io_uring} or
- * {@code auto} (epoll if it loads, else NIO). netio puts a channel on the carriers when its
+ * property {@value #PROPERTY}: {@code nio}, {@code epoll}, {@code io_uring} or
+ * {@code auto} (the default: epoll if it loads, else NIO). netio puts a channel on the carriers when its
  * transport is the same one.
  * Immutable; availability is probed once per process by Netty. Not API.
  */
@@ -47,7 +47,7 @@ public enum CarrierIo {
   /** The system property that picks the carriers' I/O handler. */
   public static final String PROPERTY = "krill.fibers.io";
   /** The value used when {@value #PROPERTY} is unset. */
-  public static final String DEFAULT = "nio";
+  public static final String DEFAULT = "auto";
   /** What {@code auto} tries, best first. */
   private static final CarrierIo[] AUTO_ORDER = {EPOLL, NIO};
 

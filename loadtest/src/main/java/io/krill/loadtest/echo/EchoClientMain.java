@@ -1,5 +1,6 @@
 package io.krill.loadtest.echo;
 
+import io.krill.loadtest.load.LoadResult;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -42,7 +43,9 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Prints {@code connected N ms M}, {@code phase measure}, {@code phase done}, then one
  * {@code result key=value ...} line whose {@code histogram} is the measured round trips in
- * nanoseconds, an HdrHistogram compressed and base64-encoded. Exits with status 2 when the
+ * nanoseconds, an HdrHistogram compressed and base64-encoded; with {@code --format load}, the
+ * load harness's {@link LoadResult} line instead (the harness's echo scenario runs this
+ * generator). Exits with status 2 when the
  * run fails (connects time out, a connection drops, an echo differs).
  */
 public final class EchoClientMain {
@@ -66,10 +69,19 @@ public final class EchoClientMain {
     long warmupCount = 50_000_000;
     long measureMillis = 5000;
     long measureCount = 100_000_000;
+    /** Print the result as a {@link LoadResult} line (the load harness reads that) instead of this class's own. */
+    boolean loadResult;
 
     static Options parse(String[] args) {
       Options o = new Options();
       for (int i = 0; i + 1 < args.length; i += 2) {
+        if (args[i].equals("--format")) {
+          if (!args[i + 1].equals("echo") && !args[i + 1].equals("load")) {
+            throw new IllegalArgumentException("format: " + args[i + 1] + " (expected: echo or load)");
+          }
+          o.loadResult = args[i + 1].equals("load");
+          continue;
+        }
         long v = Long.parseLong(args[i + 1]);
         switch (args[i]) {
           case "--port": o.port = (int) v; break;
@@ -388,6 +400,19 @@ public final class EchoClientMain {
       all.add(e.getKey().submit(s.histogram::copy).get(10, TimeUnit.SECONDS));
       measured += s.measuredRoundTrips;
       warmup += s.warmupRoundTrips;
+    }
+    if (o.loadResult) {
+      LoadResult r = new LoadResult();
+      r.connections = o.connections;
+      r.warmupRequests = warmup;
+      r.requests = measured;
+      r.measuredNanos = nanos;
+      r.badResponses = run.failures.get();
+      r.firstError = run.firstFailure == null ? "" : run.firstFailure;
+      r.latency.add(all);
+      r.serviceTime.add(all); // closed loop: each round trip is sent the moment the last one is back
+      System.out.println(r.toLine());
+      return;
     }
     double seconds = nanos / 1e9;
     ByteBuffer buf = ByteBuffer.allocate(all.getNeededByteBufferCapacity());

@@ -8,11 +8,13 @@ import io.krill.loadtest.internal.VirtualThreads;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.FiberServerSocket;
+import io.krill.netio.MessageSocket;
 import io.krill.netio.SocketHandler;
 import io.krill.netio.SocketOptions;
 import io.krill.netio.Transport;
 import io.krill.netio.internal.Transports;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -36,7 +38,9 @@ import java.util.function.Function;
  * native-transport twins {@code fiber-epoll}, {@code fiber-uring}, {@code netty-epoll},
  * {@code netty-uring}, {@code virtual} and
  * {@code platform} (blocking {@link ServerSocket}, one virtual or platform thread per
- * connection). Listens on 127.0.0.1, prints {@code port N threads T}, and serves until its
+ * connection), plus {@code fiber-msg} and {@code fiber-msg-epoll}: a fiber that sends back each
+ * received buffer through a {@link MessageSocket}, without the streams' copies, to tell what
+ * the byte streams cost from what the fiber costs. Listens on 127.0.0.1, prints {@code port N threads T}, and serves until its
  * standard input closes or {@code maxSeconds} pass, whichever is first.
  *
  * <p>usage: {@code EchoServerMain KIND [maxSeconds]}. Every server uses as many event loops
@@ -53,7 +57,7 @@ public final class EchoServerMain {
 
   public static void main(String[] args) throws Exception {
     if (args.length < 1) {
-      throw new IllegalArgumentException("usage: EchoServerMain fiber|fiber-epoll|fiber-uring|netty|netty-epoll|netty-uring|virtual|platform [maxSeconds]");
+      throw new IllegalArgumentException("usage: EchoServerMain fiber|fiber-epoll|fiber-uring|fiber-msg|fiber-msg-epoll|netty|netty-epoll|netty-uring|virtual|platform [maxSeconds]");
     }
     String kind = args[0];
     long maxSeconds = args.length > 1 ? Long.parseLong(args[1]) : 3600;
@@ -64,15 +68,18 @@ public final class EchoServerMain {
     switch (kind) {
       case "fiber":
       case "fiber-epoll":
-      case "fiber-uring": {
+      case "fiber-uring":
+      case "fiber-msg":
+      case "fiber-msg-epoll": {
         // Each kind pins its transport, for the carriers and the channels alike.
-        CarrierIo io = kind.equals("fiber") ? CarrierIo.NIO : kind.equals("fiber-epoll") ? CarrierIo.EPOLL : CarrierIo.IO_URING;
+        CarrierIo io = kind.equals("fiber") || kind.equals("fiber-msg") ? CarrierIo.NIO
+            : kind.endsWith("-epoll") ? CarrierIo.EPOLL : CarrierIo.IO_URING;
         FiberScheduler scheduler = new EventLoopScheduler(threads, FiberScheduler.DEFAULT_TRACKING, io);
         Transport transport = Transports.transport(io);
         FiberServerSocket s = Continuation.callOnThread(() -> FiberServerSocket.bind("127.0.0.1", 0,
             SocketOptions.builder().scheduler(scheduler).transport(transport).backlog(BACKLOG)
                 .readTimeout(Duration.ZERO).writeTimeout(Duration.ZERO).build()));
-        s.serve(FIBER_ECHO);
+        s.serve(kind.startsWith("fiber-msg") ? FIBER_MESSAGE_ECHO : FIBER_ECHO);
         port = s.port();
         server = () -> {
           s.close();
@@ -112,7 +119,7 @@ public final class EchoServerMain {
         break;
       default:
         throw new IllegalArgumentException("kind: " + kind
-            + " (expected: fiber, fiber-epoll, fiber-uring, netty, netty-epoll, netty-uring, virtual or platform)");
+            + " (expected: fiber, fiber-epoll, fiber-uring, fiber-msg, fiber-msg-epoll, netty, netty-epoll, netty-uring, virtual or platform)");
     }
     System.out.println("port " + port + " threads " + threads);
     System.out.flush();
@@ -132,6 +139,17 @@ public final class EchoServerMain {
     for (int n; (n = in.read(buf)) > 0; ) {
       out.write(buf, 0, n);
       out.flush();
+    }
+  };
+
+  /**
+   * Echoes buffers as they come, blocking-style but without copying: each received
+   * {@code ByteBuf} is sent back as it is, as Netty's echo handler does.
+   */
+  static final SocketHandler FIBER_MESSAGE_ECHO = s -> {
+    MessageSocket<ByteBuf> m = s.messages(p -> { });
+    for (ByteBuf b; (b = m.receive()) != null; ) {
+      m.send(b);
     }
   };
 

@@ -1,9 +1,12 @@
 package io.krill.loadtest.harness;
 
+import io.krill.fibers.internal.CarrierIo;
+import io.krill.loadtest.echo.EchoClientMain;
 import io.krill.loadtest.echo.EchoServerMain;
 import io.krill.loadtest.internal.ChildProcess;
 import io.krill.loadtest.load.LoadMain;
 import io.krill.loadtest.load.LoadResult;
+import io.krill.loadtest.load.LoadSpec;
 import io.krill.loadtest.servers.ServerMain;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -159,8 +162,11 @@ final class LoadtestRun {
 
   /** @return a child JVM command line up to the main class: fixed heap, the run's JDK and classpath */
   List<String> jvm() {
+    // krill's carriers default to epoll where it loads; the raw Netty servers run NIO, so every
+    // krill process (servers and generators) is pinned to NIO too: the same transport on both
+    // sides, and the same as the runs before the default changed.
     List<String> cmd = new ArrayList<>(List.of(settings.java(), "-Xms" + settings.heap, "-Xmx" + settings.heap,
-        "-Dkrill.fibers.track=false", "-XX:+UseG1GC"));
+        "-Dkrill.fibers.track=false", "-D" + CarrierIo.PROPERTY + "=nio", "-XX:+UseG1GC"));
     if (settings.javaFeature >= 23) {
       // Netty on JDK 23+ runs without sun.misc.Unsafe unless allowed, and without its selected-key
       // set unless sun.nio.ch is open: a Netty shop turns both on; every child gets the same flags.
@@ -177,7 +183,7 @@ final class LoadtestRun {
         "--warmup-ms", String.valueOf(settings.warmup.toMillis()),
         "--measure-ms", String.valueOf(settings.measure.toMillis())));
     if (s.kind == Scenario.Kind.ECHO) {
-      a.addAll(List.of("--protocol", "echo"));
+      a.addAll(List.of("--size", String.valueOf(LoadSpec.DEFAULT_ECHO_SIZE), "--format", "load"));
     } else {
       a.addAll(List.of("--path", s.path, "--pipeline", String.valueOf(s.pipeline)));
     }
@@ -190,7 +196,7 @@ final class LoadtestRun {
    */
   private LoadResult measure(Cell c, ChildProcess server, List<String> args, int connections)
       throws IOException, InterruptedException {
-    List<ChildProcess> gens = startGenerators(args, connections, "closed");
+    List<ChildProcess> gens = startGenerators(args, connections, Scenario.ECHO.name.equals(c.scenario) ? null : "closed");
     try {
       for (ChildProcess g : gens) {
         g.await(300, TimeUnit.SECONDS, "connected ");
@@ -221,6 +227,7 @@ final class LoadtestRun {
     }
   }
 
+  /* mode: LoadMain's --mode (closed, idle), or null for the echo client (EchoClientMain). */
   private List<ChildProcess> startGenerators(List<String> args, int connections, String mode) throws IOException {
     int per = settings.connectionsPerGenerator;
     int processes = (connections + per - 1) / per;
@@ -232,9 +239,14 @@ final class LoadtestRun {
         // The generator's idle carriers must not spin for wake-ups (fibers' krill.fibers.spinNanos):
         // on 2 shared cores every spin is taken from the server under test.
         cmd.add(cmd.indexOf("-cp"), "-D" + GENERATOR_SPIN_PROPERTY + "=0");
-        cmd.add(LoadMain.class.getName());
+        // Echo is driven by the raw-Netty echo client, which shares no code with the servers it
+        // compares and is cheaper per round trip than the fiber generator; HTTP by LoadMain.
+        cmd.add(mode == null ? EchoClientMain.class.getName() : LoadMain.class.getName());
         cmd.addAll(args);
-        cmd.addAll(List.of("--connections", String.valueOf(share), "--mode", mode));
+        cmd.addAll(List.of("--connections", String.valueOf(share)));
+        if (mode != null) {
+          cmd.addAll(List.of("--mode", mode));
+        }
         gens.add(new ChildProcess("generator " + mode + " " + (i + 1) + "/" + processes, cmd,
             logs.resolve("generator.log"), null));
       }

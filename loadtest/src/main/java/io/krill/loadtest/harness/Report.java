@@ -293,7 +293,11 @@ final class Report {
         .append(" (-Xms = -Xmx) for every JVM, G1").append(settings.javaFeature >= 23 ? " (JDK 23+: every child also gets"
             + " `--sun-misc-unsafe-memory-access=allow --add-opens=java.base/sun.nio.ch=ALL-UNNAMED`, so Netty runs with"
             + " Unsafe and its selected-key set, as a tuned Netty deployment would)" : "")
-        .append(", closed loop unless said otherwise; generator: krill fibers on netio, ")
+        .append(", every krill process on NIO carriers (`-Dkrill.fibers.io=nio`) like the raw Netty servers")
+        .append(", closed loop unless said otherwise; generator: ")
+        .append(scenario.kind == Scenario.Kind.ECHO
+            ? "raw async Netty on epoll (`EchoClientMain`: no krill code, cheaper per round trip than the fiber generator), "
+            : "krill fibers on netio, ")
         .append("at most ").append(count(settings.connectionsPerGenerator)).append(" connections per process, spread over ")
         .append(settings.sources).append(" source addresses 127.0.0.2 ... . Medians over rounds, spread (min–max) in")
         .append(" brackets; every ratio is computed within one round against raw Netty (`netty`) and against platform")

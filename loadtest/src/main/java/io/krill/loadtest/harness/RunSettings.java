@@ -23,10 +23,13 @@ final class RunSettings {
   static final int DEFAULT_ROUNDS = Scenario.DEFAULT_ROUNDS;
   /**
    * Default: warm-up per cell in a full run. Every cell starts a fresh server JVM, so this is
-   * the JIT's time too: at the request rates here C2 has compiled the hot paths within about
-   * a second, and 3 s leaves margin on a busy machine.
+   * the JIT's time too, and on 2 shared cores C2 is slow to finish: a JFR compilation log of
+   * the fiber echo server (2026-11-22, busy machine) showed its woven hot methods compiled 5 to
+   * 7 s after start, each compile taking 0.3-0.6 s of wall time, and Netty's own methods queued
+   * behind them until 10 s; with a 3 s warm-up the C2 thread still took about a quarter of the
+   * server's CPU in the measured phase. 8 s lets every variant reach compiled code first.
    */
-  static final Duration DEFAULT_WARMUP = Duration.ofSeconds(3);
+  static final Duration DEFAULT_WARMUP = Duration.ofSeconds(8);
   /** Default: measured time per cell in a full run (tens of thousands of requests per cell). */
   static final Duration DEFAULT_MEASURE = Duration.ofSeconds(4);
   /** Default: how long wrk cross-checks each hello cell in a full run (a quick run: 1 s). */
