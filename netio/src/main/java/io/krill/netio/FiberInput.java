@@ -29,7 +29,8 @@ public final class FiberInput {
   private ByteBuf current;
   private boolean eof;
   private boolean closed;
-  private byte[] line = new byte[128];
+  /** readLine's buffer, created by the first readLine (most streams never read lines). */
+  private byte[] line;
 
   FiberInput(ByteSource source) {
     this.source = source;
@@ -171,7 +172,9 @@ public final class FiberInput {
         if (n + chunk > maxLength + 1) { // + 1: room for the CR of a CRLF
           throw new LineTooLongException(source.peer(), maxLength);
         }
-        if (n + chunk > line.length) {
+        if (line == null) {
+          line = new byte[Math.min(Math.max(128, chunk), maxLength + 1)];
+        } else if (n + chunk > line.length) {
           line = Arrays.copyOf(line, Math.min(Math.max(line.length * 2, n + chunk), maxLength + 1));
         }
         buf.readBytes(line, n, chunk);

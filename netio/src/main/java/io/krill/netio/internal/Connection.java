@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * API.
  */
 @io.netty.channel.ChannelHandler.Sharable // one pipeline only; Sharable so messages() can re-add it after the codecs
-public final class Connection extends ChannelDuplexHandler {
+public final class Connection extends ChannelDuplexHandler implements ChannelFutureListener {
   /*
    * Implementation notes.
    *
@@ -37,7 +37,11 @@ public final class Connection extends ChannelDuplexHandler {
    * loop changes the state under the lock, then wakes whoever is published. A wake-up that
    * comes before the park leaves a permit (Fiber.unpark, LockSupport.unpark), so none is lost.
    *
-   * Ownership: a message in `inbound` belongs to the queue. Whoever polls it (the reader, or
+   * The queue is a head slot plus an overflow deque created on first need: a read usually
+   * yields one message (a byte buffer) or a few (a codec's head and content), so most
+   * connections never allocate the deque, and an idle one holds no queue storage at all.
+   *
+   * Ownership: a message in the queue belongs to the queue. Whoever polls it (the reader, or
    * close() draining) owns it and releases it. After close() no message is queued: channelRead
    * releases it at once.
    */
@@ -47,18 +51,16 @@ public final class Connection extends ChannelDuplexHandler {
 
   private final Channel channel;
   private final String peer;
-  private final ArrayDeque<Object> inbound = new ArrayDeque<>();
+  /** The queue's head: null iff the queue is empty. */
+  private Object head;
+  /** What follows {@link #head}, created when a second message arrives before the first is taken. */
+  private ArrayDeque<Object> rest;
   private boolean inputEnded;
   private boolean closed;
   private boolean outputShutdown;
   private Throwable failure;
   private volatile Object reader;
   private volatile Object writer;
-  private final ChannelFutureListener onWritten = f -> {
-    if (!f.isSuccess()) {
-      failed(f.cause());
-    }
-  };
 
   /**
    * @param channel the channel this handler serves
@@ -87,9 +89,9 @@ public final class Connection extends ChannelDuplexHandler {
     boolean wasEmpty;
     synchronized (this) {
       drop = closed;
-      wasEmpty = inbound.isEmpty();
+      wasEmpty = head == null;
       if (!drop) {
-        inbound.add(msg);
+        enqueue(msg);
       }
     }
     if (drop) {
@@ -113,7 +115,29 @@ public final class Connection extends ChannelDuplexHandler {
   }
 
   private synchronized boolean isEmptyAndOpen() {
-    return inbound.isEmpty() && !inputEnded && failure == null && !closed;
+    return head == null && !inputEnded && failure == null && !closed;
+  }
+
+  /* Under the lock. */
+  private void enqueue(Object msg) {
+    if (head == null) {
+      head = msg; // the queue is empty, so rest is too
+    } else {
+      if (rest == null) {
+        rest = new ArrayDeque<>(4);
+      }
+      rest.add(msg);
+    }
+  }
+
+  /* Under the lock. @return the queue's head, or null if it is empty */
+  private Object dequeue() {
+    Object m = head;
+    if (m != null) {
+      ArrayDeque<Object> r = rest;
+      head = r == null ? null : r.poll();
+    }
+    return m;
   }
 
   @Override
@@ -174,7 +198,7 @@ public final class Connection extends ChannelDuplexHandler {
   }
 
   private synchronized Object poll() {
-    return inbound.poll();
+    return dequeue();
   }
 
   private Object takeSlow(long timeoutNanos) throws IOException, Suspendable {
@@ -184,7 +208,7 @@ public final class Connection extends ChannelDuplexHandler {
       for (;;) {
         Throwable fail;
         synchronized (this) {
-          Object m = inbound.poll();
+          Object m = dequeue();
           if (m != null) {
             return m;
           }
@@ -213,7 +237,7 @@ public final class Connection extends ChannelDuplexHandler {
 
   /** @return true if a message is queued */
   public synchronized boolean hasQueued() {
-    return !inbound.isEmpty();
+    return head != null;
   }
 
   // ------------------------------------------------------------------ writing strand
@@ -248,7 +272,20 @@ public final class Connection extends ChannelDuplexHandler {
       return;
     }
     ChannelFuture f = flush ? channel.writeAndFlush(msg) : channel.write(msg);
-    f.addListener(onWritten);
+    f.addListener(this);
+  }
+
+  /**
+   * Listens to writes made off the channel's loop: a failed one fails the connection. Not for
+   * callers.
+   *
+   * @param f the write's future
+   */
+  @Override
+  public void operationComplete(ChannelFuture f) {
+    if (!f.isSuccess()) {
+      failed(f.cause());
+    }
   }
 
   /** Flushes what was written. */
@@ -348,8 +385,11 @@ public final class Connection extends ChannelDuplexHandler {
         return;
       }
       closed = true;
-      drained = new ArrayList<>(inbound);
-      inbound.clear();
+      drained = new ArrayList<>();
+      for (Object m; (m = dequeue()) != null; ) {
+        drained.add(m);
+      }
+      rest = null;
     }
     for (Object m : drained) {
       ReferenceCountUtil.release(m);
