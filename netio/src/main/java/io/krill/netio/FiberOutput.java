@@ -119,30 +119,54 @@ public final class FiberOutput {
    * @throws Suspendable never; marks that this method suspends
    */
   public void flush() throws IOException, Suspendable {
-    ByteBuf buf;
-    synchronized (this) {
-      checkOpen();
-      buf = pending;
-      pending = null;
-    }
-    if (buf != null) {
-      sink.write(buf, true);
-    } else {
+    if (!handOver(true)) {
       sink.flush();
     }
     sink.awaitWritable();
   }
 
   private void send() throws IOException, Suspendable {
-    ByteBuf buf;
-    synchronized (this) {
-      buf = pending;
-      pending = null;
-    }
-    if (buf != null) {
-      sink.write(buf, true);
+    if (handOver(true)) {
       sink.awaitWritable();
     }
+  }
+
+  /*
+   * Hands the gathered bytes to the sink as a retained slice of the buffer, then keeps the
+   * buffer for the next writes if the sink is already done with the slice (the usual case: a
+   * fiber on its channel's loop writes and flushes synchronously, and the channel releases
+   * what it wrote), else leaves it to the sink and starts a fresh one next time. A stream that
+   * writes and flushes in turn (an echo, a request/response protocol) so allocates no buffer
+   * per flush. Returns false if nothing was gathered.
+   */
+  private boolean handOver(boolean flush) throws IOException {
+    ByteBuf buf;
+    ByteBuf out;
+    synchronized (this) {
+      checkOpen();
+      buf = pending;
+      if (buf == null || !buf.isReadable()) {
+        return false;
+      }
+      out = buf.retainedSlice();
+    }
+    boolean written = false;
+    try {
+      sink.write(out, flush);
+      written = true;
+    } finally {
+      synchronized (this) {
+        if (pending == buf) { // else close() took it
+          if (written && buf.refCnt() == 1) {
+            buf.clear(); // the sink released the slice: its bytes are on their way, the space is free
+          } else {
+            pending = null;
+            buf.release(); // the sink still holds the slice (or failed): the buffer is its now
+          }
+        }
+      }
+    }
+    return true;
   }
 
   /* Most writes between flushes are small: start small and grow to bufferSize on demand. */
@@ -179,7 +203,9 @@ public final class FiberOutput {
       buf = pending;
       pending = null;
     }
-    if (buf != null) {
+    if (buf != null && !buf.isReadable()) {
+      buf.release(); // a kept, empty buffer
+    } else if (buf != null) {
       try {
         sink.write(buf, true);
       } catch (IOException e) {
