@@ -115,7 +115,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     this.conn = conn;
     this.server = conn.server;
     this.head = head;
-    this.startNanos = System.nanoTime();
+    this.startNanos = server.accessLog ? System.nanoTime() : 0; // only the access log reads it
   }
 
   // ------------------------------------------------------------------ the exchange
@@ -130,7 +130,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
         sendError(refusal);
         return false;
       }
-      closeAfter = !HttpUtil.isKeepAlive(head) || server.shuttingDown;
+      closeAfter = !keepAlive() || server.shuttingDown;
       try {
         invoke();
       } catch (Throwable t) {
@@ -239,8 +239,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   }
 
   private void invoke() throws Exception, Suspendable {
-    String[] segments = Paths.split(rawPath());
-    match = server.router.match(head.method().name(), segments);
+    match = server.router.match(head.method().name(), rawPath());
     if (match == null) {
       Handler fallback = server.fallback;
       if (fallback != null) {
@@ -490,6 +489,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   @Override
   public boolean keepAlive() {
+    // Most requests carry no Connection header: one lookup instead of HttpUtil's value walk.
+    if (!head.headers().contains(HttpHeaderNames.CONNECTION)) {
+      return head.protocolVersion().isKeepAliveDefault();
+    }
     return HttpUtil.isKeepAlive(head);
   }
 
@@ -699,9 +702,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     }
     ByteBuf content = Unpooled.EMPTY_BUFFER;
     if (allowed && !headOnly && bytes.length > 0) {
-      content = conn.channel.alloc().buffer(bytes.length).writeBytes(bytes);
+      content = body(bytes);
       bodySent = bytes.length;
-      server.stats.bytesOut.add(bytes.length);
     }
     boolean flush = flushNow();
     conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), content, h,
@@ -709,6 +711,20 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     if (flush) {
       conn.awaitWritable();
     }
+  }
+
+  /*
+   * The body as a buffer. On the channel's loop without TLS the pipeline is done with the bytes
+   * before write() returns (the encoder copies a small body next to the head, the transport
+   * copies a large heap buffer to direct memory), so the caller's array is wrapped, not copied
+   * into a pooled buffer first. Elsewhere the write is queued (another thread) or held until a
+   * flush (TLS), and the caller may reuse its array after send() returns: copy.
+   */
+  private ByteBuf body(byte[] bytes) {
+    if (server.tls == null && conn.channel.eventLoop().inEventLoop()) {
+      return Unpooled.wrappedBuffer(bytes);
+    }
+    return conn.channel.alloc().buffer(bytes.length).writeBytes(bytes);
   }
 
   /* Marks the response committed and completes its headers: Date, Connection. */

@@ -12,6 +12,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.net.SocketException;
@@ -48,16 +49,19 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   static final Object TIMEOUT = new Object();
   /** next(): woken without a message; re-check conditions. */
   static final Object NOTHING = new Object();
+  /** pollHead(): nothing more will be served. */
+  private static final Object END = new Object();
 
   final ServerCore server;
   final Channel channel;
   final RequestDecoder decoder;
   private ChannelHandlerContext ctx;
   private final ArrayDeque<Object> inbound = new ArrayDeque<>(4);
-  private int queuedHeads;
+  /* Written under the lock; volatile so the exchange's per-response checks need no lock. */
+  private volatile int queuedHeads;
   private boolean inputEnded;
-  private boolean closed;
-  private Throwable failure;
+  private volatile boolean closed;
+  private volatile Throwable failure;
   private volatile Object reader;
   private volatile Object writer;
   /** The deadline of the reader's current wait, {@link Long#MAX_VALUE} while none. */
@@ -190,24 +194,61 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
 
   // ------------------------------------------------------------------ strand side
 
-  /** Serves requests until the connection ends; the strand's body. May suspend. */
+  /**
+   * Serves requests until the connection ends; the strand's body. May suspend.
+   *
+   * <p>One flat loop: the wait for the next head parks right here (not in helpers), so a
+   * keep-alive request costs the fiber one woven frame to unwind and rewind, not three.
+   */
   void serve() throws Suspendable {
     try {
+      long idleDeadline = Strand.deadline(server.idleTimeoutNanos);
+      boolean woken = false;
       for (;;) {
-        HttpRequest head = awaitHead();
-        if (head == null) {
+        Object m = pollHead();
+        if (m != null) {
+          if (m == END) {
+            break;
+          }
+          busy = true;
+          Exchange ex = new Exchange(this, (HttpRequest) m);
+          boolean keepAlive = ex.run();
+          busy = false;
+          if (!keepAlive) {
+            if (ex.lingerOnClose) {
+              lingerClose();
+            }
+            break;
+          }
+          idleDeadline = Strand.deadline(server.idleTimeoutNanos);
+          woken = false;
+          continue;
+        }
+        long headStart = decoder.headStartNanos;
+        if (headStart == 0 && server.shuttingDown) {
           break;
         }
-        busy = true;
-        Exchange ex = new Exchange(this, head);
-        boolean keepAlive = ex.run();
-        busy = false;
-        if (!keepAlive) {
-          if (ex.lingerOnClose) {
-            lingerClose();
+        long deadline = headStart != 0 ? headStart + server.headerReadTimeoutNanos : idleDeadline;
+        // A fresh idle deadline cannot have passed yet; after a wake-up (the sweeper's, or a
+        // head that began) it may have.
+        if (woken && deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+          if (decoder.headStartNanos != 0) {
+            Exchange.sendTimeout(this);
           }
           break;
         }
+        reader = Strand.current();
+        this.deadline = deadline;
+        try {
+          if (isEmptyAndOpen()) {
+            channel.read();
+            Strand.park(this, Long.MAX_VALUE);
+          }
+        } finally {
+          this.deadline = Long.MAX_VALUE;
+          reader = null;
+        }
+        woken = true;
       }
     } catch (Throwable t) {
       LOG.debug("connection {} ended: {}", channel.remoteAddress(), t.toString());
@@ -217,30 +258,25 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
     }
   }
 
-  /** @return the next request head, or null to close (end of input, timeout, shutdown) */
-  private HttpRequest awaitHead() throws IOException, Suspendable {
-    long idleDeadline = Strand.deadline(server.idleTimeoutNanos);
+  /**
+   * Takes the next request head off the queue, dropping what precedes it (the rest of a request
+   * already answered: Netty ends every request, also a GET, with a {@link LastHttpContent}).
+   *
+   * @return the head (owned by the caller), {@link #END} once the input ended, the connection
+   *     closed or failed with nothing left to serve, or null when the queue is empty
+   */
+  private Object pollHead() {
     for (;;) {
-      long headStart = decoder.headStartNanos;
-      if (server.shuttingDown && headStart == 0 && !hasQueuedHead()) {
-        return null;
-      }
-      long deadline = headStart != 0 ? headStart + server.headerReadTimeoutNanos : idleDeadline;
-      Object m = next(deadline);
-      if (m == NOTHING) {
-        continue;
-      }
-      if (m == TIMEOUT) {
-        if (decoder.headStartNanos != 0) {
-          Exchange.sendTimeout(this);
+      Object m;
+      synchronized (this) {
+        m = inbound.poll();
+        if (m == null) {
+          return closed || failure != null || inputEnded ? END : null;
         }
-        return null;
-      }
-      if (m == null) {
-        return null;
-      }
-      if (m instanceof HttpRequest) {
-        return (HttpRequest) m;
+        if (m instanceof HttpRequest) {
+          queuedHeads--;
+          return m;
+        }
       }
       ReferenceCountUtil.release(m); // content of a request already answered
     }
@@ -296,12 +332,12 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   }
 
   /** @return true if a further request head is decoded and waiting */
-  synchronized boolean hasQueuedHead() {
+  boolean hasQueuedHead() {
     return queuedHeads > 0;
   }
 
   /** @return why the connection failed, or null */
-  synchronized Throwable failure() {
+  Throwable failure() {
     return failure;
   }
 
@@ -310,12 +346,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    * exceptionCaught. The pipeline owns {@code msg}, also when this throws.
    */
   void write(Object msg, boolean flush) throws IOException {
-    Throwable fail;
-    boolean refused;
-    synchronized (this) {
-      fail = failure;
-      refused = closed;
-    }
+    Throwable fail = failure;
+    boolean refused = closed;
     if (refused || fail != null) {
       ReferenceCountUtil.release(msg);
       throw fail != null ? new SocketException("Connection failed: " + fail + ": " + channel.remoteAddress())

@@ -1,17 +1,21 @@
 package io.krill.httpd;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 
 /**
- * Netty's response encoder, counting the bytes of every response head into the server's
- * {@code bytesOut} (bodies are counted where they are written). Runs on the channel's loop.
+ * Netty's response encoder, counting into the server's {@code bytesOut} the bytes of every
+ * response head and, for a whole response ({@link FullHttpResponse}), its body, with one
+ * counter update per response (streamed bodies are counted where they are written). Runs on
+ * the channel's loop.
  */
 final class ResponseEncoder extends HttpResponseEncoder {
   private final HttpServerStats stats;
-  private int headStart;
+  private int headStart = -1;
+  private int bodyBytes;
 
   ResponseEncoder(HttpServerStats stats) {
     this.stats = stats;
@@ -20,12 +24,16 @@ final class ResponseEncoder extends HttpResponseEncoder {
   @Override
   protected void encodeInitialLine(ByteBuf buf, HttpResponse response) throws Exception {
     headStart = buf.writerIndex();
+    bodyBytes = response instanceof FullHttpResponse ? ((FullHttpResponse) response).content().readableBytes() : 0;
     super.encodeInitialLine(buf, response);
   }
 
   @Override
   protected void encodeHeaders(HttpHeaders headers, ByteBuf buf) {
     super.encodeHeaders(headers, buf);
-    stats.bytesOut.add(buf.writerIndex() - headStart + 2); // + the blank line
+    if (headStart >= 0) { // a response head (trailers of a last chunk are encoded here too)
+      stats.bytesOut.add(buf.writerIndex() - headStart + 2 + bodyBytes); // + the blank line
+      headStart = -1;
+    }
   }
 }
