@@ -217,10 +217,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   /* 0, 1 or 2 (two or more) Host fields; walks the value iterator instead of building a list per request. */
   private static int hostCount(HttpHeaders h) {
-    if (!h.contains(HttpHeaderNames.HOST)) {
+    java.util.Iterator<? extends CharSequence> it = h.valueCharSequenceIterator(HttpHeaderNames.HOST);
+    if (!it.hasNext()) {
       return 0;
     }
-    java.util.Iterator<? extends CharSequence> it = h.valueCharSequenceIterator(HttpHeaderNames.HOST);
     it.next();
     return it.hasNext() ? 2 : 1;
   }
@@ -657,7 +657,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     if (value == null) {
       headersForWrite().remove(name);
     } else {
-      headersForWrite().set(name, value);
+      headersForWrite().set(HeaderNames.of(name), value);
     }
     return this;
   }
@@ -665,7 +665,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   @Override
   public Response addHeader(String name, String value) {
     checkNotCommitted();
-    headersForWrite().add(name, value);
+    headersForWrite().add(HeaderNames.of(name), value);
     return this;
   }
 
@@ -706,7 +706,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       bodySent = bytes.length;
     }
     boolean flush = flushNow();
-    conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), content, h,
+    conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), content, h,
         EmptyHttpHeaders.INSTANCE), flush);
     if (flush) {
       conn.awaitWritable();
@@ -771,7 +771,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       closeAfter = true; // HTTP/1.0 has no chunked coding: the body ends with the connection
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     }
-    conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), h), false);
+    conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), h), false);
     out = FiberOutput.of(this, OUTPUT_BUFFER_SIZE);
     output = out;
     return out;
@@ -808,7 +808,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     if (allowed) {
       h.set(HttpHeaderNames.CONTENT_LENGTH, length);
     }
-    conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), h), false);
+    conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), h), false);
     if (allowed && !headOnly && length > 0) {
       if (server.tls == null) {
         sendRegions(file, offset, length);
@@ -830,7 +830,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     for (long done = 0; done < length; ) {
       long n = Math.min(FILE_REGION, length - done);
       conn.write(new DefaultFileRegion(f, offset + done, n), false);
-      server.stats.bytesOut.add(n);
       done += n;
       if (done < length) {
         conn.flush();
@@ -857,11 +856,14 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
           buf.release();
           throw e;
         }
-        server.stats.bytesOut.add(buf.readableBytes());
         conn.write(buf, true);
         conn.awaitWritable();
       }
     }
+  }
+
+  private HttpResponseStatus responseStatus() {
+    return status == 200 ? HttpResponseStatus.OK : HttpResponseStatus.valueOf(status);
   }
 
   private boolean bodyAllowed() {
@@ -882,7 +884,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     }
     int n = buf.readableBytes();
     bodySent += n;
-    server.stats.bytesOut.add(n);
     conn.write(buf, flush && !finishing);
   }
 

@@ -71,8 +71,6 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    * (loop thread; the sweeper also reads it, as a safety net should that event never come).
    */
   private volatile boolean wakePending;
-  /** True while a request is being served; shutdown leaves such connections alone until it ends. */
-  volatile boolean busy;
 
   HttpConnection(ServerCore server, Channel channel, RequestDecoder decoder) {
     this.server = server;
@@ -210,10 +208,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
           if (m == END) {
             break;
           }
-          busy = true;
           Exchange ex = new Exchange(this, (HttpRequest) m);
           boolean keepAlive = ex.run();
-          busy = false;
           if (!keepAlive) {
             if (ex.lingerOnClose) {
               lingerClose();
@@ -241,7 +237,7 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
         this.deadline = deadline;
         try {
           if (isEmptyAndOpen()) {
-            channel.read();
+            ctx.read(); // from this handler down: the tail and this handler have nothing to add
             Strand.park(this, Long.MAX_VALUE);
           }
         } finally {
@@ -253,7 +249,6 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
     } catch (Throwable t) {
       LOG.debug("connection {} ended: {}", channel.remoteAddress(), t.toString());
     } finally {
-      busy = false;
       close();
     }
   }

@@ -97,7 +97,6 @@ final class RequestDecoder extends HttpRequestDecoder {
   }
 
   private int scanPosition;
-  private String violation;
 
   /*
    * Head bytes are copied to this per-thread array in chunks and scanned there: reading a
@@ -114,63 +113,68 @@ final class RequestDecoder extends HttpRequestDecoder {
     }
   };
 
-  /* Scans [from, to) of the head; returns a violation or null and sets scanPosition. */
+  /*
+   * Scans [from, to) of the head; returns a violation or null and sets scanPosition. One state
+   * machine over the bytes; its state lives in locals inside the loop and in fields between
+   * calls (a head may arrive in pieces).
+   */
   private String scanHead(ByteBuf in, int from, int to) {
-    violation = null;
     byte[] chunk = SCRATCH.get();
-    for (int pos = from; pos < to; ) {
+    boolean lineStart = this.lineStart;
+    boolean inName = this.inName;
+    boolean sawRequestLine = this.sawRequestLine;
+    boolean headStarted = this.headStarted;
+    int lineBytes = this.lineBytes;
+    String bad = null;
+    int end = to;
+    scan:
+    for (int pos = from; pos < to; pos += chunk.length) {
       int n = Math.min(chunk.length, to - pos);
       in.getBytes(pos, chunk, 0, n);
       for (int i = 0; i < n; i++) {
-        if (!scan(chunk[i])) {
-          if (violation != null) {
-            return violation;
+        byte b = chunk[i];
+        if (!headStarted && b != '\r' && b != '\n') {
+          headStarted = true; // empty lines between requests do not start the header-read deadline
+          headStartNanos = Math.max(1, System.nanoTime());
+        }
+        if (lineStart) {
+          lineStart = false;
+          lineBytes = 0;
+          inName = sawRequestLine;
+          if (sawRequestLine && (b == ' ' || b == '\t')) {
+            bad = "obs-fold (a header line starting with whitespace)";
+            break scan;
           }
-          scanPosition = pos + i + 1; // the LF that ended the head
-          return null;
         }
-      }
-      pos += n;
-    }
-    scanPosition = to;
-    return null;
-  }
-
-  /* One byte of the head-scanning state machine; false stops at a violation or the head's end. */
-  private boolean scan(byte b) {
-    if (!headStarted && b != '\r' && b != '\n') {
-      headStarted = true; // empty lines between requests do not start the header-read deadline
-      headStartNanos = Math.max(1, System.nanoTime());
-    }
-    if (lineStart) {
-      lineStart = false;
-      lineBytes = 0;
-      inName = sawRequestLine;
-      if (sawRequestLine && (b == ' ' || b == '\t')) {
-        violation = "obs-fold (a header line starting with whitespace)";
-        return false;
-      }
-    }
-    if (b == '\n') {
-      lineStart = true;
-      if (lineBytes > 0) {
-        sawRequestLine = true;
-      } else if (sawRequestLine) {
-        inHead = false; // blank line: the head ends here
-        return false;
-      }
-    } else if (b != '\r') {
-      lineBytes++;
-      if (inName) {
-        if (b == ':') {
-          inName = false;
-        } else if (b == ' ' || b == '\t') {
-          violation = "whitespace between a header name and the colon";
-          return false;
+        if (b == '\n') {
+          lineStart = true;
+          if (lineBytes > 0) {
+            sawRequestLine = true;
+          } else if (sawRequestLine) {
+            inHead = false; // blank line: the head ends here
+            end = pos + i + 1;
+            break scan;
+          }
+        } else if (b != '\r') {
+          lineBytes++;
+          if (inName) {
+            if (b == ':') {
+              inName = false;
+            } else if (b == ' ' || b == '\t') {
+              bad = "whitespace between a header name and the colon";
+              break scan;
+            }
+          }
         }
       }
     }
-    return true;
+    this.lineStart = lineStart;
+    this.inName = inName;
+    this.sawRequestLine = sawRequestLine;
+    this.headStarted = headStarted;
+    this.lineBytes = lineBytes;
+    scanPosition = end;
+    return bad;
   }
 
   @Override
