@@ -744,7 +744,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
     }
     if (!h.contains(HttpHeaderNames.DATE)) {
-      h.set(HttpHeaderNames.DATE, Dates.now());
+      h.add(HttpHeaderNames.DATE, Dates.now()); // absent: add, not set (set removes first)
     }
     return h;
   }

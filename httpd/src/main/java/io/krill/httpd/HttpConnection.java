@@ -15,6 +15,8 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayDeque;
@@ -71,6 +73,19 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    * (loop thread; the sweeper also reads it, as a safety net should that event never come).
    */
   private volatile boolean wakePending;
+
+  private static final VarHandle READER;
+  private static final VarHandle DEADLINE;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      READER = l.findVarHandle(HttpConnection.class, "reader", Object.class);
+      DEADLINE = l.findVarHandle(HttpConnection.class, "deadline", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   HttpConnection(ServerCore server, Channel channel, RequestDecoder decoder) {
     this.server = server;
@@ -233,16 +248,14 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
           }
           break;
         }
-        reader = Strand.current();
-        this.deadline = deadline;
+        publishReader(Strand.current(), deadline);
         try {
           if (isEmptyAndOpen()) {
             ctx.read(); // from this handler down: the tail and this handler have nothing to add
             Strand.park(this, Long.MAX_VALUE);
           }
         } finally {
-          this.deadline = Long.MAX_VALUE;
-          reader = null;
+          publishReader(null, Long.MAX_VALUE);
         }
         woken = true;
       }
@@ -301,8 +314,7 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
     if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
       return TIMEOUT;
     }
-    reader = Strand.current();
-    this.deadline = deadline;
+    publishReader(Strand.current(), deadline);
     try {
       synchronized (this) {
         if (!inbound.isEmpty() || closed || failure != null || inputEnded) {
@@ -313,9 +325,19 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
       Strand.park(this, Long.MAX_VALUE);
       return NOTHING;
     } finally {
-      this.deadline = Long.MAX_VALUE;
-      reader = null;
+      publishReader(null, Long.MAX_VALUE);
     }
+  }
+
+  /*
+   * Release stores, not volatile ones (no StoreLoad fence, two per park and two per wake-up on
+   * x86): whoever must see the reader changes the queue or the flags under this monitor first,
+   * and the reader re-checks them under it after publishing, so the monitor orders the two; the
+   * sweeper only needs to see the values within a sweep or two.
+   */
+  private void publishReader(Object strand, long deadline) {
+    DEADLINE.setRelease(this, deadline);
+    READER.setRelease(this, strand);
   }
 
   /** Called by the sweeper: wakes the reader if its deadline passed (or a deferred wake-up is still due). Any thread. */

@@ -12,6 +12,8 @@ import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.FastThreadLocal;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 
 /**
@@ -45,6 +47,16 @@ final class RequestDecoder extends HttpRequestDecoder {
   private boolean headStarted;
   /** System.nanoTime() when the first byte of the current head came; 0 while none did. */
   volatile long headStartNanos;
+
+  private static final VarHandle HEAD_START;
+
+  static {
+    try {
+      HEAD_START = MethodHandles.lookup().findVarHandle(RequestDecoder.class, "headStartNanos", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   RequestDecoder(HttpDecoderConfig config, HttpServerStats stats) {
     super(config);
@@ -90,7 +102,7 @@ final class RequestDecoder extends HttpRequestDecoder {
         lineStart = true;
         sawRequestLine = false;
         headStarted = false;
-        headStartNanos = 0;
+        HEAD_START.setRelease(this, 0L); // no fence per request; see HttpConnection.publishReader
       }
     }
     scanned = inHead ? Math.max(0, scanEnd - in.readerIndex()) : 0;
@@ -135,7 +147,7 @@ final class RequestDecoder extends HttpRequestDecoder {
         byte b = chunk[i];
         if (!headStarted && b != '\r' && b != '\n') {
           headStarted = true; // empty lines between requests do not start the header-read deadline
-          headStartNanos = Math.max(1, System.nanoTime());
+          HEAD_START.setRelease(this, Math.max(1, System.nanoTime()));
         }
         if (lineStart) {
           lineStart = false;
