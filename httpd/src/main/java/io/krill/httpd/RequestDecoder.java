@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -34,6 +35,12 @@ final class RequestDecoder extends HttpRequestDecoder {
    * line unconsumed, and the cumulation may be compacted, so positions are kept relative to
    * the reader index. A request ends with a LastHttpContent (Netty emits one per request), and
    * a new head starts after it.
+   *
+   * A request without body is a head followed by LastHttpContent.EMPTY_LAST_CONTENT from the
+   * same decode step (Netty decided there is no body: no Transfer-Encoding: chunked and a
+   * Content-Length absent or 0, exactly when the exchange's checks find no body either). That
+   * marker is dropped here, so a keep-alive GET is one message through the pipeline and the
+   * connection's queue, not two. A chunked body's end arrives in a later decode step and stays.
    */
 
   private final HttpServerStats stats;
@@ -103,6 +110,10 @@ final class RequestDecoder extends HttpRequestDecoder {
         sawRequestLine = false;
         headStarted = false;
         HEAD_START.setRelease(this, 0L); // no fence per request; see HttpConnection.publishReader
+        if (o == LastHttpContent.EMPTY_LAST_CONTENT && i > before && out.get(i - 1) instanceof HttpRequest
+            && !rejected) {
+          out.remove(i--); // a request without body: nobody needs its end marker
+        }
       }
     }
     scanned = inHead ? Math.max(0, scanEnd - in.readerIndex()) : 0;
