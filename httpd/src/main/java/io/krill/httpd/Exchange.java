@@ -11,9 +11,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.DefaultFileRegion;
+import io.netty.handler.codec.DefaultHeaders;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -77,6 +78,12 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private static final int FILE_CHUNK = 16384;
   private static final long FILE_REGION = 1 << 20;
   private static final io.netty.util.AsciiString TEXT_PLAIN_UTF8 = io.netty.util.AsciiString.cached("text/plain; charset=utf-8");
+
+  /* Response headers without the per-set name check: header() and addHeader() check names themselves. */
+  private static final DefaultHttpHeadersFactory RESPONSE_HEADERS =
+      DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
+  private static final DefaultHeaders.NameValidator<CharSequence> NAME_VALIDATOR =
+      DefaultHttpHeadersFactory.headersFactory().getNameValidator();
 
   private final HttpConnection conn;
   private final ServerCore server;
@@ -645,10 +652,23 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private HttpHeaders headersForWrite() {
     HttpHeaders h = headers;
     if (h == null) {
-      h = new DefaultHttpHeaders();
+      h = RESPONSE_HEADERS.newHeaders();
       headers = h;
     }
     return h;
+  }
+
+  /*
+   * A handler's header name: Netty's cached constant when it is a common one (valid by
+   * construction), else checked with Netty's own name validator, which the response header map
+   * skips (the server's own names are all constants). Values are checked by the map.
+   */
+  private static CharSequence checkedName(String name) {
+    CharSequence n = HeaderNames.of(name);
+    if (n == name) {
+      NAME_VALIDATOR.validateName(name);
+    }
+    return n;
   }
 
   @Override
@@ -657,7 +677,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     if (value == null) {
       headersForWrite().remove(name);
     } else {
-      headersForWrite().set(HeaderNames.of(name), value);
+      headersForWrite().set(checkedName(name), value);
     }
     return this;
   }
@@ -665,7 +685,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   @Override
   public Response addHeader(String name, String value) {
     checkNotCommitted();
-    headersForWrite().add(HeaderNames.of(name), value);
+    headersForWrite().add(checkedName(name), value);
     return this;
   }
 

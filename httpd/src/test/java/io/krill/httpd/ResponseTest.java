@@ -200,6 +200,17 @@ class ResponseTest {
       } catch (IllegalArgumentException e) {
         errors.set(errors.get() + "name;");
       }
+      try {
+        res.addHeader("X:B", "1");
+      } catch (IllegalArgumentException e) {
+        errors.set(errors.get() + "added name;");
+      }
+      try {
+        res.addHeader("content-type", "text/plain\r\nX-Evil: 1");
+      } catch (IllegalArgumentException e) {
+        errors.set(errors.get() + "common name's value;");
+      }
+      res.header("Content-Type", "text/x-safe").header("cache-control", "no-store");
       res.send("safe");
     });
     try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
@@ -207,8 +218,11 @@ class ResponseTest {
       RawHttp.Response r = c.read();
       assertThat(r.body()).isEqualTo("safe");
       assertThat(r.header("set-cookie")).isNull();
+      assertThat(r.header("x-evil")).isNull();
+      assertThat(r.header("content-type")).isEqualTo("text/x-safe");
+      assertThat(r.header("cache-control")).isEqualTo("no-store");
     }
-    assertThat(errors.get()).isEqualTo("value;name;");
+    assertThat(errors.get()).isEqualTo("value;name;added name;common name's value;");
   }
 
   @Test
