@@ -49,8 +49,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    *
    * Cost per keep-alive request in fiber mode (the loop resumes the fiber inside
    * channelReadComplete): one message through the pipeline (RequestDecoder drops the end marker
-   * of a bodyless request), two monitor enters (channelRead, pollHead) plus one before parking,
-   * one woven frame (run) unwound and rewound, no volatile store (publishReader).
+   * of a bodyless request), four monitor enters (channelRead, pollHead twice, the re-check before
+   * parking), one woven frame (run) unwound and rewound, no volatile store (publishReader).
    */
   private static final Logger LOG = LoggerFactory.getLogger(HttpConnection.class);
 
