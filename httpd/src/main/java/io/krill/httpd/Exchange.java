@@ -11,9 +11,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.DefaultFileRegion;
+import io.netty.handler.codec.DefaultHeaders;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -78,6 +79,12 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private static final long FILE_REGION = 1 << 20;
   private static final io.netty.util.AsciiString TEXT_PLAIN_UTF8 = io.netty.util.AsciiString.cached("text/plain; charset=utf-8");
 
+  /* Response headers without the per-set name check: header() and addHeader() check names themselves. */
+  private static final DefaultHttpHeadersFactory RESPONSE_HEADERS =
+      DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
+  private static final DefaultHeaders.NameValidator<CharSequence> NAME_VALIDATOR =
+      DefaultHttpHeadersFactory.headersFactory().getNameValidator();
+
   private final HttpConnection conn;
   private final ServerCore server;
   private final HttpRequest head;
@@ -115,7 +122,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     this.conn = conn;
     this.server = conn.server;
     this.head = head;
-    this.startNanos = System.nanoTime();
+    this.startNanos = server.accessLog ? System.nanoTime() : 0; // only the access log reads it
   }
 
   // ------------------------------------------------------------------ the exchange
@@ -130,7 +137,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
         sendError(refusal);
         return false;
       }
-      closeAfter = !HttpUtil.isKeepAlive(head) || server.shuttingDown;
+      closeAfter = !keepAlive() || server.shuttingDown;
       try {
         invoke();
       } catch (Throwable t) {
@@ -217,10 +224,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   /* 0, 1 or 2 (two or more) Host fields; walks the value iterator instead of building a list per request. */
   private static int hostCount(HttpHeaders h) {
-    if (!h.contains(HttpHeaderNames.HOST)) {
+    java.util.Iterator<? extends CharSequence> it = h.valueCharSequenceIterator(HttpHeaderNames.HOST);
+    if (!it.hasNext()) {
       return 0;
     }
-    java.util.Iterator<? extends CharSequence> it = h.valueCharSequenceIterator(HttpHeaderNames.HOST);
     it.next();
     return it.hasNext() ? 2 : 1;
   }
@@ -239,8 +246,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   }
 
   private void invoke() throws Exception, Suspendable {
-    String[] segments = Paths.split(rawPath());
-    match = server.router.match(head.method().name(), segments);
+    match = server.router.match(head.method().name(), rawPath());
     if (match == null) {
       Handler fallback = server.fallback;
       if (fallback != null) {
@@ -490,6 +496,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   @Override
   public boolean keepAlive() {
+    // Most requests carry no Connection header: one lookup instead of HttpUtil's value walk.
+    if (!head.headers().contains(HttpHeaderNames.CONNECTION)) {
+      return head.protocolVersion().isKeepAliveDefault();
+    }
     return HttpUtil.isKeepAlive(head);
   }
 
@@ -642,10 +652,23 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private HttpHeaders headersForWrite() {
     HttpHeaders h = headers;
     if (h == null) {
-      h = new DefaultHttpHeaders();
+      h = RESPONSE_HEADERS.newHeaders();
       headers = h;
     }
     return h;
+  }
+
+  /*
+   * A handler's header name: Netty's cached constant when it is a common one (valid by
+   * construction), else checked with Netty's own name validator, which the response header map
+   * skips (the server's own names are all constants). Values are checked by the map.
+   */
+  private static CharSequence checkedName(String name) {
+    CharSequence n = HeaderNames.of(name);
+    if (n == name) {
+      NAME_VALIDATOR.validateName(name);
+    }
+    return n;
   }
 
   @Override
@@ -654,7 +677,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     if (value == null) {
       headersForWrite().remove(name);
     } else {
-      headersForWrite().set(name, value);
+      headersForWrite().set(checkedName(name), value);
     }
     return this;
   }
@@ -662,7 +685,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   @Override
   public Response addHeader(String name, String value) {
     checkNotCommitted();
-    headersForWrite().add(name, value);
+    headersForWrite().add(checkedName(name), value);
     return this;
   }
 
@@ -699,16 +722,29 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     }
     ByteBuf content = Unpooled.EMPTY_BUFFER;
     if (allowed && !headOnly && bytes.length > 0) {
-      content = conn.channel.alloc().buffer(bytes.length).writeBytes(bytes);
+      content = body(bytes);
       bodySent = bytes.length;
-      server.stats.bytesOut.add(bytes.length);
     }
     boolean flush = flushNow();
-    conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), content, h,
+    conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), content, h,
         EmptyHttpHeaders.INSTANCE), flush);
     if (flush) {
       conn.awaitWritable();
     }
+  }
+
+  /*
+   * The body as a buffer. On the channel's loop without TLS the pipeline is done with the bytes
+   * before write() returns (the encoder copies a small body next to the head, the transport
+   * copies a large heap buffer to direct memory), so the caller's array is wrapped, not copied
+   * into a pooled buffer first. Elsewhere the write is queued (another thread) or held until a
+   * flush (TLS), and the caller may reuse its array after send() returns: copy.
+   */
+  private ByteBuf body(byte[] bytes) {
+    if (server.tls == null && conn.channel.eventLoop().inEventLoop()) {
+      return Unpooled.wrappedBuffer(bytes);
+    }
+    return conn.channel.alloc().buffer(bytes.length).writeBytes(bytes);
   }
 
   /* Marks the response committed and completes its headers: Date, Connection. */
@@ -728,7 +764,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
     }
     if (!h.contains(HttpHeaderNames.DATE)) {
-      h.set(HttpHeaderNames.DATE, Dates.now());
+      h.add(HttpHeaderNames.DATE, Dates.now()); // absent: add, not set (set removes first)
     }
     return h;
   }
@@ -755,7 +791,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       closeAfter = true; // HTTP/1.0 has no chunked coding: the body ends with the connection
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     }
-    conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), h), false);
+    conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), h), false);
     out = FiberOutput.of(this, OUTPUT_BUFFER_SIZE);
     output = out;
     return out;
@@ -792,7 +828,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     if (allowed) {
       h.set(HttpHeaderNames.CONTENT_LENGTH, length);
     }
-    conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), h), false);
+    conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), h), false);
     if (allowed && !headOnly && length > 0) {
       if (server.tls == null) {
         sendRegions(file, offset, length);
@@ -814,7 +850,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     for (long done = 0; done < length; ) {
       long n = Math.min(FILE_REGION, length - done);
       conn.write(new DefaultFileRegion(f, offset + done, n), false);
-      server.stats.bytesOut.add(n);
       done += n;
       if (done < length) {
         conn.flush();
@@ -841,11 +876,14 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
           buf.release();
           throw e;
         }
-        server.stats.bytesOut.add(buf.readableBytes());
         conn.write(buf, true);
         conn.awaitWritable();
       }
     }
+  }
+
+  private HttpResponseStatus responseStatus() {
+    return status == 200 ? HttpResponseStatus.OK : HttpResponseStatus.valueOf(status);
   }
 
   private boolean bodyAllowed() {
@@ -866,7 +904,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     }
     int n = buf.readableBytes();
     bodySent += n;
-    server.stats.bytesOut.add(n);
     conn.write(buf, flush && !finishing);
   }
 

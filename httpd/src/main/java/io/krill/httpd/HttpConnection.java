@@ -2,6 +2,7 @@ package io.krill.httpd;
 
 import io.krill.fibers.Fiber;
 import io.krill.fibers.Suspendable;
+import io.krill.fibers.SuspendableRunnable;
 import io.krill.netio.internal.Strand;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -12,8 +13,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayDeque;
@@ -24,9 +28,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One HTTP connection: the last handler of its pipeline, which queues what the decoder
  * produces for the connection's strand, and the strand's loop that serves the requests one
- * after another ({@link #serve()}).
+ * after another ({@link #run()}).
  */
-final class HttpConnection extends ChannelDuplexHandler implements ChannelFutureListener {
+final class HttpConnection extends ChannelDuplexHandler implements ChannelFutureListener, SuspendableRunnable {
   /*
    * Implementation notes.
    *
@@ -37,10 +41,16 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    * asks for one more read only when the queue is empty, so a connection holds at most one
    * read's worth of decoded requests and nothing while idle.
    *
-   * Idle state: the strand is parked in awaitHead() with the idle deadline; the decoder holds
-   * no buffer, and no timer exists: one sweeper task per server wakes readers past their
-   * deadline (ServerCore.SWEEP_MILLIS), so a request costs no timer scheduling or cancelling. When part of a head arrives (channelReadComplete with nothing decoded), the
-   * reader is woken so it re-parks with the header-read deadline instead.
+   * Idle state: the strand is parked in run() with the idle deadline; the decoder holds no
+   * buffer, and no timer exists: one sweeper task per server wakes readers past their deadline
+   * (ServerCore.SWEEP_MILLIS), so a request costs no timer scheduling or cancelling. When part
+   * of a head arrives (channelReadComplete with nothing decoded), the reader is woken so it
+   * re-parks with the header-read deadline instead.
+   *
+   * Cost per keep-alive request in fiber mode (the loop resumes the fiber inside
+   * channelReadComplete): one message through the pipeline (RequestDecoder drops the end marker
+   * of a bodyless request), four monitor enters (channelRead, pollHead twice, the re-check before
+   * parking), one woven frame (run) unwound and rewound, no volatile store (publishReader).
    */
   private static final Logger LOG = LoggerFactory.getLogger(HttpConnection.class);
 
@@ -48,16 +58,19 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   static final Object TIMEOUT = new Object();
   /** next(): woken without a message; re-check conditions. */
   static final Object NOTHING = new Object();
+  /** pollHead(): nothing more will be served. */
+  private static final Object END = new Object();
 
   final ServerCore server;
   final Channel channel;
   final RequestDecoder decoder;
   private ChannelHandlerContext ctx;
   private final ArrayDeque<Object> inbound = new ArrayDeque<>(4);
-  private int queuedHeads;
+  /* Written under the lock; volatile so the exchange's per-response checks need no lock. */
+  private volatile int queuedHeads;
   private boolean inputEnded;
-  private boolean closed;
-  private Throwable failure;
+  private volatile boolean closed;
+  private volatile Throwable failure;
   private volatile Object reader;
   private volatile Object writer;
   /** The deadline of the reader's current wait, {@link Long#MAX_VALUE} while none. */
@@ -67,8 +80,19 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    * (loop thread; the sweeper also reads it, as a safety net should that event never come).
    */
   private volatile boolean wakePending;
-  /** True while a request is being served; shutdown leaves such connections alone until it ends. */
-  volatile boolean busy;
+
+  private static final VarHandle READER;
+  private static final VarHandle DEADLINE;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      READER = l.findVarHandle(HttpConnection.class, "reader", Object.class);
+      DEADLINE = l.findVarHandle(HttpConnection.class, "deadline", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   HttpConnection(ServerCore server, Channel channel, RequestDecoder decoder) {
     this.server = server;
@@ -190,57 +214,91 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
 
   // ------------------------------------------------------------------ strand side
 
-  /** Serves requests until the connection ends; the strand's body. May suspend. */
-  void serve() throws Suspendable {
+  /**
+   * Serves requests until the connection ends; the strand's body. May suspend.
+   *
+   * <p>One flat loop, and the strand runs this object itself: the wait for the next head parks
+   * right here with {@link Fiber#park(Object)} on a fiber, so a keep-alive request costs one
+   * woven frame to unwind and rewind.
+   */
+  @Override
+  public void run() throws Suspendable {
     try {
+      long idleDeadline = Strand.deadline(server.idleTimeoutNanos);
+      boolean woken = false;
       for (;;) {
-        HttpRequest head = awaitHead();
-        if (head == null) {
+        Object m = pollHead();
+        if (m != null) {
+          if (m == END) {
+            break;
+          }
+          Exchange ex = new Exchange(this, (HttpRequest) m);
+          boolean keepAlive = ex.run();
+          if (!keepAlive) {
+            if (ex.lingerOnClose) {
+              lingerClose();
+            }
+            break;
+          }
+          idleDeadline = Strand.deadline(server.idleTimeoutNanos);
+          woken = false;
+          continue;
+        }
+        long headStart = decoder.headStartNanos;
+        if (headStart == 0 && server.shuttingDown) {
           break;
         }
-        busy = true;
-        Exchange ex = new Exchange(this, head);
-        boolean keepAlive = ex.run();
-        busy = false;
-        if (!keepAlive) {
-          if (ex.lingerOnClose) {
-            lingerClose();
+        long deadline = headStart != 0 ? headStart + server.headerReadTimeoutNanos : idleDeadline;
+        // A fresh idle deadline cannot have passed yet; after a wake-up (the sweeper's, or a
+        // head that began) it may have.
+        if (woken && deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+          if (decoder.headStartNanos != 0) {
+            Exchange.sendTimeout(this);
           }
           break;
         }
+        Object strand = Strand.current();
+        publishReader(strand, deadline);
+        try {
+          if (isEmptyAndOpen()) {
+            ctx.read(); // from this handler down: the tail and this handler have nothing to add
+            if (strand instanceof Fiber) {
+              Fiber.park(this);
+            } else {
+              Strand.park(this, Long.MAX_VALUE); // a thread: also turns an interrupt into a cancel
+            }
+          }
+        } finally {
+          publishReader(null, Long.MAX_VALUE);
+        }
+        woken = true;
       }
     } catch (Throwable t) {
       LOG.debug("connection {} ended: {}", channel.remoteAddress(), t.toString());
     } finally {
-      busy = false;
       close();
     }
   }
 
-  /** @return the next request head, or null to close (end of input, timeout, shutdown) */
-  private HttpRequest awaitHead() throws IOException, Suspendable {
-    long idleDeadline = Strand.deadline(server.idleTimeoutNanos);
+  /**
+   * Takes the next request head off the queue, dropping what precedes it (the rest of a request
+   * already answered: Netty ends every request, also a GET, with a {@link LastHttpContent}).
+   *
+   * @return the head (owned by the caller), {@link #END} once the input ended, the connection
+   *     closed or failed with nothing left to serve, or null when the queue is empty
+   */
+  private Object pollHead() {
     for (;;) {
-      long headStart = decoder.headStartNanos;
-      if (server.shuttingDown && headStart == 0 && !hasQueuedHead()) {
-        return null;
-      }
-      long deadline = headStart != 0 ? headStart + server.headerReadTimeoutNanos : idleDeadline;
-      Object m = next(deadline);
-      if (m == NOTHING) {
-        continue;
-      }
-      if (m == TIMEOUT) {
-        if (decoder.headStartNanos != 0) {
-          Exchange.sendTimeout(this);
+      Object m;
+      synchronized (this) {
+        m = inbound.poll();
+        if (m == null) {
+          return closed || failure != null || inputEnded ? END : null;
         }
-        return null;
-      }
-      if (m == null) {
-        return null;
-      }
-      if (m instanceof HttpRequest) {
-        return (HttpRequest) m;
+        if (m instanceof HttpRequest) {
+          queuedHeads--;
+          return m;
+        }
       }
       ReferenceCountUtil.release(m); // content of a request already answered
     }
@@ -270,8 +328,7 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
     if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
       return TIMEOUT;
     }
-    reader = Strand.current();
-    this.deadline = deadline;
+    publishReader(Strand.current(), deadline);
     try {
       synchronized (this) {
         if (!inbound.isEmpty() || closed || failure != null || inputEnded) {
@@ -282,9 +339,19 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
       Strand.park(this, Long.MAX_VALUE);
       return NOTHING;
     } finally {
-      this.deadline = Long.MAX_VALUE;
-      reader = null;
+      publishReader(null, Long.MAX_VALUE);
     }
+  }
+
+  /*
+   * Release stores, not volatile ones (no StoreLoad fence, two per park and two per wake-up on
+   * x86): whoever must see the reader changes the queue or the flags under this monitor first,
+   * and the reader re-checks them under it after publishing, so the monitor orders the two; the
+   * sweeper only needs to see the values within a sweep or two.
+   */
+  private void publishReader(Object strand, long deadline) {
+    DEADLINE.setRelease(this, deadline);
+    READER.setRelease(this, strand);
   }
 
   /** Called by the sweeper: wakes the reader if its deadline passed (or a deferred wake-up is still due). Any thread. */
@@ -296,12 +363,12 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   }
 
   /** @return true if a further request head is decoded and waiting */
-  synchronized boolean hasQueuedHead() {
+  boolean hasQueuedHead() {
     return queuedHeads > 0;
   }
 
   /** @return why the connection failed, or null */
-  synchronized Throwable failure() {
+  Throwable failure() {
     return failure;
   }
 
@@ -310,12 +377,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    * exceptionCaught. The pipeline owns {@code msg}, also when this throws.
    */
   void write(Object msg, boolean flush) throws IOException {
-    Throwable fail;
-    boolean refused;
-    synchronized (this) {
-      fail = failure;
-      refused = closed;
-    }
+    Throwable fail = failure;
+    boolean refused = closed;
     if (refused || fail != null) {
       ReferenceCountUtil.release(msg);
       throw fail != null ? new SocketException("Connection failed: " + fail + ": " + channel.remoteAddress())

@@ -58,7 +58,7 @@ public final class HttpServerStats {
     return bytesIn.sum();
   }
 
-  /** @return bytes sent (before TLS encryption), heads and bodies */
+  /** @return bytes sent (before TLS encryption): heads, bodies with their chunk framing, interim responses */
   public long bytesOut() {
     return bytesOut.sum();
   }

@@ -8,10 +8,13 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.FastThreadLocal;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 
 /**
@@ -32,6 +35,12 @@ final class RequestDecoder extends HttpRequestDecoder {
    * line unconsumed, and the cumulation may be compacted, so positions are kept relative to
    * the reader index. A request ends with a LastHttpContent (Netty emits one per request), and
    * a new head starts after it.
+   *
+   * A request without body is a head followed by LastHttpContent.EMPTY_LAST_CONTENT from the
+   * same decode step (Netty decided there is no body: no Transfer-Encoding: chunked and a
+   * Content-Length absent or 0, exactly when the exchange's checks find no body either). That
+   * marker is dropped here, so a keep-alive GET is one message through the pipeline and the
+   * connection's queue, not two. A chunked body's end arrives in a later decode step and stays.
    */
 
   private final HttpServerStats stats;
@@ -45,6 +54,16 @@ final class RequestDecoder extends HttpRequestDecoder {
   private boolean headStarted;
   /** System.nanoTime() when the first byte of the current head came; 0 while none did. */
   volatile long headStartNanos;
+
+  private static final VarHandle HEAD_START;
+
+  static {
+    try {
+      HEAD_START = MethodHandles.lookup().findVarHandle(RequestDecoder.class, "headStartNanos", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   RequestDecoder(HttpDecoderConfig config, HttpServerStats stats) {
     super(config);
@@ -90,14 +109,17 @@ final class RequestDecoder extends HttpRequestDecoder {
         lineStart = true;
         sawRequestLine = false;
         headStarted = false;
-        headStartNanos = 0;
+        HEAD_START.setRelease(this, 0L); // no fence per request; see HttpConnection.publishReader
+        if (o == LastHttpContent.EMPTY_LAST_CONTENT && i > before && out.get(i - 1) instanceof HttpRequest
+            && !rejected) {
+          out.remove(i--); // a request without body: nobody needs its end marker
+        }
       }
     }
     scanned = inHead ? Math.max(0, scanEnd - in.readerIndex()) : 0;
   }
 
   private int scanPosition;
-  private String violation;
 
   /*
    * Head bytes are copied to this per-thread array in chunks and scanned there: reading a
@@ -114,63 +136,68 @@ final class RequestDecoder extends HttpRequestDecoder {
     }
   };
 
-  /* Scans [from, to) of the head; returns a violation or null and sets scanPosition. */
+  /*
+   * Scans [from, to) of the head; returns a violation or null and sets scanPosition. One state
+   * machine over the bytes; its state lives in locals inside the loop and in fields between
+   * calls (a head may arrive in pieces).
+   */
   private String scanHead(ByteBuf in, int from, int to) {
-    violation = null;
     byte[] chunk = SCRATCH.get();
-    for (int pos = from; pos < to; ) {
+    boolean lineStart = this.lineStart;
+    boolean inName = this.inName;
+    boolean sawRequestLine = this.sawRequestLine;
+    boolean headStarted = this.headStarted;
+    int lineBytes = this.lineBytes;
+    String bad = null;
+    int end = to;
+    scan:
+    for (int pos = from; pos < to; pos += chunk.length) {
       int n = Math.min(chunk.length, to - pos);
       in.getBytes(pos, chunk, 0, n);
       for (int i = 0; i < n; i++) {
-        if (!scan(chunk[i])) {
-          if (violation != null) {
-            return violation;
+        byte b = chunk[i];
+        if (!headStarted && b != '\r' && b != '\n') {
+          headStarted = true; // empty lines between requests do not start the header-read deadline
+          HEAD_START.setRelease(this, Math.max(1, System.nanoTime()));
+        }
+        if (lineStart) {
+          lineStart = false;
+          lineBytes = 0;
+          inName = sawRequestLine;
+          if (sawRequestLine && (b == ' ' || b == '\t')) {
+            bad = "obs-fold (a header line starting with whitespace)";
+            break scan;
           }
-          scanPosition = pos + i + 1; // the LF that ended the head
-          return null;
         }
-      }
-      pos += n;
-    }
-    scanPosition = to;
-    return null;
-  }
-
-  /* One byte of the head-scanning state machine; false stops at a violation or the head's end. */
-  private boolean scan(byte b) {
-    if (!headStarted && b != '\r' && b != '\n') {
-      headStarted = true; // empty lines between requests do not start the header-read deadline
-      headStartNanos = Math.max(1, System.nanoTime());
-    }
-    if (lineStart) {
-      lineStart = false;
-      lineBytes = 0;
-      inName = sawRequestLine;
-      if (sawRequestLine && (b == ' ' || b == '\t')) {
-        violation = "obs-fold (a header line starting with whitespace)";
-        return false;
-      }
-    }
-    if (b == '\n') {
-      lineStart = true;
-      if (lineBytes > 0) {
-        sawRequestLine = true;
-      } else if (sawRequestLine) {
-        inHead = false; // blank line: the head ends here
-        return false;
-      }
-    } else if (b != '\r') {
-      lineBytes++;
-      if (inName) {
-        if (b == ':') {
-          inName = false;
-        } else if (b == ' ' || b == '\t') {
-          violation = "whitespace between a header name and the colon";
-          return false;
+        if (b == '\n') {
+          lineStart = true;
+          if (lineBytes > 0) {
+            sawRequestLine = true;
+          } else if (sawRequestLine) {
+            inHead = false; // blank line: the head ends here
+            end = pos + i + 1;
+            break scan;
+          }
+        } else if (b != '\r') {
+          lineBytes++;
+          if (inName) {
+            if (b == ':') {
+              inName = false;
+            } else if (b == ' ' || b == '\t') {
+              bad = "whitespace between a header name and the colon";
+              break scan;
+            }
+          }
         }
       }
     }
-    return true;
+    this.lineStart = lineStart;
+    this.inName = inName;
+    this.sawRequestLine = sawRequestLine;
+    this.headStarted = headStarted;
+    this.lineBytes = lineBytes;
+    scanPosition = end;
+    return bad;
   }
 
   @Override

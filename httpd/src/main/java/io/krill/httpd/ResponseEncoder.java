@@ -1,31 +1,38 @@
 package io.krill.httpd;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpResponse;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.FileRegion;
 import io.netty.handler.codec.http.HttpResponseEncoder;
+import java.util.List;
 
 /**
- * Netty's response encoder, counting the bytes of every response head into the server's
- * {@code bytesOut} (bodies are counted where they are written). Runs on the channel's loop.
+ * Netty's response encoder, counting into the server's {@code bytesOut} every byte it hands to
+ * the network: heads, bodies (whole, chunk framing included, or file regions) and interim
+ * responses, one counter update per message. Runs on the channel's loop.
  */
 final class ResponseEncoder extends HttpResponseEncoder {
   private final HttpServerStats stats;
-  private int headStart;
 
   ResponseEncoder(HttpServerStats stats) {
     this.stats = stats;
   }
 
   @Override
-  protected void encodeInitialLine(ByteBuf buf, HttpResponse response) throws Exception {
-    headStart = buf.writerIndex();
-    super.encodeInitialLine(buf, response);
-  }
-
-  @Override
-  protected void encodeHeaders(HttpHeaders headers, ByteBuf buf) {
-    super.encodeHeaders(headers, buf);
-    stats.bytesOut.add(buf.writerIndex() - headStart + 2); // + the blank line
+  protected void encode(ChannelHandlerContext ctx, Object msg, List<Object> out) throws Exception {
+    int from = out.size();
+    super.encode(ctx, msg, out);
+    long n = 0;
+    for (int i = from; i < out.size(); i++) {
+      Object o = out.get(i);
+      if (o instanceof ByteBuf) {
+        n += ((ByteBuf) o).readableBytes();
+      } else if (o instanceof FileRegion) {
+        n += ((FileRegion) o).count();
+      }
+    }
+    if (n > 0) {
+      stats.bytesOut.add(n);
+    }
   }
 }

@@ -1,7 +1,10 @@
 package io.krill.httpd;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -20,12 +23,53 @@ final class Router {
    * segment (literal 2, parameter 1, wildcard 0); the route matching the path with the highest
    * rank sequence wins, earlier routes among equals. The path is split on '/' before decoding,
    * so an encoded slash (%2F) stays inside one segment.
+   *
+   * Fast path: a route of literal segments only is the most specific match of every path it
+   * matches (a parameter or wildcard ranks lower at some segment), so for a raw path with no
+   * '%' (it decodes to itself) match(method, rawPath) looks such routes up by their path text
+   * first and skips splitting, decoding and the scan. Literals holding a '/' (a %2F in the
+   * pattern) would make the text ambiguous and are left to the scan.
    */
 
+  private static final String[] NO_VALUES = new String[0];
+
   private final Route[] routes;
+  /* path text of literal-only routes -> their exact matches, in route order */
+  private final Map<String, Match[]> exact = new HashMap<>();
 
   Router(List<Route> routes) {
     this.routes = routes.toArray(new Route[0]);
+    for (Route r : this.routes) {
+      String text = r.exactText();
+      if (text != null) {
+        Match[] old = exact.get(text);
+        Match m = new Match(r, NO_VALUES, null);
+        Match[] grown = old == null ? new Match[] {m} : Arrays.copyOf(old, old.length + 1);
+        grown[grown.length - 1] = m;
+        exact.put(text, grown);
+      }
+    }
+  }
+
+  /**
+   * Like {@link #match(String, String[])} for an undecoded request path.
+   *
+   * @param method the request method
+   * @param rawPath the request path as sent, without query
+   * @return the match, a 405, or null if no path matches
+   */
+  Match match(String method, String rawPath) {
+    if (rawPath.indexOf('%') < 0) {
+      Match[] candidates = exact.get(rawPath);
+      if (candidates != null) {
+        for (Match m : candidates) {
+          if (m.route.method.equals(method)) {
+            return m; // the first of equally specific routes wins, as in the scan
+          }
+        }
+      }
+    }
+    return match(method, Paths.split(rawPath));
   }
 
   /**
@@ -159,6 +203,21 @@ final class Router {
 
     private static boolean isTokenChar(int c) {
       return c > 32 && c < 127 && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0;
+    }
+
+    /** @return the path text this route alone matches when it has only literal segments, else null */
+    String exactText() {
+      if (wildcard || paramNames.length > 0) {
+        return null;
+      }
+      StringBuilder b = new StringBuilder();
+      for (String lit : literals) {
+        if (lit.indexOf('/') >= 0 || lit.indexOf('%') >= 0) {
+          return null;
+        }
+        b.append('/').append(lit);
+      }
+      return b.length() == 0 ? "/" : b.toString();
     }
 
     boolean matches(String[] segments) {

@@ -156,13 +156,13 @@ final class ServerCore {
         if (Transports.isCarrier(ch.eventLoop(), scheduler)) {
           fb.home(ch.eventLoop());
         }
-        fb.start(c::serve);
+        fb.start(c);
         break;
       case VIRTUAL:
-        Strands.startVirtual(() -> Continuation.runOnThread(c::serve));
+        Strands.startVirtual(() -> Continuation.runOnThread(c));
         break;
       case PLATFORM:
-        Strands.startPlatform("httpd " + ch.remoteAddress(), () -> Continuation.runOnThread(c::serve));
+        Strands.startPlatform("httpd " + ch.remoteAddress(), () -> Continuation.runOnThread(c));
         break;
       default:
         throw new AssertionError(mode);

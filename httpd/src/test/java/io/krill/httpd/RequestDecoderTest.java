@@ -115,4 +115,50 @@ class RequestDecoderTest {
         + "0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
     assertThat(out).containsExactly("400: both Transfer-Encoding and Content-Length (request smuggling shape)");
   }
+
+  /* The messages themselves: "GET /a" per head, "end N" per LastHttpContent (N: body bytes since the head). */
+  private static List<String> messages(byte[] input, int... splits) {
+    EmbeddedChannel ch = new EmbeddedChannel(new RequestDecoder(new HttpDecoderConfig().setStrictLineParsing(true),
+        new HttpServerStats()));
+    int at = 0;
+    for (int split : splits) {
+      ch.writeInbound(Unpooled.wrappedBuffer(input, at, split - at));
+      at = split;
+    }
+    ch.writeInbound(Unpooled.wrappedBuffer(input, at, input.length - at));
+    List<String> out = new ArrayList<>();
+    int body = 0;
+    for (Object o; (o = ch.readInbound()) != null; ) {
+      try {
+        if (o instanceof HttpRequest) {
+          out.add(((HttpRequest) o).method() + " " + ((HttpRequest) o).uri());
+          body = 0;
+        } else if (o instanceof HttpContent) {
+          body += ((HttpContent) o).content().readableBytes();
+          if (o instanceof LastHttpContent) {
+            out.add("end " + body);
+          }
+        }
+      } finally {
+        ReferenceCountUtil.release(o);
+      }
+    }
+    ch.finishAndReleaseAll();
+    return out;
+  }
+
+  @Test
+  void decode_requestWithoutBody_noEndMarkerButChunkedBodyKeepsIt() {
+    String input = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
+        + "POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+        + "POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+        + "POST /d HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok"
+        + "GET /e HTTP/1.0\r\n\r\n";
+    byte[] bytes = input.getBytes(StandardCharsets.ISO_8859_1);
+    List<String> expected = List.of("GET /a", "POST /b", "POST /c", "end 0", "POST /d", "end 2", "GET /e");
+    assertThat(messages(bytes)).as("whole").isEqualTo(expected);
+    for (int i = 1; i < bytes.length; i++) {
+      assertThat(messages(bytes, i)).as("split at " + i).isEqualTo(expected);
+    }
+  }
 }

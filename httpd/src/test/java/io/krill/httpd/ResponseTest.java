@@ -19,6 +19,8 @@ import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Responses written whole, streamed, from files and over TLS; the request as handlers see it. */
 @Timeout(60)
@@ -198,6 +200,17 @@ class ResponseTest {
       } catch (IllegalArgumentException e) {
         errors.set(errors.get() + "name;");
       }
+      try {
+        res.addHeader("X:B", "1");
+      } catch (IllegalArgumentException e) {
+        errors.set(errors.get() + "added name;");
+      }
+      try {
+        res.addHeader("content-type", "text/plain\r\nX-Evil: 1");
+      } catch (IllegalArgumentException e) {
+        errors.set(errors.get() + "common name's value;");
+      }
+      res.header("Content-Type", "text/x-safe").header("cache-control", "no-store");
       res.send("safe");
     });
     try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
@@ -205,8 +218,11 @@ class ResponseTest {
       RawHttp.Response r = c.read();
       assertThat(r.body()).isEqualTo("safe");
       assertThat(r.header("set-cookie")).isNull();
+      assertThat(r.header("x-evil")).isNull();
+      assertThat(r.header("content-type")).isEqualTo("text/x-safe");
+      assertThat(r.header("cache-control")).isEqualTo("no-store");
     }
-    assertThat(errors.get()).isEqualTo("value;name;");
+    assertThat(errors.get()).isEqualTo("value;name;added name;common name's value;");
   }
 
   @Test
@@ -218,6 +234,51 @@ class ResponseTest {
       assertThat(r.status).isEqualTo(204);
       assertThat(r.header("content-length")).isNull();
       assertThat(c.read().status).isEqualTo(204);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ExecutionMode.class)
+  void send_arrayOverwrittenAfterSend_clientGetsTheBytesAsSent(ExecutionMode mode) throws Exception {
+    if (mode == ExecutionMode.VIRTUAL && !ExecutionModeTest.virtualThreads()) {
+      return; // JDK 17: no virtual threads (ExecutionModeTest checks the refusal)
+    }
+    HttpServer.Builder b = TestServers.builder().mode(mode).get("/bytes", (req, res) -> {
+      int n = Integer.parseInt(req.queryParam("n"));
+      byte[] body = new byte[n];
+      for (int i = 0; i < n; i++) {
+        body[i] = (byte) ('a' + i % 26);
+      }
+      res.send(body);
+      java.util.Arrays.fill(body, (byte) 'X'); // the handler reuses its array at once
+    });
+    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+      // pipelined: only the last response of the batch is flushed, the others wait in the channel
+      c.send("GET /bytes?n=13 HTTP/1.1\r\nHost: x\r\n\r\nGET /bytes?n=300000 HTTP/1.1\r\nHost: x\r\n\r\n"
+          + "GET /bytes?n=5000 HTTP/1.1\r\nHost: x\r\n\r\n");
+      for (int n : new int[] {13, 300_000, 5000}) {
+        RawHttp.Response r = c.read();
+        assertThat(r.body).hasSize(n);
+        for (int i = 0; i < n; i++) {
+          if (r.body[i] != (byte) ('a' + i % 26)) {
+            throw new AssertionError("byte " + i + " of the " + n + "-byte body: " + (char) r.body[i]);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void stats_bytesOut_countsEveryByteSentOnce() throws Exception {
+    HttpServer.Builder b = TestServers.builder().get("/hello", (req, res) -> res.send("hello"))
+        .get("/stream", (req, res) -> res.output().writeUtf8("streamed"));
+    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+      c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nHEAD /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+          + "GET /stream HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      byte[] all = c.socket.getInputStream().readAllBytes();
+      assertThat(new String(all, StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 200 OK").contains("hello")
+          .contains("streamed").contains("404 Not Found");
+      assertThat(server.stats().bytesOut()).isEqualTo(all.length);
     }
   }
 }

@@ -70,4 +70,40 @@ class RouterTest {
     assertThat(Paths.decode("100%", false)).isEqualTo("100%");
     assertThat(Paths.decode("%zz", false)).isEqualTo("%zz");
   }
+
+  /* What the scan alone answers: the route's handler and parameters, or the 405's allow list, or null. */
+  private static String describe(Router.Match m, String... params) {
+    if (m == null) {
+      return "none";
+    }
+    if (m.route == null) {
+      return "405 " + m.allow;
+    }
+    StringBuilder b = new StringBuilder(m.route.toString());
+    for (String p : params) {
+      b.append(' ').append(p).append('=').append(m.param(p));
+    }
+    return b.toString();
+  }
+
+  @Test
+  void matchRawPath_literalRoutesAndOthers_sameAnswerAsTheScan() {
+    Router r = router(Router.Route.parse("GET", "/users/{id}", A), Router.Route.parse("GET", "/users/me", B),
+        Router.Route.parse("POST", "/users/me", C), Router.Route.parse("GET", "/users/me", C),
+        Router.Route.parse("GET", "/", A), Router.Route.parse("GET", "/a/", B), Router.Route.parse("GET", "/a%2Fb", C),
+        Router.Route.parse("HEAD", "/{x}", A), Router.Route.parse("GET", "/static/*", B),
+        Router.Route.parse("GET", "/static/index", C), Router.Route.parse("DELETE", "/x y", A));
+    String[] paths = {"/users/me", "/users/42", "/users/m%65", "/", "/a/", "/a", "/a/b", "/a%2Fb", "/static",
+        "/static/index", "/static/index/more", "/x y", "/x%20y", "/nope", "users/me", "*", "//"};
+    String[] methods = {"GET", "HEAD", "POST", "DELETE", "PUT"};
+    for (String path : paths) {
+      for (String method : methods) {
+        assertThat(describe(r.match(method, path), "id", "x", "*"))
+            .as(method + " " + path)
+            .isEqualTo(describe(r.match(method, Paths.split(path)), "id", "x", "*"));
+      }
+    }
+    assertThat(r.match("GET", "/users/me").route.handler).isSameAs(B); // the first of two equal routes
+    assertThat(r.match("HEAD", "/users").route.handler).isSameAs(A); // HEAD route beats the GET fallback
+  }
 }
