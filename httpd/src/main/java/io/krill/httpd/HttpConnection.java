@@ -111,7 +111,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     boolean drop;
     boolean wasEmpty;
-    synchronized (this) {
+    lock();
+    try {
       drop = closed;
       wasEmpty = inbound.isEmpty();
       if (!drop) {
@@ -120,6 +121,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
           queuedHeads++;
         }
       }
+    } finally {
+      unlock();
     }
     if (drop) {
       ReferenceCountUtil.release(msg);
@@ -155,15 +158,23 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
     }
   }
 
-  private synchronized boolean isEmptyAndOpen() {
-    return inbound.isEmpty() && !inputEnded && failure == null && !closed;
+  private boolean isEmptyAndOpen() {
+    lock();
+    try {
+      return inbound.isEmpty() && !inputEnded && failure == null && !closed;
+    } finally {
+      unlock();
+    }
   }
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
     if (evt instanceof ChannelInputShutdownEvent) {
-      synchronized (this) {
+      lock();
+      try {
         inputEnded = true;
+      } finally {
+        unlock();
       }
       Strand.wake(reader);
     }
@@ -172,8 +183,11 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    synchronized (this) {
+    lock();
+    try {
       inputEnded = true;
+    } finally {
+      unlock();
     }
     Strand.wake(reader);
     Strand.wake(writer);
@@ -186,10 +200,13 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    synchronized (this) {
+    lock();
+    try {
       if (failure == null) {
         failure = cause;
       }
+    } finally {
+      unlock();
     }
     Strand.wake(reader);
     Strand.wake(writer);
@@ -199,8 +216,11 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   @Override
   public void operationComplete(ChannelFuture future) {
     server.closed(this);
-    synchronized (this) {
+    lock();
+    try {
       closed = true;
+    } finally {
+      unlock();
     }
     releaseQueued();
     Strand.wake(reader);
@@ -290,7 +310,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   private Object pollHead() {
     for (;;) {
       Object m;
-      synchronized (this) {
+      lock();
+      try {
         m = inbound.poll();
         if (m == null) {
           return closed || failure != null || inputEnded ? END : null;
@@ -299,6 +320,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
           queuedHeads--;
           return m;
         }
+      } finally {
+        unlock();
       }
       ReferenceCountUtil.release(m); // content of a request already answered
     }
@@ -313,7 +336,8 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    *     {@link #TIMEOUT} if the deadline passed, {@link #NOTHING} if woken without one
    */
   Object next(long deadline) throws Suspendable {
-    synchronized (this) {
+    lock();
+    try {
       Object m = inbound.poll();
       if (m != null) {
         if (m instanceof HttpRequest) {
@@ -324,16 +348,21 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
       if (closed || failure != null || inputEnded) {
         return null;
       }
+    } finally {
+      unlock();
     }
     if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
       return TIMEOUT;
     }
     publishReader(Strand.current(), deadline);
     try {
-      synchronized (this) {
+      lock();
+      try {
         if (!inbound.isEmpty() || closed || failure != null || inputEnded) {
           return NOTHING;
         }
+      } finally {
+        unlock();
       }
       channel.read();
       Strand.park(this, Long.MAX_VALUE);
@@ -405,10 +434,13 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
     writer = Strand.current();
     try {
       while (!channel.isWritable()) {
-        synchronized (this) {
+        lock();
+        try {
           if (failure != null || closed || !channel.isActive()) {
             throw new SocketException("Connection closed while writing: " + channel.remoteAddress());
           }
+        } finally {
+          unlock();
         }
         if (!Strand.park(this, deadline)) {
           throw new SocketTimeoutException("Write timed out after "
@@ -444,11 +476,14 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
 
   /** Closes once what was written is flushed (at the latest after the write timeout). Idempotent. */
   void close() {
-    synchronized (this) {
+    lock();
+    try {
       if (closed) {
         return;
       }
       closed = true;
+    } finally {
+      unlock();
     }
     releaseQueued();
     if (!channel.isActive()) {
@@ -467,14 +502,47 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   private void releaseQueued() {
     for (;;) {
       Object m;
-      synchronized (this) {
+      lock();
+      try {
         m = inbound.poll();
         if (m == null) {
           queuedHeads = 0;
           return;
         }
+      } finally {
+        unlock();
       }
       ReferenceCountUtil.release(m);
     }
+  }
+  /*
+   * The connection's lock: a spin lock (one CAS, one release store) rather than a monitor.
+   * The sections are a few field accesses with no park inside; on the per-request path a
+   * monitor cost as much as the work it guards (netio's echo measured ~1.5 us per round trip
+   * cheaper with its monitors replaced the same way).
+   */
+  private volatile int locked;
+  private static final java.lang.invoke.VarHandle LOCKED;
+
+  static {
+    try {
+      LOCKED = java.lang.invoke.MethodHandles.lookup().findVarHandle(HttpConnection.class, "locked", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private void lock() {
+    for (int spins = 0; !LOCKED.compareAndSet(this, 0, 1); spins++) {
+      if (spins < 128) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield(); // the holder was descheduled inside its few instructions: let it run
+      }
+    }
+  }
+
+  private void unlock() {
+    LOCKED.setRelease(this, 0);
   }
 }

@@ -58,8 +58,11 @@ public final class FiberInput {
     if (!fill()) {
       return -1;
     }
-    synchronized (this) {
+    lock();
+    try {
       return checkedCurrent().readUnsignedByte();
+    } finally {
+      unlock();
     }
   }
 
@@ -93,11 +96,14 @@ public final class FiberInput {
     if (!fill()) {
       return -1;
     }
-    synchronized (this) {
+    lock();
+    try {
       ByteBuf buf = checkedCurrent();
       int n = Math.min(len, buf.readableBytes());
       buf.readBytes(b, off, n);
       return n;
+    } finally {
+      unlock();
     }
   }
 
@@ -163,7 +169,8 @@ public final class FiberInput {
       if (!fill()) {
         return n == 0 ? null : decodeLine(n, maxLength);
       }
-      synchronized (this) {
+      lock();
+      try {
         ByteBuf buf = checkedCurrent();
         int start = buf.readerIndex();
         int end = buf.writerIndex();
@@ -183,6 +190,8 @@ public final class FiberInput {
           buf.skipBytes(1);
           return decodeLine(n, maxLength);
         }
+      } finally {
+        unlock();
       }
     }
   }
@@ -212,17 +221,25 @@ public final class FiberInput {
     if (n == 0 || !fill()) {
       return 0;
     }
-    synchronized (this) {
+    lock();
+    try {
       ByteBuf buf = checkedCurrent();
       int k = (int) Math.min(n, buf.readableBytes());
       buf.skipBytes(k);
       return k;
+    } finally {
+      unlock();
     }
   }
 
   /** @return how many bytes can be read without parking (at least) */
-  public synchronized int available() {
-    return current == null ? 0 : current.readableBytes();
+  public int available() {
+    lock();
+    try {
+      return current == null ? 0 : current.readableBytes();
+    } finally {
+      unlock();
+    }
   }
 
   /** Ensures buffered bytes; false at end of stream. */
@@ -233,7 +250,8 @@ public final class FiberInput {
 
   private boolean fillSlow() throws IOException, Suspendable {
     for (;;) {
-      synchronized (this) {
+      lock();
+      try {
         if (closed) {
           throw Errors.closed(source.peer());
         }
@@ -247,11 +265,16 @@ public final class FiberInput {
         if (eof) {
           return false;
         }
+      } finally {
+        unlock();
       }
       Object m = source.take();
       if (m == null) {
-        synchronized (this) {
+        lock();
+        try {
           eof = true;
+        } finally {
+          unlock();
         }
         return false;
       }
@@ -260,12 +283,15 @@ public final class FiberInput {
         throw new IllegalStateException("FiberInput of " + source.peer() + " got a " + m.getClass().getName()
             + " (expected: bytes; use FiberSocket.messages for decoded messages)");
       }
-      synchronized (this) {
+      lock();
+      try {
         if (closed) {
           ((ByteBuf) m).release();
           throw Errors.closed(source.peer());
         }
         current = (ByteBuf) m;
+      } finally {
+        unlock();
       }
     }
   }
@@ -283,11 +309,48 @@ public final class FiberInput {
    * stream is closed by {@link FiberSocket#close()}, a stream from {@link #of} by its owner.
    * Idempotent; never blocks.
    */
-  public synchronized void close() {
-    closed = true;
-    if (current != null) {
-      current.release();
-      current = null;
+  public void close() {
+    lock();
+    try {
+      closed = true;
+      if (current != null) {
+        current.release();
+        current = null;
+      }
+    } finally {
+      unlock();
     }
+  }
+
+  /*
+   * A spin lock instead of a monitor: the blocks it guards are a few field and buffer
+   * operations with no park inside, and it is contended only by close() from another thread.
+   * On the per-message path a monitor cost about as much as the fiber switch itself (an echo
+   * round trip measured ~1.5 us cheaper with these blocks unguarded); one CAS and one release
+   * store is the least that keeps close() from another thread safe.
+   */
+  private volatile int locked;
+  private static final java.lang.invoke.VarHandle LOCKED;
+
+  static {
+    try {
+      LOCKED = java.lang.invoke.MethodHandles.lookup().findVarHandle(FiberInput.class, "locked", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private void lock() {
+    for (int spins = 0; !LOCKED.compareAndSet(this, 0, 1); spins++) {
+      if (spins < 128) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield(); // the holder was descheduled inside its few instructions: let it run
+      }
+    }
+  }
+
+  private void unlock() {
+    LOCKED.setRelease(this, 0);
   }
 }

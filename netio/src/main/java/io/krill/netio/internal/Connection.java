@@ -32,9 +32,11 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
    *
    * The loop thread produces (channelRead, events); the reader and the writer strands may be
    * fibers on this loop, fibers elsewhere, or platform threads. Queue and flags are guarded by
-   * `this`, held only for a few field accesses and never across a park. A strand publishes
+   * the lock, held only for a few field accesses and never across a park. A strand publishes
    * itself in `reader`/`writer` under the lock, after checking its condition, then parks; the
-   * loop changes the state under the lock, then wakes whoever is published. A wake-up that
+   * loop changes the state under the lock, then wakes whoever is published. The lock is a
+   * spin lock (lock()/unlock(), one CAS and one release store): the sections are a few field
+   * accesses, and a monitor here cost as much as the rest of a message's trip. A wake-up that
    * comes before the park leaves a permit (Fiber.unpark, LockSupport.unpark), so none is lost.
    *
    * The queue is a head slot plus an overflow deque created on first need: a read usually
@@ -87,12 +89,15 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     boolean drop;
     boolean wasEmpty;
-    synchronized (this) {
+    lock();
+    try {
       drop = closed;
       wasEmpty = head == null;
       if (!drop) {
         enqueue(msg);
       }
+    } finally {
+      unlock();
     }
     if (drop) {
       ReferenceCountUtil.release(msg);
@@ -114,8 +119,13 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
     }
   }
 
-  private synchronized boolean isEmptyAndOpen() {
-    return head == null && !inputEnded && failure == null && !closed;
+  private boolean isEmptyAndOpen() {
+    lock();
+    try {
+      return head == null && !inputEnded && failure == null && !closed;
+    } finally {
+      unlock();
+    }
   }
 
   /* Under the lock. */
@@ -143,8 +153,11 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
     if (evt instanceof ChannelInputShutdownEvent) {
-      synchronized (this) {
+      lock();
+      try {
         inputEnded = true;
+      } finally {
+        unlock();
       }
       Strand.wake(reader);
     }
@@ -153,8 +166,11 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    synchronized (this) {
+    lock();
+    try {
       inputEnded = true;
+    } finally {
+      unlock();
     }
     Strand.wake(reader);
     Strand.wake(writer);
@@ -171,10 +187,13 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
   }
 
   private void failed(Throwable cause) {
-    synchronized (this) {
+    lock();
+    try {
       if (failure == null) {
         failure = cause;
       }
+    } finally {
+      unlock();
     }
     Strand.wake(reader);
     Strand.wake(writer);
@@ -197,8 +216,13 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
     return m != null ? m : takeSlow(timeoutNanos);
   }
 
-  private synchronized Object poll() {
-    return dequeue();
+  private Object poll() {
+    lock();
+    try {
+      return dequeue();
+    } finally {
+      unlock();
+    }
   }
 
   private Object takeSlow(long timeoutNanos) throws IOException, Suspendable {
@@ -207,7 +231,8 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
     try {
       for (;;) {
         Throwable fail;
-        synchronized (this) {
+        lock();
+        try {
           Object m = dequeue();
           if (m != null) {
             return m;
@@ -220,6 +245,8 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
             return null;
           }
           reader = me;
+        } finally {
+          unlock();
         }
         if (fail != null) {
           throw Errors.ioFailed(fail, peer);
@@ -236,8 +263,13 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
   }
 
   /** @return true if a message is queued */
-  public synchronized boolean hasQueued() {
-    return head != null;
+  public boolean hasQueued() {
+    lock();
+    try {
+      return head != null;
+    } finally {
+      unlock();
+    }
   }
 
   // ------------------------------------------------------------------ writing strand
@@ -252,9 +284,12 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
   public void write(Object msg, boolean flush) throws IOException {
     Throwable fail;
     boolean refused;
-    synchronized (this) {
+    lock();
+    try {
       fail = failure;
       refused = closed || outputShutdown;
+    } finally {
+      unlock();
     }
     if (refused || fail != null) {
       ReferenceCountUtil.release(msg);
@@ -314,11 +349,14 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
     try {
       while (!channel.isWritable()) {
         Throwable fail;
-        synchronized (this) {
+        lock();
+        try {
           fail = failure;
           if (fail == null && (closed || !channel.isActive())) {
             throw Errors.closed(peer);
           }
+        } finally {
+          unlock();
         }
         if (fail != null) {
           throw Errors.ioFailed(fail, peer);
@@ -341,7 +379,8 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
    * @throws Suspendable never; marks that this method suspends
    */
   public void shutdownOutput(long timeoutNanos) throws IOException, Suspendable {
-    synchronized (this) {
+    lock();
+    try {
       if (closed) {
         throw Errors.closed(peer);
       }
@@ -349,6 +388,8 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
         return;
       }
       outputShutdown = true;
+    } finally {
+      unlock();
     }
     if (!(channel instanceof DuplexChannel)) {
       throw new UnsupportedOperationException("shutdownOutput: " + channel.getClass().getSimpleName() + " is not a duplex channel");
@@ -380,7 +421,8 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
    */
   public void close(long lingerNanos) {
     List<Object> drained;
-    synchronized (this) {
+    lock();
+    try {
       if (closed) {
         return;
       }
@@ -390,6 +432,8 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
         drained.add(m);
       }
       rest = null;
+    } finally {
+      unlock();
     }
     for (Object m : drained) {
       ReferenceCountUtil.release(m);
@@ -410,12 +454,46 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
   }
 
   /** @return true until {@link #close} was called or the channel closed */
-  public synchronized boolean isOpen() {
-    return !closed && channel.isActive();
+  public boolean isOpen() {
+    lock();
+    try {
+      return !closed && channel.isActive();
+    } finally {
+      unlock();
+    }
   }
 
   /** @return the failure that ended the connection, or null */
-  public synchronized Throwable failure() {
-    return failure;
+  public Throwable failure() {
+    lock();
+    try {
+      return failure;
+    } finally {
+      unlock();
+    }
+  }
+  private volatile int locked;
+  private static final java.lang.invoke.VarHandle LOCKED;
+
+  static {
+    try {
+      LOCKED = java.lang.invoke.MethodHandles.lookup().findVarHandle(Connection.class, "locked", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private void lock() {
+    for (int spins = 0; !LOCKED.compareAndSet(this, 0, 1); spins++) {
+      if (spins < 128) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield(); // the holder was descheduled inside its few instructions: let it run
+      }
+    }
+  }
+
+  private void unlock() {
+    LOCKED.setRelease(this, 0);
   }
 }
