@@ -20,7 +20,7 @@ final class WireTap extends ChannelDuplexHandler {
    *
    * Heap: the buffers exist only between reset() and clear(), so an idle pooled connection holds
    * no bytes of its last exchange, and a fetch waiting for its first byte holds a small buffer
-   * that grows with what arrives (not a preallocated 16 KB). Bytes go from the ByteBuf straight
+   * that is allocated with the first bytes and grows with what arrives (not a preallocated 16 KB). Bytes go from the ByteBuf straight
    * into the buffer, without an intermediate copy.
    */
   /** First capacity of the inbound buffer; it grows (doubling) as bytes arrive. */
@@ -31,12 +31,14 @@ final class WireTap extends ChannelDuplexHandler {
   private ByteArrayOutputStream in;
   private ByteArrayOutputStream out;
   private int cap;
+  private boolean capturing;
   private volatile long inboundBytes;
   private volatile long lastInboundNanos;
   private volatile boolean overflowed;
 
   synchronized void reset(int cap) {
-    this.in = new ByteArrayOutputStream(Math.min(cap, INITIAL_INBOUND_BYTES));
+    this.in = null; // allocated with the first inbound bytes: a fetch waiting for its answer holds none
+    this.capturing = true;
     this.out = new ByteArrayOutputStream(INITIAL_OUTBOUND_BYTES);
     this.cap = cap;
     this.inboundBytes = 0;
@@ -50,6 +52,9 @@ final class WireTap extends ChannelDuplexHandler {
       ByteBuf b = (ByteBuf) msg;
       int n = b.readableBytes();
       synchronized (this) {
+        if (in == null && capturing) {
+          in = new ByteArrayOutputStream(Math.min(cap, Math.max(INITIAL_INBOUND_BYTES, n)));
+        }
         int room = in == null ? 0 : cap - in.size();
         if (room > 0) {
           copy(b, in, Math.min(room, n));
@@ -98,6 +103,7 @@ final class WireTap extends ChannelDuplexHandler {
 
   /** Drops the buffers once the exchange's bytes were taken; bytes that arrive later are counted, not kept. */
   synchronized void clear() {
+    capturing = false;
     in = null;
     out = null;
   }
