@@ -127,9 +127,12 @@ class FrontierTest {
       f.offer("http://h" + i + ".test/1", 0, null);
       f.offer("http://h" + i + ".test/2", 0, null);
     }
+    Map<String, String> ips = new java.util.HashMap<>();
     for (int i = 0; i < 200; i++) {
-      ready(f, "http://h" + i + ".test:80", "127.0.0." + (2 + i % 2), t0 - 1000 * MS);
+      ips.put("h" + i + ".test", "127.0.0." + (2 + i % 2));
     }
+    // resolve and fetch robots.txt a delay before t0: every host then waits for its delay
+    assertThat(drive(f, ips, t0 - 1000 * MS, false)).isEmpty();
     List<String> first = new ArrayList<>();
     for (Frontier.Work w; (w = f.next(t0)) != null; ) {
       first.add(w.url().url());
@@ -162,7 +165,7 @@ class FrontierTest {
   }
 
   @Test
-  void next_bfs_resolveAndRobotsComeInTheOrderOfTheUrlsThatNeedThem() throws Exception {
+  void next_bfs_robotsComeInTheOrderOfTheUrlsThatNeedThem() throws Exception {
     Frontier f = frontier(Frontier.Order.BFS, 1, 10, Duration.ZERO);
     f.offer("http://a.test/1", 0, null);
     f.offer("http://a.test/2", 0, null);
@@ -180,9 +183,30 @@ class FrontierTest {
         f.release(w.hostKey(), 0);
       }
     }
-    // b.test is not resolved (nor its robots.txt fetched) before a.test's older pages went out
-    assertThat(urls(all)).containsExactly("RESOLVE http://a.test:80", "ROBOTS http://a.test:80", "FETCH http://a.test/1",
-        "FETCH http://a.test/2", "RESOLVE http://b.test:80", "ROBOTS http://b.test:80", "FETCH http://b.test/3");
+    // b.test is resolved ahead (DNS latency hides behind a.test's fetches), but its robots.txt waits for its turn
+    assertThat(urls(all)).containsExactly("RESOLVE http://a.test:80", "RESOLVE http://b.test:80", "ROBOTS http://a.test:80",
+        "FETCH http://a.test/1", "FETCH http://a.test/2", "ROBOTS http://b.test:80", "FETCH http://b.test/3");
+  }
+
+  @Test
+  void next_bfsManyNewHosts_resolvesAtMostTheLookaheadBeforeTheirTurn() throws Exception {
+    Frontier f = frontier(Frontier.Order.BFS, 1, 1000, Duration.ZERO);
+    f.offer("http://a.test/1", 0, null);
+    f.offer("http://a.test/2", 0, null);
+    for (int i = 0; i < 200; i++) {
+      f.offer("http://h" + i + ".test/1", 1, null);
+    }
+    assertThat(f.next(0).kind()).isEqualTo(Frontier.WorkKind.RESOLVE);
+    f.resolved("http://a.test:80", InetAddress.getByName("127.0.0.2"));
+    // a.test has work ranked before every other host: only the lookahead resolves ahead of it
+    int resolves = 0;
+    Frontier.Work w;
+    while ((w = f.next(0)).kind() == Frontier.WorkKind.RESOLVE) {
+      resolves++;
+    }
+    assertThat(resolves).isEqualTo(Frontier.DEFAULT_RESOLVE_AHEAD - 1);
+    assertThat(w.kind()).isEqualTo(Frontier.WorkKind.ROBOTS);
+    assertThat(w.hostKey()).isEqualTo("http://a.test:80");
   }
 
   @Test
