@@ -87,6 +87,8 @@ public final class Crawler {
   private OutputWriter writer;
   private Runner runner;
   private FiberSemaphore slots;
+  private HostLookup lookup;
+  private java.util.function.UnaryOperator<HostLookup> lookupWrap = l -> l;
 
   private Crawler(CrawlConfig config) {
     this.config = Objects.requireNonNull(config, "config");
@@ -157,6 +159,7 @@ public final class Crawler {
       fb.trust(config.trusted);
     }
     fetcher = fb.build();
+    lookup = lookupWrap.apply(fetcher::resolveAll);
     robots = new RobotsPolicy(config.robotsAgent);
     scope = new Scope(config.scope, config.maxDepth, config.allowDomains, config.include, config.exclude);
     for (String s : config.seeds) {
@@ -374,27 +377,42 @@ public final class Crawler {
   // ------------------------------------------------------------------ RESOLVE
 
   private void resolveHost(String hostKey) throws Suspendable {
-    URI uri = URI.create(hostKey + "/");
-    String host = uri.getHost();
+    URI root;
+    List<InetAddress> all;
     try {
-      InetAddress a = fetcher.resolve(uri);
-      List<InetAddress> all;
-      try {
-        all = resolver.resolveAll(host);
-      } catch (java.net.UnknownHostException e) {
-        all = List.of(a);
-      }
-      List<WarcRecord> records = new ArrayList<>();
-      try {
-        records.add(WarcOutput.dns(host, all, Instant.now()));
-      } catch (IOException e) {
-        // a DNS record that cannot be built is left out; the crawl goes on
-      }
-      frontier.resolved(hostKey, a);
-      writer.submit(new OutputWriter.Commit(records, List.of(), List.of(), List.of()));
+      root = URI.create(hostKey + "/");
+      all = lookup.addresses(root);
     } catch (FetchException e) {
       failHost(hostKey, e);
+      return;
+    } catch (RuntimeException e) {
+      // a resolver bug must fail the host, not leave it resolving forever (the crawl would never end)
+      failHost(hostKey, new FetchException(FetchException.Kind.DNS, hostKey + "/", "resolver failed: " + e, e));
+      return;
     }
+    List<WarcRecord> records = new ArrayList<>(1);
+    try {
+      records.add(WarcOutput.dns(root.getHost(), all, Instant.now()));
+    } catch (IOException | RuntimeException e) {
+      // a DNS record that cannot be built is left out; the crawl goes on
+    }
+    frontier.resolved(hostKey, all.get(0));
+    writer.submit(new OutputWriter.Commit(records, List.of(), List.of(), List.of()));
+  }
+
+  /** How RESOLVE work finds a host's addresses: the fetcher's resolver, or a test's stand-in. */
+  interface HostLookup {
+    /**
+     * @return the addresses, the first one checked against the address policy; may suspend
+     * @throws FetchException DNS or BLOCKED
+     */
+    List<InetAddress> addresses(URI hostRoot) throws FetchException, Suspendable;
+  }
+
+  /** For tests: wraps the host lookup (to inject a resolver fault into a real crawl). Call before {@link #run()}. */
+  Crawler wrapLookup(java.util.function.UnaryOperator<HostLookup> wrap) {
+    this.lookupWrap = Objects.requireNonNull(wrap, "wrap");
+    return this;
   }
 
   private void failHost(String hostKey, FetchException e) throws Suspendable {

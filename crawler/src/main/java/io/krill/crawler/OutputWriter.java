@@ -23,7 +23,7 @@ import org.netpreserve.jwarc.WarcRecord;
 final class OutputWriter implements AutoCloseable {
   /*
    * Implementation notes. A commit is one page's (or robots.txt's, or a DNS answer's) output.
-   * The writer drains up to BATCH commits: appends each one's WARC records as one unit, then
+   * The writer drains up to BATCH commits: appends all their WARC records as one unit, then
    * all their JSONL lines, then one journal append (Q lines, C lines, the W position line).
    * With Fsync.ALWAYS the WARC and JSONL files are forced before the journal is written and
    * the journal after; BATCH forces all three in that order every interval. After kill -9 the
@@ -129,15 +129,17 @@ final class OutputWriter implements AutoCloseable {
   }
 
   private void write(List<Commit> batch) throws IOException {
+    List<WarcRecord> records = new ArrayList<>();
     List<String> lines = new ArrayList<>();
     List<CrawlUrl> queued = new ArrayList<>();
     List<String> completed = new ArrayList<>();
     for (Commit c : batch) {
-      warc.append(c.records());
+      records.addAll(c.records());
       lines.addAll(c.jsonl());
       queued.addAll(c.queued());
       completed.addAll(c.completed());
     }
+    warc.append(records); // the batch's records as one unit: one write, not one per commit
     long jsonlEnd = jsonl.append(lines);
     if (fsync == CrawlConfig.Fsync.ALWAYS) {
       warc.force();

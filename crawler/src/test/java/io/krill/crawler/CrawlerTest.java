@@ -89,6 +89,30 @@ class CrawlerTest {
   }
 
   @Test
+  void run_resolverThrowsRuntimeException_hostFailedAndCrawlFinishes() throws Exception {
+    try (SmallWeb web = new SmallWeb(4, 0)) {
+      Path out = tmp.resolve("out");
+      // a real crawl whose resolver has a bug for one host: the host must fail, not stay resolving
+      CrawlSummary s = Crawler.create(web.config(out).maxDuration(Duration.ofSeconds(60)).build())
+          .wrapLookup(real -> uri -> {
+            if (uri.getHost().equals("c.test")) {
+              throw new IllegalStateException("resolver bug");
+            }
+            return real.addresses(uri);
+          }).run();
+      assertThat(s.stoppedBy()).isEqualTo("done");
+      List<CrawlOutput.Line> lines = CrawlOutput.jsonl(out);
+      assertThat(lines).filteredOn(l -> l.url().contains("c.test")).isNotEmpty()
+          .allSatisfy(l -> assertThat(l.error()).startsWith("dns: ").contains("resolver bug"));
+      assertThat(web.ip3.hits()).isEmpty();
+      Set<String> expected = new TreeSet<>(web.reachablePages());
+      expected.removeIf(u -> u.contains("c.test"));
+      assertThat(fetchedPages(out)).isEqualTo(expected);
+      assertOneLinePerUrl(out);
+    }
+  }
+
+  @Test
   void run_threadsModeAndNaive_sameFetchedSetAsFibers() throws Exception {
     try (SmallWeb web = new SmallWeb(6, 5)) {
       Path threads = tmp.resolve("threads");

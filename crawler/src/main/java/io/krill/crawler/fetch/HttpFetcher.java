@@ -108,6 +108,8 @@ public final class HttpFetcher implements AutoCloseable {
   public static final String DEFAULT_USER_AGENT = "krill-crawler/0.1 (+https://github.com/krill/krill)";
 
   private static final long SLICE_NANOS = 250_000_000L;
+  /** Largest body buffer sized up front from a Content-Length (a larger body grows it as it arrives). */
+  private static final int PRESIZE_LIMIT = 1 << 20;
 
   private final DnsResolver resolver;
   private final FiberScheduler scheduler;
@@ -180,6 +182,19 @@ public final class HttpFetcher implements AutoCloseable {
    * @throws Suspendable never; marks that this method suspends
    */
   public InetAddress resolve(URI uri) throws FetchException, Suspendable {
+    return resolveAll(uri).get(0);
+  }
+
+  /**
+   * Resolves the URL's host to all its addresses (one lookup) and checks the first, the one to
+   * connect to, against the safety policy. May suspend.
+   *
+   * @param uri an http(s) URL
+   * @return the addresses in preference order, not empty; the first is checked
+   * @throws FetchException DNS if it does not resolve, BLOCKED if the policy refuses the first address
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public List<InetAddress> resolveAll(URI uri) throws FetchException, Suspendable {
     String host = uri.getHost();
     if (host == null) {
       throw FetchException.of(FetchException.Kind.BAD_URL, uri, "no host");
@@ -187,14 +202,14 @@ public final class HttpFetcher implements AutoCloseable {
     if (host.startsWith("[") && host.endsWith("]")) {
       host = host.substring(1, host.length() - 1);
     }
-    InetAddress a;
+    List<InetAddress> all;
     try {
-      a = resolver.resolve(host);
+      all = resolver.resolveAll(host);
     } catch (UnknownHostException e) {
       throw new FetchException(FetchException.Kind.DNS, uri.toString(), e.getMessage(), e);
     }
-    check(uri, a);
-    return a;
+    check(uri, all.get(0));
+    return all;
   }
 
   private void check(URI uri, InetAddress a) throws FetchException {
@@ -400,7 +415,7 @@ public final class HttpFetcher implements AutoCloseable {
     req.headers().set(HttpHeaderNames.ACCEPT_ENCODING, "gzip, deflate");
     req.headers().set(HttpHeaderNames.CONNECTION, "keep-alive");
     long sent = System.nanoTime();
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    ByteArrayOutputStream body = new ByteArrayOutputStream(0);
     boolean headSeen = false;
     boolean complete = false;
     boolean keepAlive = false;
@@ -462,6 +477,9 @@ public final class HttpFetcher implements AutoCloseable {
               throw FetchException.of(FetchException.Kind.BODY_TOO_LARGE, uri,
                   "Content-Length " + declared + " exceeds maxBodyBytes " + maxBodyBytes);
             }
+            if (declared > 0 && body.size() == 0) {
+              body = new ByteArrayOutputStream((int) Math.min(declared, PRESIZE_LIMIT)); // no growth copies
+            }
           }
           if (m instanceof HttpContent) {
             ByteBuf content = ((HttpContent) m).content();
@@ -495,6 +513,7 @@ public final class HttpFetcher implements AutoCloseable {
   private static void finish(Exchange ex, WireTap tap, ByteArrayOutputStream body, boolean failed) {
     ex.requestBytes = tap.outbound();
     byte[] in = tap.inbound();
+    tap.clear();
     ex.responseBytes = in.length == 0 ? null : in;
     ex.responseTruncated = failed || tap.overflowed();
     ex.body = body.toByteArray();

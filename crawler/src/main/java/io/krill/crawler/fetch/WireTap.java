@@ -17,17 +17,29 @@ final class WireTap extends ChannelDuplexHandler {
    * it sends a request and reads it after the last content arrived. The hand-off through the
    * connection's message queue (synchronized) orders the loop's writes before the strand's
    * reads; the counters the strand polls while waiting are volatile.
+   *
+   * Heap: the buffers exist only between reset() and clear(), so an idle pooled connection holds
+   * no bytes of its last exchange, and a fetch waiting for its first byte holds a small buffer
+   * that is allocated with the first bytes and grows with what arrives (not a preallocated 16 KB). Bytes go from the ByteBuf straight
+   * into the buffer, without an intermediate copy.
    */
-  private ByteArrayOutputStream in = new ByteArrayOutputStream();
-  private ByteArrayOutputStream out = new ByteArrayOutputStream();
+  /** First capacity of the inbound buffer; it grows (doubling) as bytes arrive. */
+  static final int INITIAL_INBOUND_BYTES = 1024;
+  /** First capacity of the outbound buffer: a GET request head fits. */
+  static final int INITIAL_OUTBOUND_BYTES = 256;
+
+  private ByteArrayOutputStream in;
+  private ByteArrayOutputStream out;
   private int cap;
+  private boolean capturing;
   private volatile long inboundBytes;
   private volatile long lastInboundNanos;
   private volatile boolean overflowed;
 
   synchronized void reset(int cap) {
-    this.in = new ByteArrayOutputStream(Math.min(cap, 16 * 1024));
-    this.out = new ByteArrayOutputStream(512);
+    this.in = null; // allocated with the first inbound bytes: a fetch waiting for its answer holds none
+    this.capturing = true;
+    this.out = new ByteArrayOutputStream(INITIAL_OUTBOUND_BYTES);
     this.cap = cap;
     this.inboundBytes = 0;
     this.overflowed = false;
@@ -40,12 +52,12 @@ final class WireTap extends ChannelDuplexHandler {
       ByteBuf b = (ByteBuf) msg;
       int n = b.readableBytes();
       synchronized (this) {
-        int room = cap - in.size();
+        if (in == null && capturing) {
+          in = new ByteArrayOutputStream(Math.min(cap, Math.max(INITIAL_INBOUND_BYTES, n)));
+        }
+        int room = in == null ? 0 : cap - in.size();
         if (room > 0) {
-          int take = Math.min(room, n);
-          byte[] copy = new byte[take];
-          b.getBytes(b.readerIndex(), copy);
-          in.write(copy, 0, take);
+          copy(b, in, Math.min(room, n));
         }
         if (n > room) {
           overflowed = true;
@@ -61,21 +73,39 @@ final class WireTap extends ChannelDuplexHandler {
   public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
     if (msg instanceof ByteBuf) {
       ByteBuf b = (ByteBuf) msg;
-      byte[] copy = new byte[b.readableBytes()];
-      b.getBytes(b.readerIndex(), copy);
       synchronized (this) {
-        out.write(copy, 0, copy.length);
+        if (out != null) {
+          copy(b, out, b.readableBytes());
+        }
       }
     }
     ctx.write(msg, promise);
   }
 
+  /* Appends n readable bytes of b without moving its reader index: heap buffers copy from their array directly. */
+  private static void copy(ByteBuf b, ByteArrayOutputStream to, int n) {
+    if (b.hasArray()) {
+      to.write(b.array(), b.arrayOffset() + b.readerIndex(), n);
+    } else {
+      byte[] tmp = new byte[n];
+      b.getBytes(b.readerIndex(), tmp);
+      to.write(tmp, 0, n);
+    }
+  }
+
   synchronized byte[] inbound() {
-    return in.toByteArray();
+    return in == null ? new byte[0] : in.toByteArray();
   }
 
   synchronized byte[] outbound() {
-    return out.toByteArray();
+    return out == null ? new byte[0] : out.toByteArray();
+  }
+
+  /** Drops the buffers once the exchange's bytes were taken; bytes that arrive later are counted, not kept. */
+  synchronized void clear() {
+    capturing = false;
+    in = null;
+    out = null;
   }
 
   long inboundBytes() {

@@ -44,9 +44,18 @@ public final class WarcOutput implements AutoCloseable {
   /** Where the last write ended: file name and byte offset. */
   public record Position(String file, long end) {}
 
+  private static final java.time.format.DateTimeFormatter DNS_DATE =
+      java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(java.time.ZoneOffset.UTC);
+  private static final MediaType TEXT_DNS = MediaType.parse("text/dns");
+  /** A SHA-1 digest to clone: cloning skips the provider lookup of MessageDigest.getInstance. */
+  private static final MessageDigest SHA1 = sha1Prototype();
+
   private final Path dir;
   private final long maxFileBytes;
   private final boolean gzip;
+  /* One batch's serialized records; reused, so that a batch costs no new writer or buffer. */
+  private Batch batch = new Batch();
+  private WarcWriter writer;
   private int index;
   private FileChannel channel;
   private String fileName;
@@ -117,12 +126,23 @@ public final class WarcOutput implements AutoCloseable {
       channel.close();
       open(index + 1);
     }
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    WarcWriter w = new WarcWriter(Channels.newChannel(buf), gzip ? WarcCompression.GZIP : WarcCompression.NONE);
-    for (WarcRecord r : records) {
-      w.write(r);
+    batch.reset();
+    if (writer == null) {
+      writer = new WarcWriter(Channels.newChannel(batch), gzip ? WarcCompression.GZIP : WarcCompression.NONE);
     }
-    ByteBuffer bytes = ByteBuffer.wrap(buf.toByteArray());
+    try {
+      for (WarcRecord r : records) {
+        writer.write(r);
+      }
+    } catch (IOException | RuntimeException e) {
+      writer = null; // its state after a failed record is unknown: the next batch gets a fresh one
+      throw e;
+    }
+    ByteBuffer bytes = batch.view();
+    if (batch.capacity() > Batch.RETAINED_BYTES) {
+      batch = new Batch(); // bytes stays valid; a rare huge batch is not kept for the crawl's life
+      writer = null;
+    }
     long start = channel.position();
     try {
       while (bytes.hasRemaining()) {
@@ -206,7 +226,7 @@ public final class WarcOutput implements AutoCloseable {
    */
   public static WarcResource dns(String host, List<InetAddress> addresses, Instant date) throws IOException {
     StringBuilder sb = new StringBuilder();
-    sb.append(java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(java.time.ZoneOffset.UTC).format(date))
+    sb.append(DNS_DATE.format(date))
         .append('\n');
     for (InetAddress a : addresses) {
       sb.append(host).append(". IN ").append(a.getAddress().length == 4 ? "A " : "AAAA ").append(a.getHostAddress())
@@ -214,16 +234,43 @@ public final class WarcOutput implements AutoCloseable {
     }
     byte[] b = sb.toString().getBytes(StandardCharsets.US_ASCII);
     return new WarcResource.Builder(URI.create("dns:" + host)).date(date).blockDigest(sha1(b))
-        .body(MediaType.parse("text/dns"), b).build();
+        .body(TEXT_DNS, b).build();
   }
 
   private static WarcDigest sha1(byte[] b) {
+    MessageDigest md;
     try {
-      MessageDigest md = MessageDigest.getInstance("SHA-1");
-      md.update(b);
-      return new WarcDigest(md);
+      md = (MessageDigest) SHA1.clone();
+    } catch (CloneNotSupportedException e) {
+      md = sha1Prototype();
+    }
+    md.update(b);
+    return new WarcDigest(md);
+  }
+
+  private static MessageDigest sha1Prototype() {
+    try {
+      return MessageDigest.getInstance("SHA-1");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-1 missing from the JDK", e);
+    }
+  }
+
+  /** A byte buffer whose bytes can be written without a copy. */
+  private static final class Batch extends ByteArrayOutputStream {
+    /** Largest buffer kept between batches. */
+    static final int RETAINED_BYTES = 1 << 20;
+
+    Batch() {
+      super(64 * 1024);
+    }
+
+    int capacity() {
+      return buf.length;
+    }
+
+    ByteBuffer view() {
+      return ByteBuffer.wrap(buf, 0, count);
     }
   }
 }

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class FrontierTest {
@@ -26,6 +27,39 @@ class FrontierTest {
     assertThat(robots.kind()).isEqualTo(Frontier.WorkKind.ROBOTS);
     f.robotsReady(hostKey, u -> true, Duration.ZERO);
     f.release(hostKey, now);
+  }
+
+  /**
+   * Hands out work until none is ready, doing RESOLVE (address from {@code ips} by host name) and
+   * ROBOTS (allow all) at once as they come; FETCH work is collected and, if {@code release}, released at once.
+   */
+  private static List<Frontier.Work> drive(Frontier f, Map<String, String> ips, long now, boolean release) throws Exception {
+    List<Frontier.Work> fetches = new ArrayList<>();
+    for (Frontier.Work w; (w = f.next(now)) != null; ) {
+      switch (w.kind()) {
+        case RESOLVE:
+          f.resolved(w.hostKey(), InetAddress.getByName(ips.get(java.net.URI.create(w.hostKey()).getHost())));
+          break;
+        case ROBOTS:
+          f.robotsReady(w.hostKey(), u -> true, Duration.ZERO);
+          f.release(w.hostKey(), now);
+          break;
+        default:
+          fetches.add(w);
+          if (release) {
+            f.release(w.hostKey(), now);
+          }
+      }
+    }
+    return fetches;
+  }
+
+  private static List<String> urls(List<Frontier.Work> work) {
+    List<String> out = new ArrayList<>();
+    for (Frontier.Work w : work) {
+      out.add(w.kind() + " " + (w.url() == null ? w.hostKey() : w.url().url()));
+    }
+    return out;
   }
 
   @Test
@@ -77,16 +111,11 @@ class FrontierTest {
       f.offer("http://" + h + ".test/1", 0, null);
       f.offer("http://" + h + ".test/2", 0, null);
     }
-    for (String h : List.of("a", "b", "c")) {
-      ready(f, "http://" + h + ".test:80", "127.0.0.9", 0);
-    }
-    List<Frontier.Work> out = new ArrayList<>();
-    for (Frontier.Work w; (w = f.next(0)) != null; ) {
-      out.add(w);
-    }
+    Map<String, String> ips = Map.of("a.test", "127.0.0.9", "b.test", "127.0.0.9", "c.test", "127.0.0.9");
+    List<Frontier.Work> out = drive(f, ips, 0, false);
     assertThat(out).hasSize(2);
     f.release(out.get(0).hostKey(), 0);
-    assertThat(f.next(0)).isNotNull();
+    assertThat(drive(f, ips, 0, false)).hasSize(1);
     assertThat(f.next(0)).isNull();
   }
 
@@ -98,9 +127,12 @@ class FrontierTest {
       f.offer("http://h" + i + ".test/1", 0, null);
       f.offer("http://h" + i + ".test/2", 0, null);
     }
+    Map<String, String> ips = new java.util.HashMap<>();
     for (int i = 0; i < 200; i++) {
-      ready(f, "http://h" + i + ".test:80", "127.0.0." + (2 + i % 2), t0 - 1000 * MS);
+      ips.put("h" + i + ".test", "127.0.0." + (2 + i % 2));
     }
+    // resolve and fetch robots.txt a delay before t0: every host then waits for its delay
+    assertThat(drive(f, ips, t0 - 1000 * MS, false)).isEmpty();
     List<String> first = new ArrayList<>();
     for (Frontier.Work w; (w = f.next(t0)) != null; ) {
       first.add(w.url().url());
@@ -123,16 +155,58 @@ class FrontierTest {
     for (String h : List.of("a", "b", "c")) {
       f.offer("http://" + h + ".test/1", 0, null);
     }
-    ready(f, "http://a.test:80", "127.0.0.5", 0);
-    ready(f, "http://b.test:80", "127.0.0.5", 0);
-    ready(f, "http://c.test:80", "127.0.0.6", 0);
-    Frontier.Work w1 = f.next(0);
-    Frontier.Work w2 = f.next(0);
-    assertThat(List.of(w1.url().url(), w2.url().url())).containsExactly("http://a.test/1", "http://c.test/1");
+    Map<String, String> ips = Map.of("a.test", "127.0.0.5", "b.test", "127.0.0.5", "c.test", "127.0.0.6");
+    List<Frontier.Work> out = drive(f, ips, 0, false);
+    assertThat(urls(out)).containsExactly("FETCH http://a.test/1", "FETCH http://c.test/1");
     assertThat(f.next(0)).isNull();
     assertThat(f.nanosUntilReady(0)).isEqualTo(Long.MAX_VALUE);
-    f.release(w1.hostKey(), 0);
-    assertThat(f.next(0).url().url()).isEqualTo("http://b.test/1");
+    f.release(out.get(0).hostKey(), 0);
+    assertThat(urls(drive(f, ips, 0, false))).containsExactly("FETCH http://b.test/1");
+  }
+
+  @Test
+  void next_bfs_robotsComeInTheOrderOfTheUrlsThatNeedThem() throws Exception {
+    Frontier f = frontier(Frontier.Order.BFS, 1, 10, Duration.ZERO);
+    f.offer("http://a.test/1", 0, null);
+    f.offer("http://a.test/2", 0, null);
+    f.offer("http://b.test/3", 1, null);
+    List<Frontier.Work> all = new ArrayList<>();
+    Map<String, String> ips = Map.of("a.test", "127.0.0.2", "b.test", "127.0.0.3");
+    for (Frontier.Work w; (w = f.next(0)) != null; ) {
+      all.add(w);
+      if (w.kind() == Frontier.WorkKind.RESOLVE) {
+        f.resolved(w.hostKey(), InetAddress.getByName(ips.get(java.net.URI.create(w.hostKey()).getHost())));
+      } else {
+        if (w.kind() == Frontier.WorkKind.ROBOTS) {
+          f.robotsReady(w.hostKey(), u -> true, Duration.ZERO);
+        }
+        f.release(w.hostKey(), 0);
+      }
+    }
+    // b.test is resolved ahead (DNS latency hides behind a.test's fetches), but its robots.txt waits for its turn
+    assertThat(urls(all)).containsExactly("RESOLVE http://a.test:80", "RESOLVE http://b.test:80", "ROBOTS http://a.test:80",
+        "FETCH http://a.test/1", "FETCH http://a.test/2", "ROBOTS http://b.test:80", "FETCH http://b.test/3");
+  }
+
+  @Test
+  void next_bfsManyNewHosts_resolvesAtMostTheLookaheadBeforeTheirTurn() throws Exception {
+    Frontier f = frontier(Frontier.Order.BFS, 1, 1000, Duration.ZERO);
+    f.offer("http://a.test/1", 0, null);
+    f.offer("http://a.test/2", 0, null);
+    for (int i = 0; i < 200; i++) {
+      f.offer("http://h" + i + ".test/1", 1, null);
+    }
+    assertThat(f.next(0).kind()).isEqualTo(Frontier.WorkKind.RESOLVE);
+    f.resolved("http://a.test:80", InetAddress.getByName("127.0.0.2"));
+    // a.test has work ranked before every other host: only the lookahead resolves ahead of it
+    int resolves = 0;
+    Frontier.Work w;
+    while ((w = f.next(0)).kind() == Frontier.WorkKind.RESOLVE) {
+      resolves++;
+    }
+    assertThat(resolves).isEqualTo(Frontier.DEFAULT_RESOLVE_AHEAD - 1);
+    assertThat(w.kind()).isEqualTo(Frontier.WorkKind.ROBOTS);
+    assertThat(w.hostKey()).isEqualTo("http://a.test:80");
   }
 
   @Test
@@ -184,9 +258,10 @@ class FrontierTest {
       f.offer("http://b.test/2", 0, null);
       f.offer("http://a.test/3", 1, null);
       f.offer("http://b.test/4", 1, null);
-      ready(f, "http://a.test:80", "127.0.0.2", 0);
-      ready(f, "http://b.test:80", "127.0.0.3", 0);
-      List<String> got = drain(f);
+      List<String> got = new ArrayList<>();
+      for (Frontier.Work w : drive(f, Map.of("a.test", "127.0.0.2", "b.test", "127.0.0.3"), 0, true)) {
+        got.add(w.url().url());
+      }
       if (order == Frontier.Order.BFS) {
         assertThat(got).containsExactly("http://a.test/1", "http://b.test/2", "http://a.test/3", "http://b.test/4");
       } else {

@@ -64,4 +64,28 @@ class RobotsPolicyTest {
     assertThat(Sitemaps.parse("http://a.test/s.xml", "text/xml", "garbage<".getBytes(StandardCharsets.UTF_8), 10).pageUrls())
         .isEmpty();
   }
+
+  @Test
+  void sitemaps_parserReusedAfterBrokenAndHostileDocuments_sameAnswersAsFresh() throws Exception {
+    String urlset = "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+        + "<url><loc>http://a.test/1</loc></url></urlset>";
+    java.nio.file.Path secret = java.nio.file.Files.createTempFile("krill-sitemap-secret", ".txt");
+    java.nio.file.Files.writeString(secret, "http://a.test/leaked");
+    String xxe = "<?xml version=\"1.0\"?><!DOCTYPE urlset [<!ENTITY x SYSTEM \"" + secret.toUri() + "\">]>"
+        + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>&x;</loc></url></urlset>";
+    try {
+      for (int round = 0; round < 3; round++) {
+        // a document cut off mid-element, then a DOCTYPE with an external entity: both list nothing
+        assertThat(Sitemaps.parse("http://a.test/s.xml", "text/xml", urlset.substring(0, 90).getBytes(StandardCharsets.UTF_8), 10)
+            .pageUrls()).isEmpty();
+        assertThat(Sitemaps.parse("http://a.test/s.xml", "text/xml", xxe.getBytes(StandardCharsets.UTF_8), 10).pageUrls())
+            .isEmpty();
+        // and the pooled parser that saw them reads the next good one in full
+        assertThat(Sitemaps.parse("http://a.test/s.xml", "text/xml", urlset.getBytes(StandardCharsets.UTF_8), 10).pageUrls())
+            .containsExactly("http://a.test/1");
+      }
+    } finally {
+      java.nio.file.Files.deleteIfExists(secret);
+    }
+  }
 }
