@@ -322,35 +322,16 @@ public final class FiberInput {
     }
   }
 
-  /*
-   * A spin lock instead of a monitor: the blocks it guards are a few field and buffer
-   * operations with no park inside, and it is contended only by close() from another thread.
-   * On the per-message path a monitor cost about as much as the fiber switch itself (an echo
-   * round trip measured ~1.5 us cheaper with these blocks unguarded); one CAS and one release
-   * store is the least that keeps close() from another thread safe.
-   */
+  /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
   private volatile int locked;
-  private static final java.lang.invoke.VarHandle LOCKED;
-
-  static {
-    try {
-      LOCKED = java.lang.invoke.MethodHandles.lookup().findVarHandle(FiberInput.class, "locked", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final java.lang.invoke.VarHandle LOCKED =
+      io.krill.netio.internal.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberInput.class);
 
   private void lock() {
-    for (int spins = 0; !LOCKED.compareAndSet(this, 0, 1); spins++) {
-      if (spins < 128) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield(); // the holder was descheduled inside its few instructions: let it run
-      }
-    }
+    io.krill.netio.internal.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    LOCKED.setRelease(this, 0);
+    io.krill.netio.internal.SpinLocks.unlock(LOCKED, this);
   }
 }

@@ -138,46 +138,25 @@ public final class FiberOutput {
   }
 
   /*
-   * Hands the gathered bytes to the sink as a retained slice of the buffer, then keeps the
-   * buffer for the next writes if the sink is already done with the slice (the usual case: a
-   * fiber on its channel's loop writes and flushes synchronously, and the channel releases
-   * what it wrote), else leaves it to the sink and starts a fresh one next time. A stream that
-   * writes and flushes in turn (an echo, a request/response protocol) so allocates no buffer
-   * per flush. Returns false if nothing was gathered.
+   * Hands the gathered bytes to the sink; returns false if nothing was gathered. The buffer
+   * goes with them: the next write takes a new one from the channel's pool. (Keeping it for
+   * the next writes when the sink was done with it saved no measurable CPU in the echo
+   * benchmark, and held a pooled buffer per idle connection, away from the pool's warm ones.)
    */
   private boolean handOver(boolean flush) throws IOException {
     ByteBuf buf;
-    ByteBuf out;
     lock();
     try {
       checkOpen();
       buf = pending;
-      if (buf == null || !buf.isReadable()) {
-        return false;
-      }
-      out = buf.retainedSlice();
+      pending = null;
     } finally {
       unlock();
     }
-    boolean written = false;
-    try {
-      sink.write(out, flush);
-      written = true;
-    } finally {
-      lock();
-      try {
-        if (pending == buf) { // else close() took it
-          if (written && buf.refCnt() == 1) {
-            buf.clear(); // the sink released the slice: its bytes are on their way, the space is free
-          } else {
-            pending = null;
-            buf.release(); // the sink still holds the slice (or failed): the buffer is its now
-          }
-        }
-      } finally {
-        unlock();
-      }
+    if (buf == null) {
+      return false;
     }
+    sink.write(buf, flush);
     return true;
   }
 
@@ -218,9 +197,7 @@ public final class FiberOutput {
     } finally {
       unlock();
     }
-    if (buf != null && !buf.isReadable()) {
-      buf.release(); // a kept, empty buffer
-    } else if (buf != null) {
+    if (buf != null) {
       try {
         sink.write(buf, true);
       } catch (IOException e) {
@@ -229,35 +206,16 @@ public final class FiberOutput {
     }
   }
 
-  /*
-   * A spin lock instead of a monitor: the blocks it guards are a few field and buffer
-   * operations with no park inside, and it is contended only by close() from another thread.
-   * On the per-message path a monitor cost about as much as the fiber switch itself (an echo
-   * round trip measured ~1.5 us cheaper with these blocks unguarded); one CAS and one release
-   * store is the least that keeps close() from another thread safe.
-   */
+  /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
   private volatile int locked;
-  private static final java.lang.invoke.VarHandle LOCKED;
-
-  static {
-    try {
-      LOCKED = java.lang.invoke.MethodHandles.lookup().findVarHandle(FiberOutput.class, "locked", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final java.lang.invoke.VarHandle LOCKED =
+      io.krill.netio.internal.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberOutput.class);
 
   private void lock() {
-    for (int spins = 0; !LOCKED.compareAndSet(this, 0, 1); spins++) {
-      if (spins < 128) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield(); // the holder was descheduled inside its few instructions: let it run
-      }
-    }
+    io.krill.netio.internal.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    LOCKED.setRelease(this, 0);
+    io.krill.netio.internal.SpinLocks.unlock(LOCKED, this);
   }
 }

@@ -473,27 +473,14 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
     }
   }
   private volatile int locked;
-  private static final java.lang.invoke.VarHandle LOCKED;
-
-  static {
-    try {
-      LOCKED = java.lang.invoke.MethodHandles.lookup().findVarHandle(Connection.class, "locked", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final java.lang.invoke.VarHandle LOCKED =
+      io.krill.netio.internal.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), Connection.class);
 
   private void lock() {
-    for (int spins = 0; !LOCKED.compareAndSet(this, 0, 1); spins++) {
-      if (spins < 128) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield(); // the holder was descheduled inside its few instructions: let it run
-      }
-    }
+    io.krill.netio.internal.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    LOCKED.setRelease(this, 0);
+    io.krill.netio.internal.SpinLocks.unlock(LOCKED, this);
   }
 }
