@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
  * position (and fed byte by byte), and must decode to the same requests each time.
  */
 class RequestDecoderTest {
-  /* "GET /a", "POST /b ok(body)", or "400: reason" per decoded request. */
-  private static List<String> decode(byte[] input, int... splits) {
+  /* A decoder channel that was given {@code input} in pieces ending at each split. */
+  private static EmbeddedChannel fed(byte[] input, int... splits) {
     EmbeddedChannel ch = new EmbeddedChannel(new RequestDecoder(new HttpDecoderConfig().setStrictLineParsing(true),
         new HttpServerStats()));
     int at = 0;
@@ -30,6 +30,12 @@ class RequestDecoderTest {
       at = split;
     }
     ch.writeInbound(Unpooled.wrappedBuffer(input, at, input.length - at));
+    return ch;
+  }
+
+  /* "GET /a", "POST /b ok(body)", or "400: reason" per decoded request. */
+  private static List<String> decode(byte[] input, int... splits) {
+    EmbeddedChannel ch = fed(input, splits);
     List<String> out = new ArrayList<>();
     StringBuilder body = new StringBuilder();
     for (Object o; (o = ch.readInbound()) != null; ) {
@@ -118,14 +124,7 @@ class RequestDecoderTest {
 
   /* The messages themselves: "GET /a" per head, "end N" per LastHttpContent (N: body bytes since the head). */
   private static List<String> messages(byte[] input, int... splits) {
-    EmbeddedChannel ch = new EmbeddedChannel(new RequestDecoder(new HttpDecoderConfig().setStrictLineParsing(true),
-        new HttpServerStats()));
-    int at = 0;
-    for (int split : splits) {
-      ch.writeInbound(Unpooled.wrappedBuffer(input, at, split - at));
-      at = split;
-    }
-    ch.writeInbound(Unpooled.wrappedBuffer(input, at, input.length - at));
+    EmbeddedChannel ch = fed(input, splits);
     List<String> out = new ArrayList<>();
     int body = 0;
     for (Object o; (o = ch.readInbound()) != null; ) {
