@@ -25,10 +25,16 @@ final class Cell {
   long held;
   double activeRpsBefore = Double.NaN;
   double activeRpsDuring = Double.NaN;
-  /** Crawl scenario: pages per second. */
+  /** Crawl scenario: pages per second over the warm window (a quick run: the whole crawl). */
   double pagesPerSecond = Double.NaN;
-  /** Crawl scenario: the crawler JVM's CPU (user + system, JIT and GC included) per page, in ms. */
+  /** Crawl scenario: pages per second over the whole crawl, JIT warm-up included (the crawl summary's). */
+  double crawlPagesPerSecond = Double.NaN;
+  /** Crawl scenario: the crawler JVM's CPU (user + system, JIT and GC included) per page over the warm window, in ms. */
   double cpuMsPerPage = Double.NaN;
+  /** Crawl scenario: the same over the whole crawl. */
+  double crawlCpuMsPerPage = Double.NaN;
+  /** Crawl scenario: heap after a full collection requested at a fixed page count, in MiB. */
+  double liveHeapMiB = Double.NaN;
   /** Crawl scenario: the crawler JVM's largest heap after a collection, in MiB. */
   double peakHeapMiB = Double.NaN;
   /** Crawl scenario: the most work items in flight at once (the crawl summary's). */

@@ -2,6 +2,10 @@ package io.krill.loadtest.harness;
 
 import io.krill.crawler.cli.CrawlCommand;
 import io.krill.crawler.testweb.TestWebCommand;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -11,6 +15,35 @@ import java.util.Arrays;
  */
 public final class CrawlChild {
   private CrawlChild() {}
+
+  /** Writes every byte to both streams, each write whole under one lock so lines do not interleave. */
+  static final class Tee extends OutputStream {
+    private final OutputStream a;
+    private final OutputStream b;
+
+    Tee(OutputStream a, OutputStream b) {
+      this.a = a;
+      this.b = b;
+    }
+
+    @Override
+    public synchronized void write(int x) throws IOException {
+      a.write(x);
+      b.write(x);
+    }
+
+    @Override
+    public synchronized void write(byte[] buf, int off, int len) throws IOException {
+      a.write(buf, off, len);
+      b.write(buf, off, len);
+    }
+
+    @Override
+    public synchronized void flush() throws IOException {
+      a.flush();
+      b.flush();
+    }
+  }
 
   /**
    * Runs the subcommand and exits with its status (2 for an unknown one).
@@ -23,6 +56,9 @@ public final class CrawlChild {
     int status;
     switch (sub) {
       case "crawl":
+        // Progress lines go to standard error (the child's log); the scenario also reads them
+        // as they come, so standard error is copied to standard output.
+        System.setErr(new PrintStream(new Tee(System.err, System.out), true, StandardCharsets.UTF_8));
         status = CrawlCommand.run(rest);
         break;
       case "testweb":

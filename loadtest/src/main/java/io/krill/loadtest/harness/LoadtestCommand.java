@@ -41,7 +41,7 @@ public final class LoadtestCommand implements Callable<Integer> {
   @Option(names = "--rounds", description = "interleaved rounds (default: 3, slow-handler and idle 2, quick: 1)")
   Integer rounds;
 
-  @Option(names = "--warmup-ms", description = "warm-up per cell in ms (default: 3000, quick: 1000)")
+  @Option(names = "--warmup-ms", description = "warm-up per cell in ms (default: 8000, quick: 1000)")
   Long warmupMillis;
 
   @Option(names = "--measure-ms", description = "measured time per cell in ms (default: 4000, quick: 2000)")

@@ -101,8 +101,9 @@ final class Report {
             + " beside ÷ alone | active ÷ netty | active ÷ platform | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         break;
       case CRAWL:
-        b.append("| variant | pages/s (median, min–max) | ÷ threads-32 | ÷ virtual | crawler CPU ms/page | peak heap after GC,"
-            + " MiB | peak in flight |\n|---|---|---|---|---|---|---|\n");
+        b.append("| variant | warm pages/s (median, min–max) | ÷ threads-32 | ÷ virtual | whole-crawl pages/s | ÷ threads-32"
+            + " | ÷ virtual | warm CPU ms/page | whole-crawl CPU ms/page | live heap, MiB | peak heap after GC, MiB"
+            + " | peak in flight |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         break;
       default:
         b.append("| connections | variant | requests/s (median, min–max) | ÷ netty | ÷ platform | p50 µs | p99 µs |"
@@ -126,12 +127,18 @@ final class Report {
     String conns = String.format(Locale.ROOT, "%,d", s.connections);
     if (scenario.kind == Scenario.Kind.CRAWL) {
       if (why != null) {
-        return "| " + s.variant + " | " + why + " | — | — | — | — | — |";
+        return "| " + s.variant + " | " + why + " | — | — | — | — | — | — | — | — | — | — |";
       }
+      ToDoubleFunction<Cell> whole = c -> c.ok() ? c.crawlPagesPerSecond : Double.NaN;
       return "| " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
           + Summary.spread(s.ratio(summary("threads-32", 0), RPS), true) + " | "
           + Summary.spread(s.ratio(summary("virtual", 0), RPS), true) + " | "
+          + Summary.spread(s.stats(whole), false) + " | "
+          + Summary.spread(s.ratio(summary("threads-32", 0), whole), true) + " | "
+          + Summary.spread(s.ratio(summary("virtual", 0), whole), true) + " | "
           + Summary.spread(s.stats(c -> c.cpuMsPerPage), false) + " | "
+          + Summary.spread(s.stats(c -> c.crawlCpuMsPerPage), false) + " | "
+          + Summary.spread(s.stats(c -> c.liveHeapMiB), false) + " | "
           + Summary.spread(s.stats(c -> c.peakHeapMiB), false) + " | "
           + Summary.spread(s.stats(c -> c.peakInFlight), false) + " |";
     }
@@ -239,13 +246,25 @@ final class Report {
         }
       }
     } else if (scenario == Scenario.CRAWL) {
-      ratioGoal("crawler fibers ÷ 32-thread pool, pages/s", "≥ 3×", 3, "fibers", summary("threads-32", 0), 0, RPS);
-      ratioGoal("crawler fibers ÷ virtual threads, pages/s", "≥ 1.0×", 1.0, "fibers", summary("virtual", 0), 0, RPS);
+      String warm = settings.quick ? "" : " (warm, from second " + CrawlScenario.WARM_UP_SECONDS + ")";
+      ratioGoal("crawler fibers ÷ 32-thread pool, pages/s" + warm, "≥ 3×", 3, "fibers", summary("threads-32", 0), 0, RPS);
+      ratioGoal("crawler fibers ÷ virtual threads, pages/s" + warm, "≥ 1.0×", 1.0, "fibers", summary("virtual", 0), 0, RPS);
+      if (!settings.quick) {
+        // The same two goals over the whole crawl, JIT warm-up included: shown, not hidden.
+        ToDoubleFunction<Cell> whole = c -> c.ok() ? c.crawlPagesPerSecond : Double.NaN;
+        ratioGoal("crawler fibers ÷ 32-thread pool, pages/s (whole " + CrawlScenario.MAX_DURATION + " crawl, JIT warm-up"
+            + " included)", "≥ 3×", 3, "fibers", summary("threads-32", 0), 0, whole);
+        ratioGoal("crawler fibers ÷ virtual threads, pages/s (whole " + CrawlScenario.MAX_DURATION + " crawl, JIT warm-up"
+            + " included)", "≥ 1.0×", 1.0, "fibers", summary("virtual", 0), 0, whole);
+      }
       Summary fib = summary("fibers", 0);
       Summary vir = summary("virtual", 0);
+      ToDoubleFunction<Cell> heapOf = settings.quick ? c -> c.peakHeapMiB : c -> c.liveHeapMiB;
       double[] heap = fib == null || vir == null || fib.why() != null || vir.why() != null ? new double[] {Double.NaN}
-          : fib.ratio(vir, c -> c.peakHeapMiB);
-      goals.add(new Goal("crawler fibers ÷ virtual threads, peak heap after GC", "< 1.0×",
+          : fib.ratio(vir, heapOf);
+      goals.add(new Goal(settings.quick ? "crawler fibers ÷ virtual threads, peak heap after GC"
+          : "crawler fibers ÷ virtual threads, live heap after a full GC at " + String.format(Locale.ROOT, "%,d",
+          CrawlScenario.HEAP_AT_PAGES) + " pages", "< 1.0×",
           Double.isNaN(heap[0]) ? "—" : Summary.spread(heap, true), Double.isNaN(heap[0]) ? "not measured"
           : heap[0] < 1.0 ? "met" : "missed"));
       Summary flight = summary(CrawlScenario.IN_FLIGHT_VARIANT, 0);
@@ -341,9 +360,18 @@ final class Report {
             CrawlScenario.HOSTS) + " hosts on " + CrawlScenario.IPS + " addresses, " + CrawlScenario.LATENCY)
             + " per request, no Crawl-delay) in its own JVM with its DNS server; each execution mode crawls it in a fresh"
             + " JVM with the same flags (`--delay 0ms --per-host 1 --max-pages " + (settings.quick
-            ? CrawlScenario.QUICK_MAX_PAGES : CrawlScenario.MAX_PAGES) + " --fsync never`), interleaved. pages/s is the"
-            + " crawl summary's; CPU per page is the crawler JVM's user + system time (JIT and GC included) over its pages;"
-            + " peak heap is the largest heap after a collection in its GC log; in flight counts DNS lookups, robots.txt"
+            ? CrawlScenario.QUICK_MAX_PAGES + " --max-duration " + CrawlScenario.QUICK_MAX_DURATION
+            : CrawlScenario.MAX_PAGES + " --max-duration " + CrawlScenario.MAX_DURATION) + " --fsync never`), interleaved. "
+            + (settings.quick ? "pages/s and CPU per page are over the whole crawl (quick run: no warm window); "
+            : "Warm pages/s, the headline, counts the pages done from the first progress line at or after second "
+            + CrawlScenario.WARM_UP_SECONDS + " to the last, over that time: on one CPU the crawler's C2 compilers take"
+            + " about a third of it for the first 80-90 s, so the whole-crawl rate (the crawl summary's, also shown) mostly"
+            + " measures JIT warm-up; ")
+            + "CPU per page is the crawler JVM's user + system time (JIT and GC included) over its pages;"
+            + (settings.quick ? "" : " live heap is the heap after a full collection (`jcmd GC.run`) requested when the"
+            + " progress line first shows " + String.format(Locale.ROOT, "%,d", CrawlScenario.HEAP_AT_PAGES)
+            + " pages, so every mode is weighed at the same progress;")
+            + " peak heap is the largest heap after any collection in its GC log; in flight counts DNS lookups, robots.txt"
             + " and page fetches. " + CrawlScenario.placement + ". The `" + CrawlScenario.IN_FLIGHT_VARIANT + "` row is the"
             + " in-flight check: every host of a second web (" + (settings.quick ? CrawlScenario.QUICK_IN_FLIGHT_HOSTS
             + " hosts, " + CrawlScenario.QUICK_IN_FLIGHT_LATENCY : String.format(Locale.ROOT, "%,d", CrawlScenario.IN_FLIGHT_HOSTS) + " hosts, "
@@ -426,7 +454,10 @@ final class Report {
     num(b, "activeRpsBefore", c.activeRpsBefore);
     num(b, "activeRpsDuring", c.activeRpsDuring);
     num(b, "pagesPerSecond", c.pagesPerSecond);
+    num(b, "crawlPagesPerSecond", c.crawlPagesPerSecond);
     num(b, "cpuMsPerPage", c.cpuMsPerPage);
+    num(b, "crawlCpuMsPerPage", c.crawlCpuMsPerPage);
+    num(b, "liveHeapMiB", c.liveHeapMiB);
     num(b, "peakHeapMiB", c.peakHeapMiB);
     if (c.peakInFlight > 0) {
       b.append(", \"peakInFlight\": ").append(c.peakInFlight);
