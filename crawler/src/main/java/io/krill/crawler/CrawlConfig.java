@@ -146,6 +146,7 @@ public final class CrawlConfig {
   final Duration dnsTimeout;
   final long warcMaxSize;
   final boolean warcGzip;
+  final int warcGzipLevel;
   final Fsync fsync;
   final Duration fsyncInterval;
   final long checkpointLines;
@@ -205,6 +206,7 @@ public final class CrawlConfig {
     dnsTimeout = b.dnsTimeout;
     warcMaxSize = b.warcMaxSize;
     warcGzip = b.warcGzip;
+    warcGzipLevel = b.warcGzipLevel;
     fsync = b.fsync;
     fsyncInterval = b.fsyncInterval;
     checkpointLines = b.checkpointLines;
@@ -291,6 +293,7 @@ public final class CrawlConfig {
     private Duration dnsTimeout = DnsResolver.DEFAULT_TIMEOUT;
     private long warcMaxSize = WarcOutput.DEFAULT_MAX_FILE_BYTES;
     private boolean warcGzip = true;
+    private int warcGzipLevel = WarcOutput.DEFAULT_GZIP_LEVEL;
     private Fsync fsync = Fsync.BATCH;
     private Duration fsyncInterval = DEFAULT_FSYNC_INTERVAL;
     private long checkpointLines = DEFAULT_CHECKPOINT_LINES;
@@ -609,6 +612,17 @@ public final class CrawlConfig {
     /** @param on gzip WARC records @return this */
     public Builder warcGzip(boolean on) {
       this.warcGzip = on;
+      return this;
+    }
+
+    /**
+     * @param level deflate level of gzipped WARC records, 1 (fastest) to 9 (smallest); default
+     *     {@link WarcOutput#DEFAULT_GZIP_LEVEL}
+     * @return this
+     * @throws IllegalArgumentException naming {@code warcGzipLevel} outside 1..9
+     */
+    public Builder warcGzipLevel(int level) {
+      this.warcGzipLevel = io.krill.crawler.internal.Checks.range("warcGzipLevel", level, 1, 9);
       return this;
     }
 

@@ -168,7 +168,8 @@ public final class Crawler {
     SeenSet seen = new SeenSet(config.seenMemory, config.bloomExpected, config.bloomFpp);
     frontier = new Frontier(config.order, new Frontier.Politeness(config.perHost, config.perIp, config.delay,
         config.maxCrawlDelay, config.backoffBase, config.backoffMax), seen, config.randomSeed);
-    WarcOutput warc = new WarcOutput(dir, config.warcMaxSize, config.warcGzip, replay == null ? null : replay.warc());
+    WarcOutput warc = new WarcOutput(dir, config.warcMaxSize, config.warcGzip ? config.warcGzipLevel : 0,
+        replay == null ? null : replay.warc());
     LineOutput jsonl = new LineOutput(dir.resolve(JSONL), replay == null ? 0 : Math.max(0, replay.jsonlEnd()));
     Journal journal = new Journal(dir);
     writer = new OutputWriter(warc, jsonl, journal, frontier, config, this::signal);

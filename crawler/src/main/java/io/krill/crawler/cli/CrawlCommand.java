@@ -193,6 +193,10 @@ public final class CrawlCommand implements Callable<Integer> {
   @Option(names = "--no-warc-gzip", description = "write .warc instead of .warc.gz")
   boolean noWarcGzip;
 
+  @Option(names = "--warc-gzip-level", paramLabel = "N",
+      description = "deflate level of .warc.gz records, 1 (fastest) to 9 (smallest) (default: 6)")
+  int warcGzipLevel = io.krill.crawler.output.WarcOutput.DEFAULT_GZIP_LEVEL;
+
   @Option(names = "--fsync", paramLabel = "POLICY", description = "always, batch or never (default: ${DEFAULT-VALUE})")
   String fsync = "batch";
 
@@ -419,7 +423,7 @@ public final class CrawlCommand implements Callable<Integer> {
         .userAgent(userAgent).connectTimeout(connectTimeout).readTimeout(readTimeout).totalTimeout(totalTimeout)
         .minBytesPerSecond(minRate).slowGrace(slowGrace).maxBodyBytes(maxBody).maxDecompressedBytes(maxDecompressed)
         .maxRedirects(maxRedirects).insecure(insecure).allowPrivate(allowPrivate).warcMaxSize(warcMaxSize)
-        .warcGzip(!noWarcGzip).fsync(choice("--fsync", fsync, CrawlConfig.Fsync.class)).fsyncInterval(fsyncInterval)
+        .warcGzip(!noWarcGzip).warcGzipLevel(warcGzipLevel).fsync(choice("--fsync", fsync, CrawlConfig.Fsync.class)).fsyncInterval(fsyncInterval)
         .checkpointLines(checkpointLines).seenMemory(seenMemory).bloomExpected(bloomExpected).bloomFpp(bloomFpp)
         .progress(choice("--progress", progress, CrawlConfig.Progress.class)).progressInterval(progressInterval);
     for (String d : dns) {

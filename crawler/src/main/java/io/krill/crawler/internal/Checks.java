@@ -23,6 +23,14 @@ public final class Checks {
     return value;
   }
 
+  /** @return {@code value} if it lies in {@code [min, max]} */
+  public static int range(String name, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(name + ": " + value + " (expected: " + min + ".." + max + ")");
+    }
+    return value;
+  }
+
   /** @return {@code value} if it is not negative */
   public static int nonNegative(String name, int value) {
     if (value < 0) {

@@ -69,6 +69,8 @@ class CrawlCommandTest {
     assertUsageError(run("--delay", "soon", "http://a.test/"), "'soon' is not a duration");
     assertUsageError(run("--order", "sideways", "http://a.test/"), "--order: 'sideways' (expected one of: bfs, dfs, random)");
     assertUsageError(run("--include", "([", "http://a.test/"), "include: \"([\"");
+    assertUsageError(run("--warc-gzip-level", "0", "http://a.test/"), "warcGzipLevel: 0 (expected: 1..9)");
+    assertUsageError(run("--warc-gzip-level", "10", "http://a.test/"), "warcGzipLevel: 10 (expected: 1..9)");
   }
 
   @Test

@@ -59,6 +59,65 @@ class WarcOutputTest {
         "request http://a.test/2", "response http://a.test/2");
   }
 
+  /* A page of words from a small vocabulary: compressible, but not trivially. */
+  private static List<WarcRecord> bigExchange(int i) throws Exception {
+    java.util.Random random = new java.util.Random(i);
+    String[] words = {"crawl", "fiber", "krill", "netty", "frontier", "robots", "warc", "gzip", "host", "page"};
+    StringBuilder body = new StringBuilder("<html><body>");
+    while (body.length() < 40_000) {
+      body.append(words[random.nextInt(words.length)]).append(random.nextInt(4) == 0 ? "</p><p>" : " ");
+    }
+    URI u = URI.create("http://b.test/" + i);
+    byte[] resp = ("HTTP/1.1 200 OK\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
+        .getBytes(StandardCharsets.US_ASCII);
+    return List.of(WarcOutput.response(u, resp, InetAddress.getByName("127.0.0.2"), Instant.now(), null, false));
+  }
+
+  @Test
+  void gzipLevel_fastestAndSmallest_sameRecordsEachItsOwnMember() throws Exception {
+    long[] sizes = new long[2];
+    int[] levels = {1, 9};
+    for (int k = 0; k < 2; k++) {
+      Path d = Files.createDirectories(dir.resolve("level" + levels[k]));
+      try (WarcOutput w = new WarcOutput(d, 1 << 30, levels[k], null)) {
+        for (int i = 0; i < 5; i++) {
+          w.append(exchange(i));
+          w.append(bigExchange(i));
+        }
+      }
+      List<String> records = CrawlOutput.validateWarcs(d);
+      assertThat(records).hasSize(1 + 5 * 3).startsWith("warcinfo ");
+      assertThat(records.stream().filter(r -> r.startsWith("response http://b.test/")).count()).isEqualTo(5);
+      Path f = d.resolve("crawl-00000.warc.gz");
+      sizes[k] = Files.size(f);
+      byte[] bytes = Files.readAllBytes(f);
+      assertThat(bytes[8]).as("XFL").isEqualTo((byte) (levels[k] == 1 ? 4 : 2));
+      // Random access: every record offset the reader reports starts a gzip member of its own.
+      List<Long> offsets = new java.util.ArrayList<>();
+      try (org.netpreserve.jwarc.WarcReader r = new org.netpreserve.jwarc.WarcReader(f)) {
+        while (r.next().isPresent()) {
+          offsets.add(r.position());
+        }
+      }
+      assertThat(offsets).hasSize(records.size());
+      for (long at : offsets) {
+        try (java.util.zip.GZIPInputStream in = new java.util.zip.GZIPInputStream(
+            new java.io.ByteArrayInputStream(bytes, (int) at, bytes.length - (int) at))) {
+          assertThat(new String(in.readNBytes(7), StandardCharsets.US_ASCII)).isEqualTo("WARC/1.");
+        }
+      }
+    }
+    assertThat(sizes[1]).as("level 9 smaller than level 1").isLessThan(sizes[0]);
+  }
+
+  @Test
+  void gzipLevel_outOfRange_rejectedNamingTheField() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new WarcOutput(dir, 1 << 20, 10, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("warcGzipLevel: 10 (expected: 0..9)");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new WarcOutput(dir, 1 << 20, -1, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("warcGzipLevel: -1");
+  }
+
   @Test
   void lineOutput_partialLastLine_droppedOnOpen() throws Exception {
     Path f = dir.resolve("x.jsonl");
