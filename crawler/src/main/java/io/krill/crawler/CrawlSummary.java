@@ -33,7 +33,7 @@ public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, L
     return seconds > 0 ? pages / seconds : 0;
   }
 
-  /** @return true unless the crawl ended because output could not be written */
+  /** @return true unless the crawl ended because output could not be written or a strand could not be started */
   public boolean succeeded() {
     return !stoppedBy.startsWith("failed");
   }

@@ -86,6 +86,8 @@ public final class Crawler {
   private RobotsPolicy robots;
   private OutputWriter writer;
   private Runner runner;
+  /* How strands are made; tests replace it to make spawning fail. */
+  java.util.function.BiFunction<CrawlConfig, io.krill.fibers.FiberScheduler, Runner> runners = Runner::create;
   private FiberSemaphore slots;
   private HostLookup lookup;
   private java.util.function.UnaryOperator<HostLookup> lookupWrap = l -> l;
@@ -190,7 +192,7 @@ public final class Crawler {
       }
     }
     stats.queued.add(frontier.queued());
-    runner = Runner.create(config, scheduler);
+    runner = runners.apply(config, scheduler);
     slots = FiberSemaphore.create(config.mode == CrawlConfig.Mode.THREADS && !config.naive ? config.threads
         : config.naive ? Integer.MAX_VALUE / 2 : config.maxInFlight);
     if (config.insecure) {
@@ -304,7 +306,23 @@ public final class Crawler {
           if (w.kind() != Frontier.WorkKind.RESOLVE) {
             stats.peakFetching.accumulateAndGet(stats.fetching.incrementAndGet(), Math::max);
           }
-          runner.spawn("krill-crawl-" + w.kind().name().toLowerCase(Locale.ROOT), () -> run(w));
+          try {
+            runner.spawn("krill-crawl-" + w.kind().name().toLowerCase(Locale.ROOT), () -> run(w));
+          } catch (RuntimeException | OutOfMemoryError e) {
+            // No strand for it: the OS refused another thread ("unable to create native thread",
+            // e.g. --naive --mode threads past the thread limit) or the executor is shut down.
+            // Undo its bookkeeping and end the crawl. Its URL is not completed, so it stays
+            // queued in the journal and --resume fetches it.
+            if (w.kind() != Frontier.WorkKind.RESOLVE) {
+              frontier.release(w.hostKey(), System.nanoTime());
+              stats.fetching.decrementAndGet();
+            }
+            stats.inFlight.decrementAndGet();
+            slots.release();
+            stopReason = "failed: cannot start a strand for " + w.kind().name().toLowerCase(Locale.ROOT) + " "
+                + w.hostKey() + ": " + e;
+            System.err.println("krill crawl: " + stopReason + " (stopping; --resume continues)");
+          }
           continue;
         }
       }

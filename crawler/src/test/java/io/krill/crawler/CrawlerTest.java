@@ -45,6 +45,45 @@ class CrawlerTest {
   }
 
   @Test
+  void run_strandCannotStart_stopsFailedAndResumeFetchesTheRestOnce() throws Exception {
+    try (SmallWeb web = new SmallWeb(8, 20)) {
+      Path out = tmp.resolve("out");
+      Crawler first = Crawler.create(web.config(out).build());
+      java.util.concurrent.atomic.AtomicInteger spawned = new java.util.concurrent.atomic.AtomicInteger();
+      first.runners = (config, scheduler) -> new Runner() {
+        private final Runner real = Runner.create(config, scheduler);
+
+        @Override
+        void spawn(String name, io.krill.fibers.SuspendableRunnable task) {
+          if (spawned.incrementAndGet() > 10) {
+            throw new OutOfMemoryError("unable to create native thread: possibly out of memory (test)");
+          }
+          real.spawn(name, task);
+        }
+
+        @Override
+        public void close() {
+          real.close();
+        }
+      };
+      CrawlSummary s = first.run();
+      assertThat(s.stoppedBy()).startsWith("failed: cannot start a strand").contains("unable to create native thread");
+      assertThat(s.succeeded()).isFalse();
+      Set<String> before = fetchedPages(out);
+      assertThat(before).isNotEmpty();
+      assertThat(web.reachablePages()).containsAll(before).hasSizeGreaterThan(before.size());
+      // The refused work item and everything after it are still queued: resume fetches them, once each.
+      CrawlSummary resumed = Crawler.create(web.config(out).resume(true).build()).run();
+      assertThat(resumed.stoppedBy()).isEqualTo("done");
+      assertThat(fetchedPages(out)).isEqualTo(web.reachablePages());
+      // Every page once over both runs (robots.txt is fetched again by a resumed crawl).
+      List<String> pageLines = CrawlOutput.jsonl(out).stream().filter(l -> l.kind().equals("page"))
+          .map(CrawlOutput.Line::url).collect(Collectors.toList());
+      assertThat(pageLines).doesNotHaveDuplicates();
+    }
+  }
+
+  @Test
   void run_smallWeb_fetchesExactlyTheReachablePagesOncePolitely() throws Exception {
     try (SmallWeb web = new SmallWeb(8, 20)) {
       Path out = tmp.resolve("out");

@@ -29,7 +29,8 @@ import picocli.CommandLine.Parameters;
  * {@code krill crawl}: the crawler's command line. Every flag maps to a
  * {@link CrawlConfig.Builder} setter and shows its default. Bad input (an invalid URL, an
  * unknown flag, an unreadable seed file, a bad value) prints one line and exits 2; a failing
- * host never stops the crawl; exit 1 means the output could not be written.
+ * host never stops the crawl; exit 1 means the output could not be written or a strand could not
+ * be started.
  *
  * <p>Threading: runs the crawl on the calling thread (see {@link Crawler#run()}).
  */
