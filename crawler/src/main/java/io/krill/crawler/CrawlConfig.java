@@ -622,7 +622,7 @@ public final class CrawlConfig {
      * @throws IllegalArgumentException naming {@code warcGzipLevel} outside 1..9
      */
     public Builder warcGzipLevel(int level) {
-      this.warcGzipLevel = io.krill.crawler.internal.Checks.range("warcGzipLevel", level, 1, 9);
+      this.warcGzipLevel = io.krill.crawler.internal.Checks.inRange("warcGzipLevel", level, 1, 9);
       return this;
     }
 

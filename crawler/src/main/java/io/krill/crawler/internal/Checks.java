@@ -24,7 +24,7 @@ public final class Checks {
   }
 
   /** @return {@code value} if it lies in {@code [min, max]} */
-  public static int range(String name, int value, int min, int max) {
+  public static int inRange(String name, int value, int min, int max) {
     if (value < min || value > max) {
       throw new IllegalArgumentException(name + ": " + value + " (expected: " + min + ".." + max + ")");
     }

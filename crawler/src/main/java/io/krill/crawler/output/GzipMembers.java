@@ -18,10 +18,11 @@ final class GzipMembers implements AutoCloseable {
   private final CRC32 crc = new CRC32();
   private final byte[] out = new byte[16 * 1024];
   private final byte[] header;
+  private final byte[] trailer = new byte[8];
 
   /** @param level deflate level, 1 (fastest) to 9 (smallest) */
   GzipMembers(int level) {
-    this.deflater = new Deflater(Checks.range("warcGzipLevel", level, 1, 9), true);
+    this.deflater = new Deflater(Checks.inRange("warcGzipLevel", level, 1, 9), true);
     // ID1 ID2, CM = deflate, no flags, MTIME unknown (0), XFL (2: slowest, 4: fastest), OS.
     int xfl = level == 9 ? 2 : level == 1 ? 4 : 0;
     this.header = new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, (byte) xfl, (byte) OS_UNKNOWN};
@@ -39,9 +40,13 @@ final class GzipMembers implements AutoCloseable {
       int n = deflater.deflate(out);
       to.write(out, 0, n);
     }
+    // CRC-32 and the input size, little-endian.
     int sum = (int) crc.getValue();
-    to.write(new byte[] {(byte) sum, (byte) (sum >>> 8), (byte) (sum >>> 16), (byte) (sum >>> 24),
-        (byte) len, (byte) (len >>> 8), (byte) (len >>> 16), (byte) (len >>> 24)}, 0, 8);
+    for (int i = 0; i < 4; i++) {
+      trailer[i] = (byte) (sum >>> (8 * i));
+      trailer[4 + i] = (byte) (len >>> (8 * i));
+    }
+    to.write(trailer, 0, 8);
   }
 
   @Override

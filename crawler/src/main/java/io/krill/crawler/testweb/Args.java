@@ -8,10 +8,7 @@ final class Args {
   private Args() {}
 
   static int inRange(String name, int value, int min, int max) {
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(name + ": " + value + " (expected: " + min + ".." + max + ")");
-    }
-    return value;
+    return io.krill.crawler.internal.Checks.inRange(name, value, min, max);
   }
 
   static long inRange(String name, long value, long min, long max) {
