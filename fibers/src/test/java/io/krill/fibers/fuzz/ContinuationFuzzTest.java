@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.krill.fibers.Continuation;
 import io.krill.fibers.SuspendableRunnable;
+import io.krill.fibers.testing.InMemoryCompiler;
+import io.krill.fibers.testing.InMemoryCompiler.BytesClassLoader;
 import io.krill.transform.Weaver;
-import java.io.File;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +26,7 @@ import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.util.CheckClassAdapter;
 
 /**
- * Differential fuzz test of the weaver (issue #2): random programs are generated as Java
+ * Differential fuzz test of the weaver: random programs are generated as Java
  * source, compiled with javax.tools, woven, verified with ASM's CheckClassAdapter, and run three
  * ways: unwoven on a plain thread (the reference), woven on a plain thread, and woven inside a
  * Continuation that suspends at every point. All three must return the same result, leave the
@@ -74,7 +71,7 @@ class ContinuationFuzzTest {
     int from = only == null ? 0 : only;
     int to = only == null ? count : only + 1;
 
-    InMemoryCompiler javac = new InMemoryCompiler(classPath());
+    InMemoryCompiler javac = InMemoryCompiler.against(Continuation.class, FuzzRuntime.class);
     Stats stats = new Stats();
     List<String> failures = new ArrayList<>();
     int[] failed = {0};
@@ -126,7 +123,9 @@ class ContinuationFuzzTest {
     Map<String, byte[]> plain;
     long t0 = System.nanoTime();
     try {
-      plain = javac.compile(sources, debugInfo);
+      // The running JDK's own release: on a newer JDK the weaver meets that javac's class files.
+      plain = javac.compile(sources, "--release", Integer.toString(Runtime.version().feature()), "-proc:none",
+          debugInfo ? "-g" : "-g:none");
       stats.compileNanos += System.nanoTime() - t0;
     } catch (InMemoryCompiler.CompilationException e) {
       // A generator bug, not a weaver bug: stop here with the first offending program.
@@ -138,10 +137,7 @@ class ContinuationFuzzTest {
 
     long t1 = System.nanoTime();
     ClassLoader testLoader = ContinuationFuzzTest.class.getClassLoader();
-    Weaver weaver = Weaver.forLookup(name -> {
-      byte[] own = plain.get(name);
-      return own != null ? own : readResource(testLoader, name);
-    });
+    Weaver weaver = InMemoryCompiler.weaverFor(plain, testLoader);
     Map<String, byte[]> woven = new LinkedHashMap<>();
     Map<Integer, String> broken = new LinkedHashMap<>();
     for (Map.Entry<String, byte[]> e : plain.entrySet()) {
@@ -385,39 +381,6 @@ class ContinuationFuzzTest {
     StringWriter s = new StringWriter();
     t.printStackTrace(new PrintWriter(s));
     return s.toString();
-  }
-
-  private static String classPath() throws URISyntaxException {
-    Path runtime = Path.of(Continuation.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    Path tests = Path.of(FuzzRuntime.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    return runtime + File.pathSeparator + tests;
-  }
-
-  private static byte[] readResource(ClassLoader loader, String internalName) {
-    try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {
-      return in == null ? null : in.readAllBytes();
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  /** Defines classes from bytes; everything else comes from the parent. */
-  private static final class BytesClassLoader extends ClassLoader {
-    private final Map<String, byte[]> classes;
-
-    BytesClassLoader(ClassLoader parent, Map<String, byte[]> classes) {
-      super(parent);
-      this.classes = classes;
-    }
-
-    @Override
-    protected Class<?> findClass(String name) throws ClassNotFoundException {
-      byte[] b = classes.get(name.replace('.', '/'));
-      if (b == null) {
-        throw new ClassNotFoundException(name);
-      }
-      return defineClass(name, b, 0, b.length);
-    }
   }
 
   /** Counts over a run, printed so that a reader sees what the programs exercised. */
