@@ -13,15 +13,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-@Timeout(30)
-class FiberLockTest {
-  private final DeterministicScheduler s = FiberScheduler.deterministic();
-  private final List<String> log = new ArrayList<>();
-
+class FiberLockTest extends CspTest {
   @Test
   void lock_contended_handedOverInArrivalOrder_holderMaySuspend() {
     FiberLock lock = new FiberLock("accounts");

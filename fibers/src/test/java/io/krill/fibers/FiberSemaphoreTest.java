@@ -1,10 +1,8 @@
 package io.krill.fibers;
 
 import static io.krill.fibers.CspTestSupport.assertQuiescent;
-import static io.krill.fibers.CspTestSupport.failureOf;
 import static io.krill.fibers.CspTestSupport.fiber;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.fibers.CspTestSupport.StrandThread;
 import java.time.Duration;
@@ -14,21 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-@Timeout(30)
-class FiberSemaphoreTest {
-  private final DeterministicScheduler s = FiberScheduler.deterministic();
-  private final List<String> log = new ArrayList<>();
-
-  @Test
-  void create_negativePermits_throwsWithHouseFormat() {
-    assertThatThrownBy(() -> FiberSemaphore.create(-1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("permits: -1 (expected: >= 0)");
-    assertThatThrownBy(() -> FiberSemaphore.create(1).release(0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("permits: 0 (expected: > 0)");
-  }
-
+class FiberSemaphoreTest extends CspTest {
   @Test
   void acquire_fair_bigRequestAtHeadIsNotOvertaken() {
     FiberSemaphore sem = FiberSemaphore.create(1);
@@ -69,11 +54,7 @@ class FiberSemaphoreTest {
   @Test
   void cancel_waitingFiber_takesNoPermit() {
     FiberSemaphore sem = FiberSemaphore.create(0);
-    Fiber f = fiber(s, "waiter", sem::acquire);
-    s.runUntilIdle();
-    f.cancel();
-    s.runUntilIdle();
-    assertThat(failureOf(f)).isInstanceOf(FiberCancelledException.class);
+    assertThat(cancelled(parked("waiter", sem::acquire))).isInstanceOf(FiberCancelledException.class);
     sem.release();
     assertThat(sem.availablePermits()).isEqualTo(1);
     assertQuiescent(s);

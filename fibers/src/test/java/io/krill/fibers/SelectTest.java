@@ -16,13 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-@Timeout(30)
-class SelectTest {
-  private final DeterministicScheduler s = FiberScheduler.deterministic();
-  private final List<String> log = new ArrayList<>();
-
+class SelectTest extends CspTest {
   private static Channel<String> buffered(String name, String... items) {
     Channel<String> ch = Channel.create(Math.max(1, items.length), name);
     for (String i : items) {
@@ -256,16 +251,13 @@ class SelectTest {
   void select_cancelledWhileWaiting_throwsAndUnregistersEveryCase() {
     Channel<String> a = Channel.create(0, "a");
     Channel<String> b = Channel.create(0, "b");
-    Fiber f = fiber(s, "selector", () -> Select.<String>create()
+    Fiber f = parked("selector", () -> Select.<String>create()
         .onReceive(a, x -> "a")
         .onSend(b, "x", () -> "b")
         .onTimeout(Duration.ofHours(1), () -> "timeout")
         .select());
-    s.runUntilIdle();
     assertThat(s.dumpParked()).contains("waiting on Select[receive Channel[a, capacity 0], send Channel[b, capacity 0], timeout PT1H]");
-    f.cancel();
-    s.runUntilIdle();
-    assertThat(failureOf(f)).isInstanceOf(FiberCancelledException.class);
+    assertThat(cancelled(f)).isInstanceOf(FiberCancelledException.class);
     assertThat(a.trySend("x")).isFalse();
     assertThat(b.tryReceive()).isNull();
     assertQuiescent(s);
