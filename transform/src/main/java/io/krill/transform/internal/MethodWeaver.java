@@ -187,8 +187,8 @@ final class MethodWeaver {
       insns.insert(call, after);
 
       // -- capture
-      int prims = 1;
-      int refs = 1 + (hasReceiver ? 1 : 0);
+      int prims = 1 + count(stack, locals, false);
+      int refs = 1 + (hasReceiver ? 1 : 0) + count(stack, locals, true);
       tail.add(capture);
       Type ret = Type.getReturnType(call.desc);
       if (ret.getSize() == 2) {
@@ -200,33 +200,19 @@ final class MethodWeaver {
         Slot s = stack.get(k);
         if (s.kind == Kind.NULL) {
           tail.add(new InsnNode(Opcodes.POP));
-          continue;
-        }
-        tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-        tail.add(push(s.kind));
-        if (s.kind == Kind.REF) {
-          refs++;
         } else {
-          prims++;
+          save(tail, s.kind, stackLocal);
         }
       }
       for (Slot s : locals) {
-        if (s.kind == Kind.NULL) {
-          continue;
-        }
-        tail.add(new VarInsnNode(s.kind.load, s.index));
-        tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-        tail.add(push(s.kind));
-        if (s.kind == Kind.REF) {
-          refs++;
-        } else {
-          prims++;
+        if (s.kind != Kind.NULL) {
+          tail.add(new VarInsnNode(s.kind.load, s.index));
+          save(tail, s.kind, stackLocal);
         }
       }
       if (hasReceiver) {
         tail.add(new VarInsnNode(Opcodes.ALOAD, recvLocal));
-        tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-        tail.add(push(Kind.REF));
+        save(tail, Kind.REF, stackLocal);
       }
       if (refs > 0xFFFFFF || prims > 0xFFFFFF) {
         throw fail(call, "frame too large to save");
@@ -251,23 +237,11 @@ final class MethodWeaver {
       }
       for (int k = locals.size() - 1; k >= 0; k--) {
         Slot s = locals.get(k);
-        if (s.kind == Kind.NULL) {
-          restoreCode.add(new InsnNode(Opcodes.ACONST_NULL));
-        } else {
-          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-          restoreCode.add(pop(s.kind));
-          castIfNeeded(restoreCode, s);
-        }
+        restore(restoreCode, s, stackLocal);
         restoreCode.add(new VarInsnNode(s.kind.store, s.index));
       }
       for (Slot s : stack) {
-        if (s.kind == Kind.NULL) {
-          restoreCode.add(new InsnNode(Opcodes.ACONST_NULL));
-        } else {
-          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-          restoreCode.add(pop(s.kind));
-          castIfNeeded(restoreCode, s);
-        }
+        restore(restoreCode, s, stackLocal);
       }
       if (hasReceiver) {
         int[] argLocals = argLocals(args, recvLocal + 1);
@@ -315,6 +289,34 @@ final class MethodWeaver {
     tail.add(restoreCode);
     insns.add(tail);
     method.maxLocals = nextLocal;
+  }
+
+  /** Emits the save of the value on top of the operand stack, of kind {@code k}, to the frame stack. */
+  private static void save(InsnList out, Kind k, int stackLocal) {
+    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    out.add(push(k));
+  }
+
+  /** Emits the restore of slot {@code s} from the frame stack onto the operand stack (null for NULL). */
+  private void restore(InsnList out, Slot s, int stackLocal) {
+    if (s.kind == Kind.NULL) {
+      out.add(new InsnNode(Opcodes.ACONST_NULL));
+    } else {
+      out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+      out.add(pop(s.kind));
+      castIfNeeded(out, s);
+    }
+  }
+
+  /** @return how many saved slots of {@code stack} and {@code locals} are references (or primitives) */
+  private static int count(List<Slot> stack, List<Slot> locals, boolean references) {
+    int n = 0;
+    for (List<Slot> slots : List.of(stack, locals)) {
+      for (Slot s : slots) {
+        n += s.kind != Kind.NULL && (s.kind == Kind.REF) == references ? 1 : 0;
+      }
+    }
+    return n;
   }
 
   private void castIfNeeded(InsnList out, Slot s) {
