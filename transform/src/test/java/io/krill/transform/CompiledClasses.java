@@ -1,5 +1,8 @@
 package io.krill.transform;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.krill.transform.internal.Names;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,6 +61,20 @@ public final class CompiledClasses {
     Map<String, byte[]> view = new LinkedHashMap<>(classes);
     view.putAll(replacements);
     return new MemoryClassLoader(view);
+  }
+
+  /**
+   * Loads {@code woven} in place of the class compiled as {@code internalName}, after checking
+   * that it verifies, and checks that it carries the woven marker.
+   *
+   * @return the loaded class
+   */
+  public Class<?> loadWoven(String internalName, byte[] woven) throws ReflectiveOperationException {
+    ClassLoader loader = loader(Map.of(internalName, woven));
+    assertThat(verify(woven, loader)).isEmpty();
+    Class<?> c = loader.loadClass(internalName.replace('/', '.'));
+    assertThat(c.getDeclaredField(Names.WOVEN_FIELD)).isNotNull();
+    return c;
   }
 
   /** Writes every class file under {@code dir}, in the package layout. */

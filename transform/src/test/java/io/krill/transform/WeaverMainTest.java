@@ -3,7 +3,6 @@ package io.krill.transform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.krill.transform.internal.Names;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -59,10 +58,7 @@ class WeaverMainTest {
     assertThat(woven).isNotEqualTo(classes.bytes("app/Suspending"));
     assertThat(Files.readAllBytes(dir.resolve("app/Plain.class"))).isEqualTo(classes.bytes("app/Plain"));
     assertThat(out).contains("krill weaver: " + dir + ": 1 of 2 classes woven");
-    ClassLoader loader = classes.loader(Map.of("app/Suspending", woven));
-    assertThat(CompiledClasses.verify(woven, loader)).isEmpty();
-    Class<?> c = loader.loadClass("app.Suspending");
-    assertThat(c.getDeclaredField(Names.WOVEN_FIELD)).isNotNull();
+    Class<?> c = classes.loadWoven("app/Suspending", woven);
     assertThat(c.getMethod("run", int.class).invoke(null, 41)).isEqualTo(42);
   }
 

@@ -2,7 +2,6 @@ package io.krill.transform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.krill.transform.internal.Names;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.instrument.ClassFileTransformer;
@@ -50,10 +49,7 @@ class WeavingAgentTest {
     byte[] out = agent.transform(loader, "app/Suspending", null, null, classes.bytes("app/Suspending"));
 
     assertThat(out).isNotNull();
-    ClassLoader wovenLoader = classes.loader(Map.of("app/Suspending", out));
-    assertThat(CompiledClasses.verify(out, wovenLoader)).isEmpty();
-    Class<?> c = wovenLoader.loadClass("app.Suspending");
-    assertThat(c.getDeclaredField(Names.WOVEN_FIELD)).isNotNull();
+    Class<?> c = classes.loadWoven("app/Suspending", out);
     assertThat(c.getMethod("run", int.class).invoke(null, 14)).isEqualTo(42);
   }
 

@@ -208,21 +208,7 @@ class ContinuationFuzzTest {
   // ---------------------------------------------------------------- running
 
   /** What one run of a program did. */
-  private static final class Outcome {
-    final String result;
-    final String error;
-    final String trace;
-    final int runs;
-    final int suspensions;
-
-    Outcome(String result, String error, String trace, int runs, int suspensions) {
-      this.result = result;
-      this.error = error;
-      this.trace = trace;
-      this.runs = runs;
-      this.suspensions = suspensions;
-    }
-
+  private record Outcome(String result, String error, String trace, int runs, int suspensions) {
     boolean sameAs(Outcome o) {
       return result.equals(o.result) && error.equals(o.error) && trace.equals(o.trace);
     }
@@ -245,35 +231,15 @@ class ContinuationFuzzTest {
   }
 
   private Outcome runPlain(ClassLoader loader, String name) {
-    return onWorker(() -> {
-      Object program;
-      try {
-        program = newProgram(loader, name);
-      } catch (Throwable t) {
-        return new Outcome("-", "loading: " + describe(t), "", 0, 0);
-      }
-      FuzzRuntime.reset();
-      String error = "-";
-      try {
-        Continuation.runOnThread((SuspendableRunnable) program);
-      } catch (Throwable t) {
-        error = describe(t);
-      }
-      return new Outcome(String.valueOf(((Supplier<?>) program).get()), error, FuzzRuntime.trace(), 1, 0);
+    return run(loader, name, program -> {
+      Continuation.runOnThread(program);
+      return 1;
     });
   }
 
   private Outcome runSuspending(ClassLoader loader, String name) {
-    return onWorker(() -> {
-      Object program;
-      try {
-        program = newProgram(loader, name);
-      } catch (Throwable t) {
-        return new Outcome("-", "loading: " + describe(t), "", 0, 0);
-      }
-      FuzzRuntime.reset();
-      Continuation c = new Continuation((SuspendableRunnable) program);
-      String error = "-";
+    return run(loader, name, program -> {
+      Continuation c = new Continuation(program);
       int runs = 0;
       try {
         while (!c.isDone()) {
@@ -283,7 +249,48 @@ class ContinuationFuzzTest {
           c.run();
         }
       } catch (Throwable t) {
+        throw new RunFailed(t, runs);
+      }
+      return runs;
+    });
+  }
+
+  /** How a program is run: returns the continuation runs it took, or throws what the program threw. */
+  private interface Runner {
+    int run(SuspendableRunnable program) throws Throwable;
+  }
+
+  /** A program that threw after {@code runs} continuation runs. */
+  private static final class RunFailed extends Exception {
+    private static final long serialVersionUID = 1L;
+    final int runs;
+
+    RunFailed(Throwable cause, int runs) {
+      super(cause);
+      this.runs = runs;
+    }
+  }
+
+  /** Loads a fresh instance of the program, runs it with {@code runner} on the worker, and records what it did. */
+  private Outcome run(ClassLoader loader, String name, Runner runner) {
+    return onWorker(() -> {
+      Object program;
+      try {
+        program = newProgram(loader, name);
+      } catch (Throwable t) {
+        return new Outcome("-", "loading: " + describe(t), "", 0, 0);
+      }
+      FuzzRuntime.reset();
+      String error = "-";
+      int runs;
+      try {
+        runs = runner.run((SuspendableRunnable) program);
+      } catch (RunFailed t) {
+        error = describe(t.getCause());
+        runs = t.runs;
+      } catch (Throwable t) {
         error = describe(t);
+        runs = 1;
       }
       return new Outcome(String.valueOf(((Supplier<?>) program).get()), error, FuzzRuntime.trace(), runs,
           FuzzRuntime.suspensions());
