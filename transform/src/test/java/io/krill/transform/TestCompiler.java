@@ -29,6 +29,21 @@ public final class TestCompiler {
   private static final Pattern PACKAGE = Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
   private static final Pattern TYPE = Pattern.compile("\\b(?:class|interface|enum|record)\\s+(\\w+)");
 
+  /**
+   * A small application class, {@code app.Suspending}: {@code park()} is suspendable and
+   * {@code run(a)} parks once and returns {@code a + 1}.
+   */
+  public static final String SUSPENDING_APP = String.join("\n",
+      "package app;",
+      "import io.krill.fibers.Suspendable;",
+      "public class Suspending {",
+      "  public static void park() throws Suspendable {}",
+      "  public static int run(int a) throws Suspendable {",
+      "    park();",
+      "    return a + 1;",
+      "  }",
+      "}");
+
   private TestCompiler() {}
 
   /**

@@ -14,16 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class WeaverMainTest {
-  private static final String SUSPENDING = String.join("\n",
-      "package app;",
-      "import io.krill.fibers.Suspendable;",
-      "public class Suspending {",
-      "  public static void park() throws Suspendable {}",
-      "  public static int run(int a) throws Suspendable {",
-      "    park();",
-      "    return a + 1;",
-      "  }",
-      "}");
   private static final String PLAIN = String.join("\n",
       "package app;",
       "public class Plain { public static int run(int a) { return a + 2; } }");
@@ -48,7 +38,7 @@ class WeaverMainTest {
 
   @Test
   void main_directoryWithSuspendableClass_weavesItInPlaceAndLeavesOthersAlone() throws Exception {
-    CompiledClasses classes = TestCompiler.compile(SUSPENDING, PLAIN);
+    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, PLAIN);
     Path dir = writeApp(classes);
     Path runtime = writeRuntime(classes);
 
@@ -64,7 +54,7 @@ class WeaverMainTest {
 
   @Test
   void main_secondRun_changesNothing() throws Exception {
-    CompiledClasses classes = TestCompiler.compile(SUSPENDING, PLAIN);
+    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, PLAIN);
     Path dir = writeApp(classes);
     String runtime = writeRuntime(classes).toString();
     runMain(dir.toString(), runtime);
@@ -78,7 +68,7 @@ class WeaverMainTest {
 
   @Test
   void main_classesBreakingRules_failsListingEveryOffendingClass() throws Exception {
-    CompiledClasses classes = TestCompiler.compile(SUSPENDING, BAD_CALLER, BAD_CTOR);
+    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, BAD_CALLER, BAD_CTOR);
     Path dir = writeApp(classes);
     String runtime = writeRuntime(classes).toString();
     String callerMessage = "app.BadCaller.run()V (line 4): calls suspendable app.Suspending.park()V but is not declared"

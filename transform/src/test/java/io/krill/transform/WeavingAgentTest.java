@@ -15,16 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class WeavingAgentTest {
-  private static final String SUSPENDING = String.join("\n",
-      "package app;",
-      "import io.krill.fibers.Suspendable;",
-      "public class Suspending {",
-      "  public static void park() throws Suspendable {}",
-      "  public static int run(int a) throws Suspendable {",
-      "    park();",
-      "    return a * 3;",
-      "  }",
-      "}");
   private static final String BAD = String.join("\n",
       "package app;",
       "public class Bad {",
@@ -39,7 +29,7 @@ class WeavingAgentTest {
 
   @BeforeEach
   void installAgent() {
-    classes = TestCompiler.compile(SUSPENDING, BAD, "package app; public class Plain { int x; }");
+    classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, BAD, "package app; public class Plain { int x; }");
     loader = classes.loader(Map.of());
     agent = premainTransformer();
   }
@@ -50,7 +40,7 @@ class WeavingAgentTest {
 
     assertThat(out).isNotNull();
     Class<?> c = classes.loadWoven("app/Suspending", out);
-    assertThat(c.getMethod("run", int.class).invoke(null, 14)).isEqualTo(42);
+    assertThat(c.getMethod("run", int.class).invoke(null, 41)).isEqualTo(42);
   }
 
   @Test
