@@ -60,7 +60,7 @@ public final class CompiledClasses {
   public ClassLoader loader(Map<String, byte[]> replacements) {
     Map<String, byte[]> view = new LinkedHashMap<>(classes);
     view.putAll(replacements);
-    return new MemoryClassLoader(view);
+    return new MemoryClassLoader(ClassLoader.getPlatformClassLoader(), view);
   }
 
   /**
@@ -109,36 +109,6 @@ public final class CompiledClasses {
       return in == null ? null : in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /** Defines classes from memory; child-first for them, the platform loader for the rest. */
-  static final class MemoryClassLoader extends ClassLoader {
-    private final Map<String, byte[]> classes;
-
-    MemoryClassLoader(Map<String, byte[]> classes) {
-      super("krill-test", ClassLoader.getPlatformClassLoader());
-      this.classes = classes;
-    }
-
-    @Override
-    protected Class<?> findClass(String name) throws ClassNotFoundException {
-      byte[] b = classes.get(name.replace('.', '/'));
-      if (b == null) {
-        throw new ClassNotFoundException(name);
-      }
-      return defineClass(name, b, 0, b.length);
-    }
-
-    @Override
-    public InputStream getResourceAsStream(String name) {
-      if (name.endsWith(".class")) {
-        byte[] b = classes.get(name.substring(0, name.length() - ".class".length()));
-        if (b != null) {
-          return new ByteArrayInputStream(b);
-        }
-      }
-      return super.getResourceAsStream(name);
     }
   }
 }

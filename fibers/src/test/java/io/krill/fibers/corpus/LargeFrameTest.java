@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.fibers.Suspendable;
-import io.krill.fibers.testing.InMemoryCompiler;
+import io.krill.transform.InMemoryCompiler;
 import io.krill.transform.TransformException;
 import io.krill.transform.Weaver;
 import java.lang.invoke.MethodHandles;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.krill.fibers.Continuation;
 import io.krill.fibers.SuspendableRunnable;
-import io.krill.fibers.testing.InMemoryCompiler;
-import io.krill.fibers.testing.InMemoryCompiler.BytesClassLoader;
+import io.krill.transform.InMemoryCompiler;
+import io.krill.transform.MemoryClassLoader;
 import io.krill.transform.Weaver;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -155,8 +155,8 @@ class ContinuationFuzzTest {
             + abandonWorker(), (x, y) -> x + "\n" + y);
       }
     }
-    BytesClassLoader plainLoader = new BytesClassLoader(testLoader, plain);
-    BytesClassLoader wovenLoader = new BytesClassLoader(testLoader, woven);
+    MemoryClassLoader plainLoader = new MemoryClassLoader(testLoader, plain);
+    MemoryClassLoader wovenLoader = new MemoryClassLoader(testLoader, woven);
     for (Map.Entry<String, byte[]> e : woven.entrySet()) {
       StringWriter report = new StringWriter();
       try {

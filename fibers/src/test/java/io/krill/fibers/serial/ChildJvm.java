@@ -3,7 +3,7 @@ package io.krill.fibers.serial;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.krill.fibers.Continuation;
-import io.krill.fibers.testing.InMemoryCompiler;
+import io.krill.transform.InMemoryCompiler;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.File;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.fibers.Continuation;
 import io.krill.fibers.SuspendableRunnable;
-import io.krill.fibers.testing.InMemoryCompiler.BytesClassLoader;
+import io.krill.transform.MemoryClassLoader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -58,7 +58,7 @@ class ContinuationSerializationTest {
   }
 
   private static long runUninterrupted(Map<String, byte[]> classes) throws Exception {
-    Object w = newWorkload(new BytesClassLoader(ContinuationSerializationTest.class.getClassLoader(), classes));
+    Object w = newWorkload(new MemoryClassLoader(ContinuationSerializationTest.class.getClassLoader(), classes));
     Continuation c = new Continuation((SuspendableRunnable) w);
     while (!c.isDone()) {
       c.run();
@@ -68,7 +68,7 @@ class ContinuationSerializationTest {
 
   /** Runs a fresh workload in its own loader until it has suspended twice, then serializes it. */
   private static byte[] suspendAndWrite(Map<String, byte[]> classes) throws Exception {
-    Object w = newWorkload(new BytesClassLoader(ContinuationSerializationTest.class.getClassLoader(), classes));
+    Object w = newWorkload(new MemoryClassLoader(ContinuationSerializationTest.class.getClassLoader(), classes));
     Continuation c = new Continuation((SuspendableRunnable) w);
     c.run();
     c.run();
@@ -97,7 +97,7 @@ class ContinuationSerializationTest {
     long expected = runUninterrupted(v1);
     byte[] state = suspendAndWrite(v1);
 
-    ClassLoader fresh = new BytesClassLoader(getClass().getClassLoader(), v1);
+    ClassLoader fresh = new MemoryClassLoader(getClass().getClassLoader(), v1);
     Object[] pair = read(state, fresh);
     assertThat(pair[1].getClass().getClassLoader()).isSameAs(fresh);
     Continuation c = (Continuation) pair[0];
@@ -124,7 +124,7 @@ class ContinuationSerializationTest {
   @Test
   void readObject_classChanged_refusedWithClearError() throws Exception {
     byte[] state = suspendAndWrite(version(1));
-    ClassLoader changed = new BytesClassLoader(getClass().getClassLoader(), version(2));
+    ClassLoader changed = new MemoryClassLoader(getClass().getClassLoader(), version(2));
     assertThatThrownBy(() -> read(state, changed))
         .isInstanceOf(InvalidClassException.class)
         .hasMessageContaining("serialtest.Workload")

@@ -1,6 +1,5 @@
-package io.krill.fibers.testing;
+package io.krill.transform;
 
-import io.krill.transform.Weaver;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -28,8 +27,9 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * Compiles many source files in one javac run, entirely in memory, and weaves the result.
- * Class files are keyed by internal name ({@code fuzz/P1}, {@code fuzz/P1$Boom}).
+ * Compiles many source files in one javac run, entirely in memory, and weaves the result; the
+ * tests of transform and of fibers compile through it. Class files are keyed by internal name
+ * ({@code fuzz/P1}, {@code fuzz/P1$Boom}); {@link MemoryClassLoader} defines them.
  *
  * <p>Not thread-safe: one compilation at a time.
  */
@@ -38,7 +38,7 @@ public final class InMemoryCompiler implements AutoCloseable {
   private final StandardJavaFileManager standard;
   private final String classPath;
 
-  /** @param classPath the class path the sources compile against */
+  /** @param classPath the class path the sources compile against; null: this JVM's class path */
   public InMemoryCompiler(String classPath) {
     this.javac = ToolProvider.getSystemJavaCompiler();
     if (javac == null) {
@@ -111,7 +111,9 @@ public final class InMemoryCompiler implements AutoCloseable {
     };
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     List<String> all = new ArrayList<>(List.of(options));
-    all.addAll(List.of("-classpath", classPath));
+    if (classPath != null) {
+      all.addAll(List.of("-classpath", classPath));
+    }
     if (!javac.getTask(null, files, diagnostics, all, null, units).call()) {
       throw new CompilationException(errors(diagnostics));
     }
@@ -189,29 +191,6 @@ public final class InMemoryCompiler implements AutoCloseable {
       standard.close();
     } catch (IOException e) {
       throw new IllegalStateException("javac file manager: " + e.getMessage(), e);
-    }
-  }
-
-  /** Defines classes from bytes keyed by internal name; everything else comes from the parent. */
-  public static final class BytesClassLoader extends ClassLoader {
-    private final Map<String, byte[]> classes;
-
-    /**
-     * @param parent where every other class comes from
-     * @param classes class files by internal name
-     */
-    public BytesClassLoader(ClassLoader parent, Map<String, byte[]> classes) {
-      super(parent);
-      this.classes = classes;
-    }
-
-    @Override
-    protected Class<?> findClass(String name) throws ClassNotFoundException {
-      byte[] b = classes.get(name.replace('.', '/'));
-      if (b == null) {
-        throw new ClassNotFoundException(name);
-      }
-      return defineClass(name, b, 0, b.length);
     }
   }
 }
