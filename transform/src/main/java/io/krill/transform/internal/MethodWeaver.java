@@ -512,39 +512,29 @@ final class MethodWeaver {
   // ---------------------------------------------------------------- value kinds
 
   enum Kind {
-    INT(Opcodes.ILOAD, Opcodes.ISTORE, "I", "pushInt", "popInt"),
-    FLOAT(Opcodes.FLOAD, Opcodes.FSTORE, "F", "pushFloat", "popFloat"),
-    LONG(Opcodes.LLOAD, Opcodes.LSTORE, "J", "pushLong", "popLong"),
-    DOUBLE(Opcodes.DLOAD, Opcodes.DSTORE, "D", "pushDouble", "popDouble"),
-    REF(Opcodes.ALOAD, Opcodes.ASTORE, "Ljava/lang/Object;", "pushRef", "popRef"),
-    NULL(Opcodes.ALOAD, Opcodes.ASTORE, null, null, null);
+    INT(Opcodes.ILOAD, "I", "Int"),
+    FLOAT(Opcodes.FLOAD, "F", "Float"),
+    LONG(Opcodes.LLOAD, "J", "Long"),
+    DOUBLE(Opcodes.DLOAD, "D", "Double"),
+    REF(Opcodes.ALOAD, "Ljava/lang/Object;", "Ref"),
+    NULL(Opcodes.ALOAD, null, null);
 
+    /** The opcodes that load and store a local of this kind. */
     final int load;
     final int store;
+    /** The value's descriptor in the frame stack's push and pop methods, which are named after it. */
     final String desc;
-    final String push;
-    final String pop;
+    final String suffix;
 
-    Kind(int load, int store, String desc, String push, String pop) {
+    Kind(int load, String desc, String suffix) {
       this.load = load;
-      this.store = store;
+      this.store = load + (Opcodes.ISTORE - Opcodes.ILOAD);
       this.desc = desc;
-      this.push = push;
-      this.pop = pop;
+      this.suffix = suffix;
     }
   }
 
-  static final class Slot {
-    final int index;
-    final Kind kind;
-    final Type type;
-
-    private Slot(int index, Kind kind, Type type) {
-      this.index = index;
-      this.kind = kind;
-      this.type = type;
-    }
-
+  record Slot(int index, Kind kind, Type type) {
     static Slot of(int index, BasicValue v, java.util.function.Supplier<TransformException> error) {
       Type t = v.getType();
       if (t == null) {
@@ -574,11 +564,11 @@ final class MethodWeaver {
   }
 
   private static MethodInsnNode push(Kind k) {
-    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, k.push, "(" + k.desc + Names.STACK_DESC + ")V", false);
+    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "push" + k.suffix, "(" + k.desc + Names.STACK_DESC + ")V", false);
   }
 
   private static MethodInsnNode pop(Kind k) {
-    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, k.pop, "(" + Names.STACK_DESC + ")" + k.desc, false);
+    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "pop" + k.suffix, "(" + Names.STACK_DESC + ")" + k.desc, false);
   }
 
   private static AbstractInsnNode zero(Type t) {
