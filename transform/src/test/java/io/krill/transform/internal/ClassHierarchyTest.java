@@ -78,6 +78,15 @@ class ClassHierarchyTest {
     assertThat(m == null ? null : m.owner() + (m.suspendable() ? " suspendable" : " plain")).isEqualTo(declaration);
   }
   @Test
+  void isSuspendable_markedAndUnmarkedMethods_answersFromThrowsClause() {
+    assertThat(hierarchy.isSuspendable("h/Cat", "speak", "()V")).isTrue();
+    assertThat(hierarchy.isSuspendable("h/Cat", "root", "()V")).isTrue();
+    assertThat(hierarchy.isSuspendable("h/Cat", "name", "()Ljava/lang/String;")).isFalse();
+    assertThat(hierarchy.isSuspendable("h/Cat", "plain", "()I")).isFalse();
+    assertThat(hierarchy.isSuspendable("h/Nowhere", "speak", "()V")).isFalse();
+  }
+
+  @Test
   void overridden_methodOfClassAndInterfaces_listsEveryNonPrivateDeclaration() {
     List<String> owners = owners(hierarchy.overridden("h/Puppy", "name", "()Ljava/lang/String;"));
     List<String> root = owners(hierarchy.overridden("h/Puppy", "root", "()V"));
