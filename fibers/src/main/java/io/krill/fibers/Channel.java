@@ -1,6 +1,5 @@
 package io.krill.fibers;
 
-import io.krill.fibers.spi.SpinLocks;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,10 +1,10 @@
 package io.krill.httpd;
 
 import io.krill.fibers.Fiber;
+import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
-import io.krill.fibers.spi.SpinLocks;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
@@ -520,13 +520,13 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
   private volatile int locked;
   private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.fibers.spi.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), HttpConnection.class);
+      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), HttpConnection.class);
 
   private void lock() {
-    io.krill.fibers.spi.SpinLocks.lock(LOCKED, this);
+    io.krill.fibers.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    io.krill.fibers.spi.SpinLocks.unlock(LOCKED, this);
+    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

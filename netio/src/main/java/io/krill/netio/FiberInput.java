@@ -1,6 +1,7 @@
 package io.krill.netio;
 
 import io.krill.fibers.Checks;
+import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.internal.ByteSource;
 import io.krill.netio.internal.Errors;
@@ -325,13 +326,13 @@ public final class FiberInput {
   /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
   private volatile int locked;
   private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.fibers.spi.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberInput.class);
+      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberInput.class);
 
   private void lock() {
-    io.krill.fibers.spi.SpinLocks.lock(LOCKED, this);
+    io.krill.fibers.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    io.krill.fibers.spi.SpinLocks.unlock(LOCKED, this);
+    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

@@ -1,5 +1,6 @@
 package io.krill.netio;
 
+import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.internal.ByteSink;
 import io.krill.netio.internal.Errors;
@@ -209,13 +210,13 @@ public final class FiberOutput {
   /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
   private volatile int locked;
   private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.fibers.spi.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberOutput.class);
+      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberOutput.class);
 
   private void lock() {
-    io.krill.fibers.spi.SpinLocks.lock(LOCKED, this);
+    io.krill.fibers.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    io.krill.fibers.spi.SpinLocks.unlock(LOCKED, this);
+    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

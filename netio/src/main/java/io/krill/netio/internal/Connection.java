@@ -1,8 +1,8 @@
 package io.krill.netio.internal;
 
+import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
-import io.krill.fibers.spi.SpinLocks;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
@@ -476,13 +476,13 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
   }
   private volatile int locked;
   private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.fibers.spi.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), Connection.class);
+      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), Connection.class);
 
   private void lock() {
-    io.krill.fibers.spi.SpinLocks.lock(LOCKED, this);
+    io.krill.fibers.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    io.krill.fibers.spi.SpinLocks.unlock(LOCKED, this);
+    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

@@ -1,4 +1,4 @@
-package io.krill.fibers.spi;
+package io.krill.fibers;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
