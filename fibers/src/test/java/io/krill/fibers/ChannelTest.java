@@ -384,17 +384,11 @@ class ChannelTest extends CspTest {
           }
         }));
       }
-      List<StrandThread> senders = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        senders.add(StrandThread.start("sender-" + t, () -> {
-          for (int i = 1; i <= perThread; i++) {
-            ch.send(i);
-          }
-        }));
-      }
-      for (StrandThread t : senders) {
-        assertThat(t.join()).isNull();
-      }
+      StrandThread.runAll(threads, "sender", () -> {
+        for (int i = 1; i <= perThread; i++) {
+          ch.send(i);
+        }
+      });
       ch.close();
       fibers.forEach(CspTestSupport::join);
       assertThat(received.get()).isEqualTo((long) threads * perThread);

@@ -8,7 +8,6 @@ import io.krill.fibers.CspTestSupport.StrandThread;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -78,19 +77,11 @@ class FiberSemaphoreTest extends CspTest {
           }
         }));
       }
-      List<StrandThread> releasers = new ArrayList<>();
-      AtomicInteger started = new AtomicInteger();
-      for (int t = 0; t < threads; t++) {
-        releasers.add(StrandThread.start("releaser-" + t, () -> {
-          started.incrementAndGet();
-          for (int i = 0; i < perThread; i++) {
-            sem.release();
-          }
-        }));
-      }
-      for (StrandThread t : releasers) {
-        assertThat(t.join()).isNull();
-      }
+      StrandThread.runAll(threads, "releaser", () -> {
+        for (int i = 0; i < perThread; i++) {
+          sem.release();
+        }
+      });
       fibers.forEach(CspTestSupport::join);
       assertThat(acquired.get()).isEqualTo((long) threads * perThread);
       assertThat(sem.availablePermits()).isZero();
