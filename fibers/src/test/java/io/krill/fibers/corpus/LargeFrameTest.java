@@ -36,7 +36,8 @@ class LargeFrameTest {
    */
   @BeforeAll
   static void weaveShapes() throws Exception {
-    byte[] plain = compile(LargeFrameSource.NAME, LargeFrameSource.generate());
+    // With debug information, as Maven compiles the test classes that the build weaves.
+    byte[] plain = compile(LargeFrameSource.NAME, LargeFrameSource.generate(), "--release", "17", "-g");
     Weaver weaver = InMemoryCompiler.weaverFor(Map.of(), LargeFrameTest.class.getClassLoader());
     weaver.register(plain);
     woven = weaver.weave(plain);
@@ -46,7 +47,7 @@ class LargeFrameTest {
 
   @Test
   void verify_wovenShapes_passAsmVerifier() throws Exception {
-    assertThat(woven).isNotEqualTo(compile(LargeFrameSource.NAME, LargeFrameSource.generate()));
+    assertThat(woven).isNotEqualTo(compile(LargeFrameSource.NAME, LargeFrameSource.generate(), "--release", "17", "-g"));
     WovenClassVerificationTest.verify(woven, LargeFrameSource.NAME);
   }
 
@@ -87,7 +88,7 @@ class LargeFrameTest {
     }
     src.append(";\n  }\n}\n");
 
-    byte[] classFile = compile("gen.Huge", src.toString());
+    byte[] classFile = compile("gen.Huge", src.toString(), "--release", "17");
     Weaver weaver = Weaver.forClassLoader(LargeFrameTest.class.getClassLoader());
     assertThatThrownBy(() -> weaver.weave(classFile))
         .isInstanceOf(TransformException.class)
@@ -104,9 +105,9 @@ class LargeFrameTest {
         });
   }
 
-  private static byte[] compile(String name, String source) {
+  private static byte[] compile(String name, String source, String... options) {
     try (InMemoryCompiler javac = new InMemoryCompiler(System.getProperty("java.class.path"))) {
-      return javac.compileValid(Map.of(name, source), "--release", "17").get(name.replace('.', '/'));
+      return javac.compileValid(Map.of(name, source), options).get(name.replace('.', '/'));
     }
   }
 }
