@@ -2,8 +2,8 @@ package io.krill.netio;
 
 import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Suspendable;
-import io.krill.netio.internal.ByteSink;
 import io.krill.netio.internal.Errors;
+import io.krill.netio.spi.ByteSink;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
