@@ -73,7 +73,7 @@ public final class Fiber extends Stack implements Runnable {
   final transient Object home;
   private volatile int state;
   private volatile Object joiners = NO_JOINERS;
-  private Object aux;
+  Object aux; // the blocker of the last park; the link of a LocalRunQueue; the outcome once done
   private volatile Extras extras;
 
   /*
@@ -102,17 +102,6 @@ public final class Fiber extends Stack implements Runnable {
       }
     }
     return x;
-  }
-
-  /** A node of the joiners stack. */
-  private static final class Joiner {
-    final Object strand;
-    final Object next;
-
-    Joiner(Object strand, Object next) {
-      this.strand = strand;
-      this.next = next;
-    }
   }
 
   private static final class Failure {
@@ -316,7 +305,7 @@ public final class Fiber extends Stack implements Runnable {
   }
 
   /* The home is the scheduler itself, or a home (an event loop) that knows its scheduler. */
-  private FiberScheduler sched() {
+  FiberScheduler sched() {
     Object h = home;
     return h instanceof FiberScheduler ? (FiberScheduler) h : ((io.krill.fibers.internal.Home) h).scheduler();
   }
@@ -334,9 +323,9 @@ public final class Fiber extends Stack implements Runnable {
       return;
     }
     CarrierThread carrier = (CarrierThread) t;
-    LocalQueue q = (LocalQueue) carrier.runQueue;
+    LocalRunQueue q = (LocalRunQueue) carrier.runQueue;
     if (q == null) {
-      q = new LocalQueue(carrier);
+      q = new LocalRunQueue(carrier);
       carrier.runQueue = q;
     }
     if (q.draining) { // a nested run (another scheduler's fiber run from a slice): just run it
@@ -353,98 +342,21 @@ public final class Fiber extends Stack implements Runnable {
     }
   }
 
-  /*
-   * The carrier-local run queue: a fiber woken (or started) by code running in a slice on
-   * its own home loop's carrier is queued here with plain stores instead of Netty's MPSC
-   * task queue, and run by the slice loop in run() after the current slice. At most
-   * LOCAL_BUDGET slices run per Netty task, so the loop's I/O and other tasks still get
-   * their turn; what is left is handed back as one drain task. Only the carrier touches it.
-   */
-  static final int LOCAL_BUDGET = 128;
-
-  private static final class LocalQueue implements Runnable {
-    final CarrierThread carrier;
-    Fiber head;
-    Fiber tail;
-    boolean draining;
-    boolean drainPending;
-
-    LocalQueue(CarrierThread carrier) {
-      this.carrier = carrier;
-    }
-
-    /* A queued fiber is runnable, so its aux (the blocker of its last park) is free to link the queue. */
-    void add(Fiber f) {
-      f.aux = null;
-      if (tail == null) {
-        head = f;
-      } else {
-        tail.aux = f;
-      }
-      tail = f;
-    }
-
-    Fiber poll() {
-      Fiber f = head;
-      if (f != null) {
-        head = (Fiber) f.aux;
-        if (head == null) {
-          tail = null;
-        }
-        f.aux = null;
-      }
-      return f;
-    }
-
-    void drain(CarrierThread c) {
-      for (int budget = LOCAL_BUDGET; budget > 0; budget--) {
-        Fiber f = poll();
-        if (f == null) {
-          return;
-        }
-        f.runSlice(c);
-      }
-    }
-
-    /* Called with draining just cleared: leftover fibers run in a task of their own. */
-    void handBack() {
-      if (head != null && !drainPending) {
-        drainPending = true;
-        ((java.util.concurrent.Executor) carrier.loop()).execute(this);
-      }
-    }
-
-    @Override
-    public void run() {
-      drainPending = false;
-      if (draining) {
-        return;
-      }
-      draining = true;
-      try {
-        drain(carrier);
-      } finally {
-        draining = false;
-        handBack();
-      }
-    }
-  }
-
   /* Makes a RUNNABLE fiber run: on the local queue when woken on its own loop inside a slice. */
   private void dispatch() {
     Thread t = Thread.currentThread();
     if (t instanceof CarrierThread) {
       CarrierThread c = (CarrierThread) t;
       Object q = c.runQueue;
-      if (q != null && ((LocalQueue) q).draining && c.loop() == home) {
-        ((LocalQueue) q).add(this);
+      if (q != null && ((LocalRunQueue) q).draining && c.loop() == home) {
+        ((LocalRunQueue) q).add(this);
         return;
       }
     }
     sched().submit(this);
   }
 
-  private void runSlice(CarrierThread carrier) {
+  void runSlice(CarrierThread carrier) {
     int s;
     do {
       s = state;
@@ -621,31 +533,13 @@ public final class Fiber extends Stack implements Runnable {
     if (s.tracking) {
       s.timers.increment();
     }
-    java.util.function.BooleanSupplier cancel = s.schedule(new Wake(f), nanos);
+    java.util.function.BooleanSupplier cancel = s.schedule(new WakeTask(f), nanos);
     try {
       park(blocker);
     } finally {
       if (cancel.getAsBoolean() && s.tracking) {
         s.timers.decrement();
       }
-    }
-  }
-
-  /** A timer task that unparks a fiber once; counted while pending. */
-  private static final class Wake implements Runnable {
-    private final Fiber fiber;
-
-    Wake(Fiber fiber) {
-      this.fiber = fiber;
-    }
-
-    @Override
-    public void run() {
-      FiberScheduler fs = fiber.sched();
-      if (fs.tracking) {
-        fs.timers.decrement();
-      }
-      fiber.unpark();
     }
   }
 
@@ -860,22 +754,11 @@ public final class Fiber extends Stack implements Runnable {
       if (!(head instanceof Joiner)) {
         return;
       }
-      Object rebuilt = without((Joiner) head, strand);
+      Object rebuilt = Joiner.without((Joiner) head, strand);
       if (rebuilt == head || JOINERS.compareAndSet(this, head, rebuilt)) {
         return;
       }
     }
-  }
-
-  private static Object without(Joiner node, Object strand) {
-    if (node.strand == strand) {
-      return node.next;
-    }
-    if (!(node.next instanceof Joiner)) {
-      return node;
-    }
-    Object rest = without((Joiner) node.next, strand);
-    return rest == node.next ? node : new Joiner(node.strand, rest);
   }
 
   private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {

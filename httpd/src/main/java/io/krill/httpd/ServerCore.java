@@ -209,7 +209,7 @@ final class ServerCore {
       sleepBriefly();
     }
     for (HttpConnection c : new ArrayList<>(connections)) {
-      c.channel.close();
+      c.channel().close();
     }
     long hard = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (!connections.isEmpty() && System.nanoTime() - hard < 0) {
