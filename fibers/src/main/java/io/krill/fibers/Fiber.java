@@ -64,15 +64,11 @@ public final class Fiber extends Stack implements Runnable {
   private static final int CANCEL_THROWN = 32;
 
   private static final AtomicIntegerFieldUpdater<Fiber> STATE = AtomicIntegerFieldUpdater.newUpdater(Fiber.class, "state");
-  private static final AtomicReferenceFieldUpdater<Fiber, Object> JOINERS =
-      AtomicReferenceFieldUpdater.newUpdater(Fiber.class, Object.class, "joiners");
   private static final AtomicLong IDS = new AtomicLong();
-  private static final Object NO_JOINERS = new Object();
-  private static final Object CLOSED = new Object();
 
   final transient Object home;
   private volatile int state;
-  private volatile Object joiners = NO_JOINERS;
+  volatile Object joiners = Joiner.NONE; // see Joiner
   Object aux; // the blocker of the last park; the link of a LocalRunQueue; the outcome once done
   private volatile Extras extras;
 
@@ -417,12 +413,7 @@ public final class Fiber extends Stack implements Runnable {
       s = state;
     } while (!STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | DONE));
     sched().finished(this);
-    Object j = JOINERS.getAndSet(this, CLOSED);
-    while (j instanceof Joiner) {
-      Joiner n = (Joiner) j;
-      Strand.wake(n.strand);
-      j = n.next;
-    }
+    Joiner.wakeAll(this);
   }
 
   private void uncaught(Throwable e) {
@@ -681,7 +672,7 @@ public final class Fiber extends Stack implements Runnable {
    * @throws Suspendable never; marks that this method may suspend
    */
   public void join() throws Suspendable {
-    awaitDone(Long.MAX_VALUE);
+    Joiner.await(this, Long.MAX_VALUE);
   }
 
   /**
@@ -692,7 +683,7 @@ public final class Fiber extends Stack implements Runnable {
    * @throws Suspendable never; marks that this method may suspend
    */
   public void join(Duration timeout) throws TimeoutException, Suspendable {
-    if (!awaitDone(timeout.toNanos())) {
+    if (!Joiner.await(this, timeout.toNanos())) {
       throw new TimeoutException("fiber " + name() + " did not finish within " + timeout);
     }
   }
@@ -707,58 +698,6 @@ public final class Fiber extends Stack implements Runnable {
     join();
     Object o = aux;
     return o instanceof Failure ? ((Failure) o).error : null;
-  }
-
-  private boolean awaitDone(long nanos) throws Suspendable {
-    if (isDone()) {
-      return true;
-    }
-    Object me = Strand.current();
-    for (;;) {
-      Object j = joiners;
-      if (j == CLOSED) {
-        return true;
-      }
-      if (JOINERS.compareAndSet(this, j, new Joiner(me, j))) {
-        break;
-      }
-    }
-    FiberScheduler clock = me instanceof Fiber ? ((Fiber) me).sched() : null;
-    long start = clock != null ? clock.nanoTime() : System.nanoTime();
-    boolean finished = false;
-    try {
-      while (!isDone()) {
-        if (nanos == Long.MAX_VALUE) {
-          Strand.park(this);
-        } else {
-          long left = nanos - ((clock != null ? clock.nanoTime() : System.nanoTime()) - start);
-          if (left <= 0) {
-            return false;
-          }
-          Strand.parkNanos(this, left);
-        }
-      }
-      finished = true;
-      return true;
-    } finally {
-      if (!finished) {
-        removeJoiner(me);
-      }
-    }
-  }
-
-  /* A waiter that gave up (timeout, cancellation) takes its node out, so polling never grows the stack. */
-  private void removeJoiner(Object strand) {
-    for (;;) {
-      Object head = joiners;
-      if (!(head instanceof Joiner)) {
-        return;
-      }
-      Object rebuilt = Joiner.without((Joiner) head, strand);
-      if (rebuilt == head || JOINERS.compareAndSet(this, head, rebuilt)) {
-        return;
-      }
-    }
   }
 
   private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {

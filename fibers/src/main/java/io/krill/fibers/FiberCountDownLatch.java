@@ -104,16 +104,7 @@ public final class FiberCountDownLatch {
   }
 
   private boolean withdraw(Waiter w) {
-    mutex.lock();
-    try {
-      if (!w.abort()) {
-        return false;
-      }
-      waiters.remove(w);
-      return true;
-    } finally {
-      mutex.unlock();
-    }
+    return waiters.withdraw(w, mutex);
   }
 
   /** @return the current count */
