@@ -222,10 +222,7 @@ public final class FiberInput {
    * @throws Suspendable never; marks that this method suspends
    */
   public long skip(long n) throws IOException, Suspendable {
-    if (n < 0) {
-      throw new IllegalArgumentException("n: " + n + " (expected: >= 0)");
-    }
-    if (n == 0 || !fill()) {
+    if (Checks.nonNegative("n", n) == 0 || !fill()) {
       return 0;
     }
     SpinLocks.lock(LOCKED, this);
