@@ -1,6 +1,5 @@
 package io.krill.fibers.spi;
 
-import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.internal.CarrierIo;
 import io.krill.fibers.internal.CarrierThread;
@@ -60,11 +59,6 @@ public final class Carriers {
   /** @return the event loop the calling thread runs as a carrier, or null */
   public static EventLoop currentLoop() {
     return EventLoopScheduler.currentLoop();
-  }
-
-  /** @return the event loop {@code fiber} lives on, or null if its scheduler has no loops */
-  public static EventLoop loopOf(Fiber fiber) {
-    return fiber.scheduler() instanceof EventLoopScheduler ? EventLoopScheduler.loopOf(fiber) : null;
   }
 
   /** @return true if {@code loop} is one of {@code scheduler}'s carriers, so a fiber can live there */
