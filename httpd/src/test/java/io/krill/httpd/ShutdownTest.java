@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.testkit.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,12 +29,12 @@ class ShutdownTest {
     }).build().start();
     int port = server.port();
     List<RawHttp> clients = new ArrayList<>();
-    RawHttp idle = new RawHttp(port);
+    RawHttp idle = RawHttp.connect(port);
     try {
       idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-      assertThat(idle.read().status).isEqualTo(200);
+      assertThat(idle.read().status()).isEqualTo(200);
       for (int i = 0; i < inFlight; i++) {
-        RawHttp c = new RawHttp(port);
+        RawHttp c = RawHttp.connect(port);
         c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
         clients.add(c);
       }
@@ -43,8 +44,8 @@ class ShutdownTest {
       assertThat(idle.closedByServer()).as("an idle keep-alive connection is closed at once").isTrue();
       for (RawHttp c : clients) {
         RawHttp.Response r = c.read();
-        assertThat(r.status).isEqualTo(200);
-        assertThat(r.body()).isEqualTo("done");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.text()).isEqualTo("done");
         assertThat(r.header("connection")).isEqualTo("close");
         assertThat(c.closedByServer()).isTrue();
       }
@@ -69,7 +70,7 @@ class ShutdownTest {
       Fiber.sleep(Duration.ofSeconds(2));
       res.send("late");
     }).build().start();
-    try (RawHttp c = new RawHttp(server.port())) {
+    try (RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /stuck HTTP/1.1\r\nHost: x\r\n\r\n");
       assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
       long start = System.nanoTime();

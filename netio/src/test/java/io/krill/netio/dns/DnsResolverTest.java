@@ -1,5 +1,6 @@
 package io.krill.netio.dns;
 
+import io.krill.testkit.TestDnsServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,7 +28,7 @@ class DnsResolverTest {
 
   @BeforeEach
   void start() throws IOException {
-    server = new TestDnsServer();
+    server = TestDnsServer.start();
   }
 
   @AfterEach
