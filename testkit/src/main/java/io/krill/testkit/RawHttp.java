@@ -13,6 +13,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A raw-socket HTTP/1.1 client for tests: sends exact bytes (whole or in fragments of a given
@@ -24,6 +28,12 @@ import java.util.Map;
 public final class RawHttp implements AutoCloseable {
   /** The read timeout of {@link #connect(int)}. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "raw-http-deadlines");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final Socket socket;
   private final InputStream in;
@@ -55,16 +65,30 @@ public final class RawHttp implements AutoCloseable {
    * @param address where to connect
    * @param host the Host header
    * @param target the request target, e.g. {@code /a?b}
-   * @param timeout how long a read may wait
+   * @param readTimeout how long one read may wait
+   * @param total how long the whole exchange may take; then the connection is closed
    * @return the answer
-   * @throws IOException if the connection fails or closes before a whole answer
+   * @throws IOException if the connection fails, times out or closes before a whole answer
    */
   public static Response request(String method, InetSocketAddress address, String host, String target,
-      Duration timeout) throws IOException {
-    try (RawHttp c = connect(address, timeout)) {
-      c.send(method + " " + target + " HTTP/1.1\r\nHost: " + host
-          + "\r\nUser-Agent: krill-testkit\r\nConnection: close\r\n\r\n");
-      return c.read("HEAD".equals(method));
+      Duration readTimeout, Duration total) throws IOException {
+    try (RawHttp c = connect(address, readTimeout)) {
+      ScheduledFuture<?> deadline = DEADLINES.schedule(c::closeQuietly, total.toNanos(), TimeUnit.NANOSECONDS);
+      try {
+        c.send(method + " " + target + " HTTP/1.1\r\nHost: " + host
+            + "\r\nUser-Agent: krill-testkit\r\nConnection: close\r\n\r\n");
+        return c.read("HEAD".equals(method));
+      } finally {
+        deadline.cancel(false);
+      }
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      socket.close();
+    } catch (IOException e) {
+      // closed already: the exchange is over either way
     }
   }
 

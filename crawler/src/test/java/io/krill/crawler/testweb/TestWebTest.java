@@ -15,9 +15,7 @@ import java.util.List;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(TestWebInvariantsExtension.class)
 @Timeout(120)
 class TestWebTest {
   /** A small, fast web: no latency, unlimited bandwidth. */
