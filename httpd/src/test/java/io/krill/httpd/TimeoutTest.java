@@ -27,9 +27,7 @@ class TimeoutTest {
         .build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
       assertThat(c.read().status()).isEqualTo(200);
-      long start = System.nanoTime();
-      assertThat(c.closedByServer()).isTrue();
-      assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(9).toNanos());
+      assertThat(c.closedByServer()).as("closed within the client's read timeout").isTrue();
     }
   }
 
