@@ -3,6 +3,7 @@ package io.krill.httpd;
 import io.krill.testkit.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.krill.fibers.ExecutionMode;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.Tls;
 import io.netty.pkitesting.CertificateBuilder;
