@@ -31,7 +31,8 @@ import org.xbill.DNS.Type;
  * A small authoritative DNS server on 127.0.0.1, over UDP and TCP on one port, built with
  * dnsjava's message classes. Each name has an {@link Entry}: answer with A/AAAA records and a
  * TTL, NXDOMAIN, SERVFAIL, a truncated UDP answer (the full one over TCP), or silence (the
- * resolver times out); any answer may be delayed. Names set on the server come first; the rest
+ * resolver times out); any answer may be delayed, and a UDP answer over {@value #MAX_UDP_ANSWER}
+ * bytes goes out truncated, as a real server's would. Names set on the server come first; the rest
  * are asked of a {@link Zone} (by default none: NXDOMAIN), so that a server of generated names
  * needs no table. Names are case-insensitive and written without the final dot.
  *
@@ -40,6 +41,14 @@ import org.xbill.DNS.Type;
  * query at a time, so a delay holds back the queries behind it.
  */
 public final class TestDnsServer implements AutoCloseable {
+  /** The largest UDP answer sent (the classic 512 bytes); a longer one goes out truncated, so that clients ask over TCP. */
+  public static final int MAX_UDP_ANSWER = 512;
+  /**
+   * The UDP receive buffer asked for (the kernel may give less): a client that resolves
+   * thousands of names at once sends its queries in one burst.
+   */
+  static final int UDP_RECEIVE_BUFFER = 4 << 20;
+
   /** The default TTL of {@link #answer(String, String...)}. */
   public static final long DEFAULT_TTL_SECONDS = 60;
 
@@ -96,6 +105,7 @@ public final class TestDnsServer implements AutoCloseable {
     ServerSocket t = null;
     for (int attempt = 0; t == null; attempt++) {
       u = new DatagramSocket(new InetSocketAddress(loopback, port));
+      u.setReceiveBufferSize(UDP_RECEIVE_BUFFER);
       try {
         t = new ServerSocket(u.getLocalPort(), 128, loopback);
       } catch (IOException e) {
@@ -248,6 +258,20 @@ public final class TestDnsServer implements AutoCloseable {
   }
 
   private byte[] respond(byte[] wire, boolean overTcp) throws IOException {
+    byte[] answer = answer(wire, overTcp);
+    if (overTcp || answer == null || answer.length <= MAX_UDP_ANSWER) {
+      return answer;
+    }
+    Message full = new Message(answer);
+    Message truncated = new Message(full.getHeader().getID());
+    truncated.getHeader().setFlag(Flags.QR);
+    truncated.getHeader().setFlag(Flags.AA);
+    truncated.getHeader().setFlag(Flags.TC);
+    truncated.addRecord(full.getQuestion(), Section.QUESTION);
+    return truncated.toWire();
+  }
+
+  private byte[] answer(byte[] wire, boolean overTcp) throws IOException {
     Message query = new Message(wire);
     Record question = query.getQuestion();
     String name = key(question.getName().toString(true));

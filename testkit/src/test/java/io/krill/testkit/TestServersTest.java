@@ -73,6 +73,22 @@ class TestServersTest {
     }
   }
 
+  @Test
+  void query_answerOver512Bytes_truncatedOverUdpWholeOverTcp() throws Exception {
+    try (TestDnsServer dns = TestDnsServer.start()) {
+      String[] many = new String[40];
+      for (int i = 0; i < many.length; i++) {
+        many[i] = "10.0.2." + i;
+      }
+      dns.answer("big.test", many);
+      SimpleResolver resolver = new SimpleResolver(dns.address());
+      resolver.setTimeout(TIMEOUT);
+      assertThat(a(resolver, "big.test", Type.A)).hasSize(40);
+      assertThat(dns.udpQueries("big.test")).isEqualTo(1);
+      assertThat(dns.tcpQueries("big.test")).isEqualTo(1);
+    }
+  }
+
   private static List<String> a(SimpleResolver resolver, String name, int type) throws Exception {
     Lookup lookup = new Lookup(name + ".", type);
     lookup.setResolver(resolver);
