@@ -223,22 +223,29 @@ class FiberTest {
     assertThat(s.liveFibers()).isEmpty();
   }
 
+  /* The fiber holds its carrier until the watchdog has reported it, then four thresholds more: no clock race. */
   @Test
   void watchdog_fiberBlockingItsCarrier_reportedOnceWithNameAndStack() throws Exception {
     try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
       List<String> reports = new CopyOnWriteArrayList<>();
-      s.watchdog(Duration.ofMillis(50), reports::add);
+      java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
+      s.watchdog(Duration.ofMillis(50), r -> {
+        reports.add(r);
+        reported.countDown();
+      });
       Fiber f = Fiber.builder().scheduler(s).name("sleepy").start(() -> {
         try {
-          Thread.sleep(300);
+          if (reported.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            Thread.sleep(200);
+          }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
       });
       join(f);
-      Thread.sleep(50);
       assertThat(reports).hasSize(1);
-      assertThat(reports.get(0)).contains("fiber \"sleepy\" has held carrier").contains("java.lang.Thread.sleep");
+      assertThat(reports.get(0)).contains("fiber \"sleepy\" has held carrier")
+          .contains("java.util.concurrent.CountDownLatch.await");
     }
   }
 

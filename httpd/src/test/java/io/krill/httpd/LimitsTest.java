@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.testkit.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,12 +18,12 @@ class LimitsTest {
   @Test
   void maxConnections_oneMore_closedOnAcceptAndCounted() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(2).build().start();
-        RawHttp a = new RawHttp(server.port()); RawHttp b = new RawHttp(server.port())) {
+        RawHttp a = RawHttp.connect(server.port()); RawHttp b = RawHttp.connect(server.port())) {
       for (RawHttp c : new RawHttp[] {a, b}) {
         c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-        assertThat(c.read().status).isEqualTo(200);
+        assertThat(c.read().status()).isEqualTo(200);
       }
-      try (RawHttp third = new RawHttp(server.port())) {
+      try (RawHttp third = RawHttp.connect(server.port())) {
         assertThat(third.closedByServer()).isTrue();
       }
       assertThat(server.stats().rejectedConnections()).isEqualTo(1);
@@ -54,7 +55,7 @@ class LimitsTest {
     access.addAppender(lines);
     access.setLevel(ch.qos.logback.classic.Level.INFO);
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).accessLog(true).build().start();
-        RawHttp c = new RawHttp(server.port())) {
+        RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /nope?x=1 HTTP/1.1\r\nHost: x\r\n\r\n");
       c.read();
       c.read();
@@ -74,9 +75,9 @@ class LimitsTest {
     lines.start();
     log.addAppender(lines);
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        RawHttp c = new RawHttp(server.port())) {
+        RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /fail?x=1 HTTP/1.1\r\nHost: x\r\n\r\n");
-      assertThat(c.read().status).isEqualTo(500);
+      assertThat(c.read().status()).isEqualTo(500);
       assertThat(c.closedByServer()).isTrue();
     } finally {
       log.detachAppender(lines);
@@ -89,7 +90,7 @@ class LimitsTest {
   @Test
   void stats_requestsAndBytes_counted() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        RawHttp c = new RawHttp(server.port())) {
+        RawHttp c = RawHttp.connect(server.port())) {
       String req = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n";
       c.send(req + req + "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n");
       c.read();

@@ -137,7 +137,7 @@ class FiberSocketTest {
     SERVERS.add(server);
     EchoClients.run("127.0.0.1", server.port(), connections, c.scheduler, transport);
     // Every handler ran on its channel's loop, a carrier of this transport: checked in c.serve,
-    // reported by NetioInvariantsExtension.
+    // reported by NetioInvariant.
     assertThat(served.get()).isEqualTo(connections);
   }
 
@@ -494,7 +494,7 @@ class FiberSocketTest {
       // The reader is a platform thread, so it is not resumed inside the decoder's loop (as a
       // fiber on the channel's loop would be): the loop queues b, c and d while it wakes, and
       // close() finds them queued and must release them (the paranoid leak detector of
-      // NetioInvariantsExtension fails the test otherwise).
+      // NetioInvariant fails the test otherwise).
       AtomicLong queued = new AtomicLong();
       String first = Continuation.callOnThread(() -> {
         FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), options().build());

@@ -121,7 +121,7 @@ public final class TestLoops {
    * Two carriers that run one transport's I/O handler, with sockets of that transport on them.
    * {@link #serve} checks that every handler fiber runs on its channel's own loop and every
    * channel on a carrier; a violation is recorded and fails the test through
-   * {@link NetioInvariantsExtension}.
+   * {@link NetioInvariant}.
    */
   static final class Carriers {
     final Transport transport;
