@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "krill", mixinStandardHelpOptions = true, version = "krill 0.1.0-SNAPSHOT",
     description = "Massively concurrent network programs on the JVM.",
     subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class, io.krill.crawler.cli.CrawlCommand.class,
-        io.krill.loadtest.harness.LoadtestCommand.class})
+        io.krill.loadtest.harness.LoadtestCommand.class, io.krill.benchmarks.BenchCommand.class})
 public final class Krill implements Callable<Integer> {
   @Override
   public Integer call() {

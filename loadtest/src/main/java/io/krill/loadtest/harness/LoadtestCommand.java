@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code krill loadtest}: runs the comparison scenarios (each server and each load generator in
  * its own JVM, variants interleaved, fresh JVMs per cell) and writes one report directory per
- * scenario under {@code loadtest/results/<date>-<scenario>/}. Prints each scenario's table and,
+ * scenario under {@code docs/results/<date>-<scenario>/}. Prints each scenario's table and,
  * first, the estimated wall time. A run of several scenarios ({@code --scenario all}) also
  * writes {@code <date>-summary.md}: every ratio goal of the issues, met or missed (see
  * {@link GoalSummary}).
@@ -59,7 +59,7 @@ public final class LoadtestCommand implements Callable<Integer> {
   @Option(names = "--jdk", description = "JDK home for servers and generators (default: the newest under /usr/lib/jvm)")
   Path jdk;
 
-  @Option(names = "--results", description = "results directory (default: $KRILL_HOME/loadtest/results, else loadtest/results)")
+  @Option(names = "--results", description = "results directory (default: $KRILL_HOME/docs/results, else docs/results)")
   Path results;
 
   @Option(names = "--date", description = "date part of the report directory name (default: today, UTC)")
@@ -169,11 +169,9 @@ public final class LoadtestCommand implements Callable<Integer> {
       throw new IllegalArgumentException("heap: " + heap + " (expected: a JVM size such as 512m or 1g)");
     }
     s.heap = heap;
-    s.useJdk(RunSettings.pickJdk(jdk));
+    s.useJdk(RunEnvironment.pickJdk(jdk));
     if (results != null) {
       s.resultsDir = results;
-    } else if (System.getenv("KRILL_HOME") != null) {
-      s.resultsDir = Paths.get(System.getenv("KRILL_HOME"), "loadtest", "results");
     }
     if (date != null) {
       if (!date.matches("[0-9A-Za-z._-]+")) {
@@ -189,7 +187,7 @@ public final class LoadtestCommand implements Callable<Integer> {
       args.remove(0); // run through the krill launcher: the subcommand's own name comes first
     }
     s.command = "krill loadtest " + String.join(" ", args);
-    s.commit = commit();
+    s.commit = RunEnvironment.commit();
     return s;
   }
 
@@ -198,17 +196,6 @@ public final class LoadtestCommand implements Callable<Integer> {
       throw new IllegalArgumentException(name + ": " + v + " (expected: " + min + ".." + max + ")");
     }
     return (int) Math.min(Integer.MAX_VALUE, v);
-  }
-
-  private static String commit() {
-    try {
-      String home = System.getenv("KRILL_HOME");
-      List<String> l = Reports.exec(home == null ? List.of("git", "rev-parse", "--short", "HEAD")
-          : List.of("git", "-C", home, "rev-parse", "--short", "HEAD"), false);
-      return l.isEmpty() || l.get(0).contains(" ") ? "unknown" : l.get(0).trim();
-    } catch (java.io.IOException | InterruptedException e) {
-      return "unknown";
-    }
   }
 
   /**

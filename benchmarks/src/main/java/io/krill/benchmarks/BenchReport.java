@@ -1,0 +1,219 @@
+package io.krill.benchmarks;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.krill.loadtest.harness.Json;
+import io.krill.loadtest.harness.RunEnvironment;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+
+/**
+ * The results of one {@code krill bench} run, read from JMH's {@link RunResult}s: every score
+ * of every round, and for each benchmark with a {@code competitor} parameter the ratio of each
+ * competitor's cost to krill's ({@code fiber} or {@code continuation}) per round, as a median
+ * with its spread. A ratio above 1 means krill is faster. Written as
+ * {@code <results>/<date>-<suite>.json} and {@code .md}.
+ */
+final class BenchReport {
+  /** The competitor values that stand for krill, the baseline of the ratios. */
+  static final List<String> KRILL = List.of("fiber", "continuation");
+  static final String COMPETITOR = "competitor";
+
+  private final BenchSettings settings;
+  private final List<List<RunResult>> rounds;
+  private final String loadLine = RunEnvironment.uptime();
+
+  BenchReport(BenchSettings settings, List<List<RunResult>> rounds) {
+    this.settings = settings;
+    this.rounds = rounds;
+  }
+
+  Path jsonFile() {
+    return settings.resultsDir.resolve(settings.name() + ".json");
+  }
+
+  Path markdownFile() {
+    return settings.resultsDir.resolve(settings.name() + ".md");
+  }
+
+  void write() throws IOException {
+    Files.createDirectories(settings.resultsDir);
+    Files.writeString(jsonFile(), Json.MAPPER.writeValueAsString(json()) + "\n", StandardCharsets.UTF_8);
+    Files.writeString(markdownFile(), markdown(), StandardCharsets.UTF_8);
+  }
+
+  /** One competitor's cost relative to krill's, over the rounds. */
+  static final class Ratio {
+    final String benchmark;
+    final String params;
+    final String competitor;
+    final String baseline;
+    final List<Double> perRound = new ArrayList<>();
+
+    Ratio(String benchmark, String params, String competitor, String baseline) {
+      this.benchmark = benchmark;
+      this.params = params;
+      this.competitor = competitor;
+      this.baseline = baseline;
+    }
+
+    double median() {
+      List<Double> v = new ArrayList<>(perRound);
+      Collections.sort(v);
+      int n = v.size();
+      return n == 0 ? Double.NaN : n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+    }
+
+    double min() {
+      return perRound.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    double max() {
+      return perRound.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+  }
+
+  /** @return the ratios of every benchmark with a competitor parameter, in the order JMH ran them */
+  List<Ratio> ratios() {
+    Map<String, Ratio> byKey = new LinkedHashMap<>();
+    for (List<RunResult> round : rounds) {
+      Map<String, RunResult> krill = new TreeMap<>();
+      for (RunResult r : round) {
+        if (KRILL.contains(r.getParams().getParam(COMPETITOR))) {
+          krill.put(group(r.getParams()), r);
+        }
+      }
+      for (RunResult r : round) {
+        BenchmarkParams p = r.getParams();
+        String competitor = p.getParam(COMPETITOR);
+        RunResult base = krill.get(group(p));
+        if (competitor == null || base == null || base == r) {
+          continue;
+        }
+        String key = group(p) + "|" + competitor;
+        Ratio ratio = byKey.computeIfAbsent(key, k -> new Ratio(shortName(p), otherParams(p), competitor,
+            base.getParams().getParam(COMPETITOR)));
+        ratio.perRound.add(costRatio(p.getMode(), r.getPrimaryResult(), base.getPrimaryResult()));
+      }
+    }
+    return new ArrayList<>(byKey.values());
+  }
+
+  /* Cost of the competitor divided by krill's: time per op as is, throughput inverted. */
+  static double costRatio(Mode mode, Result<?> competitor, Result<?> krill) {
+    return mode == Mode.Throughput ? krill.getScore() / competitor.getScore() : competitor.getScore() / krill.getScore();
+  }
+
+  /* A benchmark method and its parameters other than the competitor. */
+  private static String group(BenchmarkParams p) {
+    return p.getBenchmark() + "|" + otherParams(p);
+  }
+
+  static String otherParams(BenchmarkParams p) {
+    StringBuilder b = new StringBuilder();
+    for (String k : p.getParamsKeys()) {
+      if (!k.equals(COMPETITOR)) {
+        b.append(b.length() == 0 ? "" : ", ").append(k).append('=').append(p.getParam(k));
+      }
+    }
+    return b.toString();
+  }
+
+  static String params(BenchmarkParams p) {
+    StringBuilder b = new StringBuilder();
+    for (String k : p.getParamsKeys()) {
+      b.append(b.length() == 0 ? "" : ", ").append(k).append('=').append(p.getParam(k));
+    }
+    return b.toString();
+  }
+
+  /** @return {@code Class.method} without the package */
+  static String shortName(BenchmarkParams p) {
+    String[] parts = p.getBenchmark().split("\\.");
+    return parts.length < 2 ? p.getBenchmark() : parts[parts.length - 2] + "." + parts[parts.length - 1];
+  }
+
+  ObjectNode json() {
+    ObjectNode root = Json.MAPPER.createObjectNode();
+    root.put("suite", settings.suite).put("date", settings.date).put("command", settings.command)
+        .put("commit", settings.commit).put("machine", RunEnvironment.machine()).put("jdk", settings.javaVersion)
+        .put("load", loadLine);
+    root.putObject("settings").put("quick", settings.quick).put("rounds", settings.rounds).put("forks", 1)
+        .put("warmupIterations", settings.warmups).put("iterations", settings.iterations)
+        .put("warmupMillis", settings.warmupMillis).put("iterationMillis", settings.iterationMillis);
+    ArrayNode scores = root.putArray("scores");
+    for (int i = 0; i < rounds.size(); i++) {
+      for (RunResult r : rounds.get(i)) {
+        BenchmarkParams p = r.getParams();
+        ObjectNode o = scores.addObject().put("round", i + 1).put("benchmark", p.getBenchmark())
+            .put("mode", p.getMode().shortLabel());
+        ObjectNode params = o.putObject("params");
+        for (String k : p.getParamsKeys()) {
+          params.put(k, p.getParam(k));
+        }
+        Result<?> score = r.getPrimaryResult();
+        o.put("score", score.getScore()).put("error", finite(score.getScoreError())).put("unit", score.getScoreUnit());
+      }
+    }
+    ArrayNode ratios = root.putArray("ratios");
+    for (Ratio r : ratios()) {
+      ObjectNode o = ratios.addObject().put("benchmark", r.benchmark).put("params", r.params)
+          .put("competitor", r.competitor).put("baseline", r.baseline).put("median", r.median())
+          .put("min", r.min()).put("max", r.max());
+      ArrayNode each = o.putArray("perRound");
+      r.perRound.forEach(each::add);
+    }
+    return root;
+  }
+
+  private static double finite(double v) {
+    return Double.isNaN(v) || Double.isInfinite(v) ? 0 : v;
+  }
+
+  String markdown() {
+    StringBuilder b = new StringBuilder("# JMH: ").append(settings.suite).append(" (").append(settings.date).append(")\n\n");
+    b.append("Command: `").append(settings.command).append("`  \n");
+    b.append("Commit: ").append(settings.commit).append("  \n");
+    b.append("JDK of the forks: ").append(settings.javaVersion).append("  \n");
+    b.append("Machine: ").append(RunEnvironment.machine()).append("  \n");
+    b.append("Load before: ").append(loadLine).append("  \n");
+    b.append(String.format(Locale.ROOT, "Settings: %d round(s), each -f 1 -wi %d -i %d, %d ms warm-up and %d ms measured"
+        + " iterations; every competitor runs in each round. Compare only figures from the same run.%n%n",
+        settings.rounds, settings.warmups, settings.iterations, settings.warmupMillis, settings.iterationMillis));
+    List<Ratio> ratios = ratios();
+    if (!ratios.isEmpty()) {
+      b.append("## Cost of each competitor ÷ krill's (median over rounds, spread in brackets; above 1: krill faster)\n\n");
+      b.append("| benchmark | params | competitor | ratio |\n|---|---|---|---|\n");
+      for (Ratio r : ratios) {
+        b.append("| ").append(r.benchmark).append(" | ").append(r.params).append(" | ").append(r.competitor)
+            .append(" ÷ ").append(r.baseline).append(" | ")
+            .append(String.format(Locale.ROOT, "%.2f× (%.2f×–%.2f×)", r.median(), r.min(), r.max())).append(" |\n");
+      }
+      b.append('\n');
+    }
+    b.append("## Scores\n\n| round | benchmark | params | mode | score | ± error | unit |\n|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < rounds.size(); i++) {
+      for (RunResult r : rounds.get(i)) {
+        Result<?> s = r.getPrimaryResult();
+        b.append("| ").append(i + 1).append(" | ").append(shortName(r.getParams())).append(" | ")
+            .append(params(r.getParams())).append(" | ").append(r.getParams().getMode().shortLabel()).append(" | ")
+            .append(String.format(Locale.ROOT, "%.3f | %.3f", s.getScore(), finite(s.getScoreError()))).append(" | ")
+            .append(s.getScoreUnit()).append(" |\n");
+      }
+    }
+    return b.toString();
+  }
+}
