@@ -58,10 +58,6 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--access-log", description = "httpd.access-log=true")
   boolean accessLog;
 
-  @Option(names = "--help-markdown", hidden = true,
-      description = "print the settings table as Markdown (for the README) and exit")
-  boolean helpMarkdown;
-
   /** The environment the settings read; tests replace it. */
   Map<String, String> environment = System.getenv();
 
@@ -81,10 +77,6 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    if (helpMarkdown) {
-      out.print(ServeSettings.SCHEMA.markdownTable());
-      return 0;
-    }
     Settings settings;
     HttpServer server;
     try {

@@ -103,8 +103,8 @@ class ServeCommandTest {
   }
 
   @Test
-  void helpMarkdown_tableRowPerSetting() {
-    String[] r = run(Map.of(), "serve", "--help-markdown");
+  void docsFlagsServe_tableRowPerSetting() {
+    String[] r = run(Map.of(), "docs", "--flags", "serve");
     assertThat(r[0]).isEqualTo("0");
     assertThat(r[1].lines()).hasSize(ServeSettings.SCHEMA.settings().size() + 2)
         .contains("| `httpd.port` | `KRILL_HTTPD_PORT` | int, 0..65535 | `8080` | TCP port to listen on; 0 picks a free one |");
