@@ -19,6 +19,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -48,8 +49,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--suite", paramLabel = "SUITE", defaultValue = "fibers",
-      description = "continuations, fibers or all (default: ${DEFAULT-VALUE})")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "SUITE", defaultValue = "fibers",
+      description = "continuations, fibers or all; anything else is a regular expression over every benchmark's"
+          + " name, e.g. fibers.Ring (default: ${DEFAULT-VALUE})")
   String suite;
 
   @Option(names = "--include", paramLabel = "REGEX",
@@ -92,10 +94,14 @@ public final class BenchCommand implements Callable<Integer> {
       out.flush();
       try {
         Collection<RunResult> runs = new Runner(options(s).build()).run();
+        if (runs.isEmpty()) {
+          System.err.println("krill bench: no benchmark finished in round " + round + " (the JMH output above says why)");
+          return 1;
+        }
         byRound.add(new ArrayList<>(runs));
       } catch (NoBenchmarksException e) {
-        System.err.println("krill bench: --include: " + include + " (expected: a regular expression matching a benchmark"
-            + " of the " + s.suite + " suite)");
+        System.err.println("krill bench: " + s.include + ": no benchmark matches (expected: a regular expression matching a benchmark"
+            + "; java -jar benchmarks/target/benchmarks.jar -l lists them)");
         return 2;
       } catch (RunnerException e) {
         System.err.println("krill bench: JMH failed: " + e.getMessage());
@@ -111,18 +117,20 @@ public final class BenchCommand implements Callable<Integer> {
 
   BenchSettings settings() {
     BenchSettings s = new BenchSettings();
-    if (!BenchSettings.SUITES.containsKey(suite)) {
-      throw new IllegalArgumentException("--suite: " + suite + " (expected: one of " + BenchSettings.SUITES.keySet() + ")");
+    String filter = include;
+    if (BenchSettings.SUITES.containsKey(suite)) {
+      s.suite = suite;
+    } else {
+      regex("SUITE", suite);
+      s.suite = "jmh-" + suite.replaceAll("[^A-Za-z0-9]+", "_");
+      filter = include == null ? suite : suite + ".*" + include;
     }
-    s.suite = suite;
-    s.include = BenchSettings.SUITES.get(suite) + (include == null ? "" : ".*" + include);
     if (include != null) {
-      try {
-        java.util.regex.Pattern.compile(include);
-      } catch (java.util.regex.PatternSyntaxException e) {
-        throw new IllegalArgumentException("--include: " + include + " (expected: a regular expression)");
-      }
+      regex("--include", include);
     }
+    // JMH selects the benchmarks whose full name this finds: the suite's package, and the filter anywhere in the name.
+    s.include = (filter == null ? "^" : "^(?=.*" + filter + ")")
+        + BenchSettings.SUITES.getOrDefault(suite, BenchSettings.SUITES.get("all"));
     if (quick) {
       s.quick();
     }
@@ -151,6 +159,15 @@ public final class BenchCommand implements Callable<Integer> {
     s.command = ("krill bench " + String.join(" ", args)).trim();
     s.commit = RunEnvironment.commit();
     return s;
+  }
+
+  private static void regex(String name, String value) {
+    try {
+      java.util.regex.Pattern.compile(value);
+    } catch (java.util.regex.PatternSyntaxException e) {
+      throw new IllegalArgumentException(name + ": " + value + " (expected: continuations, fibers, all or a regular"
+          + " expression)");
+    }
   }
 
   static ChainedOptionsBuilder options(BenchSettings s) {

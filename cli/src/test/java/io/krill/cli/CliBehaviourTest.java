@@ -87,10 +87,10 @@ class CliBehaviourTest {
   }
 
   @Test
-  void bench_badSuite_checkedBeforeJmhStarts_status2() {
-    String[] r = capture(false, "bench", "--suite", "nope");
+  void bench_badPattern_checkedBeforeJmhStarts_status2() {
+    String[] r = capture(false, "bench", "[");
     assertThat(r[0]).isEqualTo("2");
-    assertThat(r[2].trim()).isEqualTo("krill bench: --suite: nope (expected: one of [continuations, fibers, all])"
+    assertThat(r[2].trim()).isEqualTo("krill bench: SUITE: [ (expected: continuations, fibers, all or a regular expression)"
         + " (see krill bench --help)");
   }
 

@@ -4,12 +4,15 @@ import io.krill.fibers.Continuation;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.loadtest.launch.Mains;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * Heap per suspended continuation or parked virtual thread: holds {@code count} of them,
@@ -27,7 +30,15 @@ import java.util.concurrent.locks.LockSupport;
  * Prints one line: {@code heap kind=... count=... bytesPerItem=... jdk=...}, or
  * {@link VirtualThreads#SKIPPED} for virtual threads on JDK 17.
  */
+@Command(name = "SuspendedHeap", mixinStandardHelpOptions = true,
+    description = "Heap per suspended continuation or parked virtual thread.")
 public final class SuspendedHeap {
+  @Parameters(index = "0", paramLabel = "KIND", description = "continuation1, continuation5, virtualThread1 or virtualThread5")
+  String kind;
+
+  @Parameters(index = "1", paramLabel = "COUNT", description = "how many to hold, > 0")
+  int count;
+
   private static final Object ATTACHMENT = new Object();
   private static final AtomicInteger PARKED = new AtomicInteger();
   static volatile Object sinkRef;
@@ -42,20 +53,11 @@ public final class SuspendedHeap {
    * @throws InterruptedException if interrupted while waiting for threads to park
    */
   public static void main(String[] args) throws InterruptedException {
-    if (args.length != 2) {
-      System.err.println("usage: SuspendedHeap continuation1|continuation5|virtualThread1|virtualThread5 COUNT");
-      System.exit(2);
-    }
-    String kind = args[0];
-    int count;
-    try {
-      count = Integer.parseInt(args[1]);
-    } catch (NumberFormatException e) {
-      count = -1;
-    }
+    SuspendedHeap a = Mains.parse(new SuspendedHeap(), args);
+    String kind = a.kind;
+    int count = a.count;
     if (count <= 0) {
-      System.err.println("count: " + args[1] + " (expected: > 0)");
-      System.exit(2);
+      Mains.usageError("COUNT: " + count + " (expected: > 0)");
     }
     boolean virtual = kind.startsWith("virtualThread");
     if (virtual && !VirtualThreads.available()) {

@@ -4,7 +4,7 @@
  *
  * <p>JMH runs {@link io.krill.benchmarks.continuations.SuspendResumeBenchmark} and
  * {@link io.krill.benchmarks.continuations.NonSuspendingCallBenchmark} (through {@code krill bench
- * --suite continuations}); {@link io.krill.benchmarks.continuations.SuspendedHeap} is a plain main
+ * continuations}); {@link io.krill.benchmarks.continuations.SuspendedHeap} is a plain main
  * that measures heap. Measured loops run on a worker thread (a krill carrier thread unless
  * stated), which the JMH thread hands one batch at a time.
  */

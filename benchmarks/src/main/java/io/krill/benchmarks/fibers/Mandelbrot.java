@@ -6,6 +6,7 @@ import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.FiberSemaphore;
 import io.krill.fibers.Suspendable;
 import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.loadtest.launch.Mains;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Locale;
@@ -13,6 +14,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * Pixel-parallel Mandelbrot (PicoThreads / JVMCSP): one strand per pixel, each computing its
@@ -36,6 +39,24 @@ import java.util.concurrent.Future;
  * (default 900).
  */
 public final class Mandelbrot {
+  /** The command line. */
+  @Command(name = "Mandelbrot", mixinStandardHelpOptions = true,
+      description = "Pixel-parallel Mandelbrot: a strand per pixel, every competitor interleaved round by round.")
+  static final class Args {
+    @Parameters(index = "0", paramLabel = "WIDTH", description = "pixels across, > 0")
+    int width;
+
+    @Parameters(index = "1", paramLabel = "HEIGHT", description = "pixels down, > 0; WIDTH*HEIGHT <= 1e8")
+    int height;
+
+    @Parameters(index = "2", paramLabel = "ROUNDS", description = "interleaved rounds, > 0")
+    int rounds;
+
+    @Parameters(index = "3", arity = "0..1", paramLabel = "SECONDS", defaultValue = "900",
+        description = "stop starting rounds after this long (default: ${DEFAULT-VALUE})")
+    long seconds;
+  }
+
   /** Rows in flight at most. */
   public static final int ROWS = 8;
   /** Escape-count limit. */
@@ -59,17 +80,14 @@ public final class Mandelbrot {
    * @throws Exception if a run fails
    */
   public static void main(String[] args) throws Exception {
-    if (args.length < 3 || args.length > 4) {
-      System.err.println("usage: Mandelbrot WIDTH HEIGHT ROUNDS [SECONDS]");
-      System.exit(2);
-    }
-    int width = Integer.parseInt(args[0]);
-    int height = Integer.parseInt(args[1]);
-    int rounds = Integer.parseInt(args[2]);
-    long seconds = args.length == 4 ? Long.parseLong(args[3]) : 900;
+    Args a = Mains.parse(new Args(), args);
+    int width = a.width;
+    int height = a.height;
+    int rounds = a.rounds;
+    long seconds = a.seconds;
     if (width <= 0 || height <= 0 || (long) width * height > 100_000_000 || rounds <= 0 || seconds <= 0) {
-      System.err.println("Mandelbrot: WIDTH, HEIGHT, ROUNDS, SECONDS must be > 0 and WIDTH*HEIGHT <= 1e8");
-      System.exit(2);
+      Mains.usageError("WIDTH, HEIGHT, ROUNDS, SECONDS: " + width + " " + height + " " + rounds + " " + seconds
+          + " (expected: each > 0 and WIDTH*HEIGHT <= 1e8)");
     }
     int cores = Runtime.getRuntime().availableProcessors();
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;

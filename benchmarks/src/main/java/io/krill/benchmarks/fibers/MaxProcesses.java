@@ -8,6 +8,7 @@ import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.fibers.internal.EventLoopScheduler;
 import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.loadtest.launch.Mains;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -20,6 +21,8 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * The JVMCSP max-process test: pairs of strands that exchange one value over a krill channel,
@@ -45,7 +48,20 @@ import java.util.concurrent.locks.LockSupport;
  * Then it releases every writer, waits (bounded) for all exchanges, checks them, and prints
  * {@code result kind=... maxLive=... stoppedBy=...}. Exit code 1 if an exchange was lost.
  */
+@Command(name = "MaxProcesses", mixinStandardHelpOptions = true,
+    description = "The max-process test: live strands rising to MAX, heap per strand at each step.")
 public final class MaxProcesses {
+  @Parameters(index = "0", paramLabel = "KIND", description = "fiberPairs, fiberPairsTracked, fiberParked,"
+      + " fiberParkedTracked, virtualThreadPairs, virtualThreadParked or platformPairs")
+  String kind;
+
+  @Parameters(index = "1", paramLabel = "MAX", description = "most live strands, > 0")
+  long max;
+
+  @Parameters(index = "2", arity = "0..1", paramLabel = "SECONDS", defaultValue = "600",
+      description = "stop rising after this long (default: ${DEFAULT-VALUE})")
+  long seconds;
+
   private static final long[] STEPS = {10_000, 100_000, 200_000, 500_000, 1_000_000, 2_000_000, 5_000_000,
       10_000_000, 20_000_000, 50_000_000};
   private static final double HEAP_FRACTION = 0.85;
@@ -61,18 +77,17 @@ public final class MaxProcesses {
   /**
    * Runs the test.
    *
-   * @param args KIND MAX [SECONDS]
+   * @param args KIND MAX [SECONDS] ({@code --help} explains them)
    * @throws InterruptedException if interrupted
    */
   public static void main(String[] args) throws InterruptedException {
-    if (args.length < 2 || args.length > 3) {
-      System.err.println("usage: MaxProcesses fiberPairs|fiberPairsTracked|fiberParked|fiberParkedTracked|"
-          + "virtualThreadPairs|virtualThreadParked|platformPairs MAX [SECONDS]");
-      System.exit(2);
+    MaxProcesses a = Mains.parse(new MaxProcesses(), args);
+    String kind = a.kind;
+    long max = a.max;
+    long seconds = a.seconds;
+    if (max <= 0 || seconds <= 0) {
+      usage((max <= 0 ? "MAX: " + max : "SECONDS: " + seconds) + " (expected: > 0)");
     }
-    String kind = args[0];
-    long max = parsePositive("MAX", args[1]);
-    long seconds = args.length == 3 ? parsePositive("SECONDS", args[2]) : 600;
     if (max > Integer.MAX_VALUE - 8) {
       usage("MAX: " + max + " (expected: < 2^31)");
     }
@@ -276,21 +291,7 @@ public final class MaxProcesses {
     return 0;
   }
 
-  private static long parsePositive(String what, String v) {
-    try {
-      long n = Long.parseLong(v);
-      if (n > 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    usage(what + ": " + v + " (expected: > 0)");
-    return 0;
-  }
-
   private static void usage(String why) {
-    System.err.println("MaxProcesses: " + why);
-    System.exit(2);
+    Mains.usageError(why);
   }
 }

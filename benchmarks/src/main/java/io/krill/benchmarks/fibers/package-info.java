@@ -6,7 +6,7 @@
  * io.krill.benchmarks.fibers.Pipe}; a {@link io.krill.benchmarks.fibers.Model} runs it as fibers
  * (where a blocking call suspends the fiber) or on threads (where the same call blocks the
  * thread). JMH classes are named {@code *Benchmark} and take the competitor as a {@code @Param};
- * {@code krill bench --suite fibers} runs them. {@link io.krill.benchmarks.fibers.MaxProcesses}
+ * {@code krill bench fibers} runs them. {@link io.krill.benchmarks.fibers.MaxProcesses}
  * and {@link io.krill.benchmarks.fibers.Mandelbrot} are main-class harnesses for the runs too
  * big for JMH.
  */

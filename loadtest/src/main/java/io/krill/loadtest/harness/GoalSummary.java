@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * The summary of a run of several scenarios, {@code <results>/<date>-summary.md}: every ratio
  * goal of httpd, netio, the crawler and fibers, met or missed, with the number. The load goals
  * come from the scenario reports of this run; the fiber goals, which JMH measures
- * ({@code krill bench --suite fibers}), from the {@code goals} of the newest
+ * ({@code krill bench fibers}), from the {@code goals} of the newest
  * {@code *-fibers.json} in the results directory, named with its date, or "not measured" when
  * there is none.
  *
@@ -113,8 +113,8 @@ final class GoalSummary {
         .append(" not measured.** Load goals: this run's scenario reports (each ratio is a median over rounds, spread in")
         .append(" brackets, both sides from the same round). Fiber goals: ")
         .append(fibersFile == null ? "not measured (no `*-fibers.json` in " + settings.resultsDir
-            + "; run `krill bench --suite fibers`)" : "`" + fibersFile.getFileName() + "`, the newest run of "
-            + "`krill bench --suite fibers`, dated " + fibersDate())
+            + "; run `krill bench fibers`)" : "`" + fibersFile.getFileName() + "`, the newest run of "
+            + "`krill bench fibers`, dated " + fibersDate())
         .append(".\n\n");
     b.append("| module | from | goal | target | measured | verdict |\n|---|---|---|---|---|---|\n");
     b.append(rows);
@@ -158,7 +158,7 @@ final class GoalSummary {
       }
     }
     if (newest == null) {
-      fibersProblem = "no *-fibers.json in " + settings.resultsDir + " (run krill bench --suite fibers)";
+      fibersProblem = "no *-fibers.json in " + settings.resultsDir + " (run krill bench fibers)";
       return;
     }
     try {

@@ -58,7 +58,7 @@ class GoalSummaryTest {
   void write_noFibersJson_saysNotMeasuredAndHowToMeasure() throws Exception {
     String md = Files.readString(new GoalSummary(settings(), sections(results)).write());
     assertThat(md).contains("| fibers | JMH | every fiber goal | see docs/fibers.md | — | not measured: no *-fibers.json in")
-        .contains("run krill bench --suite fibers")
+        .contains("run krill bench fibers")
         .contains("**1 met, 1 missed, 2 not measured.**");
   }
 

@@ -96,9 +96,9 @@ class LoadtestSmokeTest {
     }
     // A run of several scenarios also writes the summary of every goal, and prints it.
     String summary = Files.readString(results.resolve("smoke-summary.md"));
-    assertThat(summary).contains("| httpd (issue 5) | idle ([report](smoke-idle/report.md)) |")
-        .contains("| netio (issue 4) | echo ([report](smoke-echo/report.md)) | netio fiber ÷ raw Netty")
-        .contains("| fibers (issue 3) |");
+    assertThat(summary).contains("| httpd | idle ([report](smoke-idle/report.md)) |")
+        .contains("| netio | echo ([report](smoke-echo/report.md)) | netio fiber ÷ raw Netty")
+        .contains("| fibers |");
     assertThat(console).contains("loadtest: estimated wall time about ").contains("summary: " + results.resolve("smoke-summary.md"));
   }
 
