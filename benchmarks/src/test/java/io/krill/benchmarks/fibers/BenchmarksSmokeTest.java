@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.stream.Stream;
 
 /**
- * Runs each issue-3 benchmark once per competitor at its smallest size, outside JMH, and checks
+ * Runs each fiber benchmark once per competitor at its smallest size, outside JMH, and checks
  * what it computed. Not a measurement: no timing is asserted, only generous timeouts.
  */
 @Timeout(120)

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  * its own JVM, variants interleaved, fresh JVMs per cell) and writes one report directory per
  * scenario under {@code docs/results/<date>-<scenario>/}. Prints each scenario's table and,
  * first, the estimated wall time. A run of several scenarios ({@code --scenario all}) also
- * writes {@code <date>-summary.md}: every ratio goal of the issues, met or missed (see
+ * writes {@code <date>-summary.md}: every ratio goal, met or missed (see
  * {@link GoalSummary}).
  * Bad options print one line and exit with status 2.
  */

@@ -37,7 +37,7 @@ final class Report {
   private final String loadAfter;
   final List<Goal> goals = new ArrayList<>();
 
-  /** A goal of the issues: what, the target, what was measured, and the verdict. */
+  /** A ratio goal: what, the target, what was measured, and the verdict. */
   static final class Goal {
     final String goal;
     final String target;
@@ -196,7 +196,7 @@ final class Report {
     return b.toString();
   }
 
-  /* The ratio goals of issues 4, 5 and 6 that this scenario can judge; absent variants say why. */
+  /* The ratio goals of netio, httpd and the crawler that this scenario can judge; absent variants say why. */
   private void goals() {
     List<Integer> counts = new ArrayList<>(new LinkedHashSet<>(cells.stream().map(c -> c.connections).toList()));
     if (scenario == Scenario.HELLO || scenario == Scenario.PIPELINED) {
@@ -236,7 +236,7 @@ final class Report {
             held >= 19_000 ? "met" : "missed" + (n < 19_000 ? " (this run asked for " + count(n) + " only)" : "")));
       }
     } else if (scenario == Scenario.ECHO) {
-      // Issue 4's goals for netio, on the same echo servers.
+      // netio's goals, on the same echo servers.
       for (int n : counts) {
         ratioGoal("netio fiber ÷ raw Netty, echo round trips/s, " + count(n) + " conns", "≥ 0.9×", 0.9, "fiber",
             summary("netty", n), n, RPS);
@@ -354,10 +354,10 @@ final class Report {
             + " fewer connections are held) run once alone, which also warms the server up before the baseline, and"
             + " once beside the idle connections; every idle connection is checked with one more request at the end.";
       case ECHO:
-        return "Echo: raw TCP, 64-byte messages, closed loop, against the echo servers of issue 4"
+        return "Echo: raw TCP, 64-byte messages, closed loop, against the netio echo servers"
             + " (`io.krill.loadtest.echo.EchoServerMain`).";
       case CRAWL:
-        return "Crawl: issue 6's benchmark web (testweb, " + (settings.quick ? CrawlScenario.QUICK_HOSTS + " hosts on "
+        return "Crawl: the crawler's benchmark web (testweb, " + (settings.quick ? CrawlScenario.QUICK_HOSTS + " hosts on "
             + CrawlScenario.QUICK_IPS + " addresses, " + CrawlScenario.QUICK_LATENCY : String.format(Locale.ROOT, "%,d",
             CrawlScenario.HOSTS) + " hosts on " + CrawlScenario.IPS + " addresses, " + CrawlScenario.LATENCY)
             + " per request, no Crawl-delay) in its own JVM with its DNS server; each execution mode crawls it in a fresh"

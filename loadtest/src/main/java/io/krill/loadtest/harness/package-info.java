@@ -1,5 +1,5 @@
 /**
- * The load-test harness of issue 7: runs the scenarios (hello, pipelined, slow-handler, idle,
+ * The load-test harness: runs the scenarios (hello, pipelined, slow-handler, idle,
  * echo, crawl) with every server and every load generator in its own JVM, interleaves the
  * variants with fresh JVMs per cell, and writes {@code report.md}, {@code results.json} and
  * XChart PNG charts per scenario; also the 2-core JMH runner behind {@code krill bench}.
