@@ -9,8 +9,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The flag tables of the docs, generated: for {@code serve} the settings table of its schema,
- * for every other subcommand a table of the options picocli derives for it. A page marks a
+ * The flag tables of the docs, generated: for {@code serve} and {@code loadtest} the settings
+ * table of their schema, for every other subcommand a table of the options picocli derives for it. A page marks a
  * table with {@code <!-- flags:NAME -->} and {@code <!-- /flags:NAME -->}; {@link #rewrite}
  * replaces what lies between. Stateless; thread-safe.
  */
@@ -30,6 +30,9 @@ final class FlagTables {
   static String markdown(String command) {
     if (command.equals("serve")) {
       return ServeSettings.SCHEMA.markdownTable();
+    }
+    if (command.equals("loadtest")) {
+      return io.krill.loadtest.harness.LoadtestCommand.markdownTable();
     }
     CommandLine sub = Krill.commandLine().getSubcommands().get(command);
     if (sub == null) {

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "krill", mixinStandardHelpOptions = true, version = "krill 0.1.0-SNAPSHOT",
     description = "Massively concurrent network programs on the JVM.",
     subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class, io.krill.crawler.cli.CrawlCommand.class,
-        io.krill.loadtest.harness.LoadtestCommand.class, io.krill.benchmarks.BenchCommand.class, DocsCommand.class})
+        io.krill.benchmarks.BenchCommand.class, DocsCommand.class})
 public final class Krill implements Callable<Integer> {
   /** The exit status of a usage error. */
   static final int USAGE = 2;
@@ -85,6 +85,7 @@ public final class Krill implements Callable<Integer> {
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Krill());
     cl.addSubcommand("testweb", io.krill.crawler.testweb.TestWebCommand.commandLine(System.out, System.err));
+    cl.addSubcommand("loadtest", io.krill.loadtest.harness.LoadtestCommand.commandLine());
     cl.setParameterExceptionHandler((e, a) -> usageError(e, System.err));
     ServeCommand.installHelp(cl.getSubcommands().get("serve"));
     return cl;

@@ -2,9 +2,6 @@ package io.krill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,20 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CliBehaviourTest {
   /** Runs {@code krill <args>} (or, with {@code checkOnly}, only parses it); returns status, stdout, stderr. */
   static String[] capture(boolean checkOnly, String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-    int status;
-    try {
-      status = checkOnly ? Krill.check(args) : Krill.run(args);
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-    return new String[] {Integer.toString(status), o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
+    return Console.capture(() -> checkOnly ? Krill.check(args) : Krill.run(args));
   }
 
   @ParameterizedTest

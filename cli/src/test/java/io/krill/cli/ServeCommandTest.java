@@ -58,22 +58,11 @@ class ServeCommandTest {
 
   /** Runs {@code krill <args>} with the given environment; returns status, stdout, stderr. */
   private static String[] run(Map<String, String> env, String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-    int status;
-    try {
+    return Console.capture(() -> {
       CommandLine cl = Krill.commandLine();
       ((ServeCommand) cl.getSubcommands().get("serve").getCommand()).environment = env;
-      status = cl.execute(args);
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-    return new String[] {Integer.toString(status), o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
+      return cl.execute(args);
+    });
   }
 
   /** A serve command parsed from {@code args}, with an empty environment, not yet started. */

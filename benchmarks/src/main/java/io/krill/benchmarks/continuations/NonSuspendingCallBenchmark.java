@@ -1,22 +1,16 @@
 package io.krill.benchmarks.continuations;
 
+import io.krill.benchmarks.internal.BatchWorker;
+import io.krill.benchmarks.internal.JmhDefaults;
 import io.krill.fibers.Continuation;
 import io.krill.fibers.SuspendableRunnable;
-import io.krill.benchmarks.internal.BatchWorker;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What a woven method costs when it does not suspend: one call into a chain of
@@ -37,12 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * one {@code runOnThread}) per batch.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class NonSuspendingCallBenchmark {
+public class NonSuspendingCallBenchmark extends JmhDefaults {
   /** Calls per benchmark invocation. */
   public static final int BATCH = 10_000;
 

@@ -1,22 +1,16 @@
 package io.krill.benchmarks.continuations;
 
-import io.krill.fibers.Continuation;
 import io.krill.benchmarks.internal.BatchWorker;
+import io.krill.benchmarks.internal.JmhDefaults;
+import io.krill.fibers.Continuation;
 import io.krill.loadtest.internal.VirtualThreads;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One suspend plus one resume, per operation, with the suspending code {@code callDepth}
@@ -41,13 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Virtual-thread competitors throw {@link VirtualThreads#SKIPPED} on JDKs before 21.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Djdk.virtualThreadScheduler.parallelism=1",
-    "-Djdk.virtualThreadScheduler.maxPoolSize=1"})
-public class SuspendResumeBenchmark {
+public class SuspendResumeBenchmark extends JmhDefaults.OneCarrier {
   /** Operations per benchmark invocation. */
   public static final int BATCH = 10_000;
 

@@ -1,19 +1,14 @@
 package io.krill.benchmarks.fibers;
 
-import java.util.concurrent.TimeUnit;
+import io.krill.benchmarks.internal.JmhDefaults;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One-way park-to-unpark latency across two carriers: a {@link PingPong} whose two strands may
@@ -26,12 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * first of the two loops: the same work without the cross-thread wake-up). Run on two CPUs, not pinned to one.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Djdk.virtualThreadScheduler.parallelism=2"})
-public class CrossLoopUnparkBenchmark {
+public class CrossLoopUnparkBenchmark extends JmhDefaults {
   /** Hand-overs per invocation. */
   public static final int BATCH = 10_000;
 

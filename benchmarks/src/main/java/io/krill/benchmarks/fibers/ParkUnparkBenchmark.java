@@ -1,19 +1,13 @@
 package io.krill.benchmarks.fibers;
 
-import java.util.concurrent.TimeUnit;
+import io.krill.benchmarks.internal.JmhDefaults;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One-way park-to-unpark latency on one carrier: a {@link PingPong} between two strands; one
@@ -23,13 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * carrier), {@code platform} (two threads; pin the run to one CPU).
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Djdk.virtualThreadScheduler.parallelism=1",
-    "-Djdk.virtualThreadScheduler.maxPoolSize=1"})
-public class ParkUnparkBenchmark {
+public class ParkUnparkBenchmark extends JmhDefaults.OneCarrier {
   /** Hand-overs per invocation. */
   public static final int BATCH = 10_000;
 

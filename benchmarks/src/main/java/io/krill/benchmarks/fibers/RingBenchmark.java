@@ -1,20 +1,14 @@
 package io.krill.benchmarks.fibers;
 
+import io.krill.benchmarks.internal.JmhDefaults;
 import io.krill.fibers.Suspendable;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A ring of {@link #SIZE} processes over rendezvous channels with {@code tokens} tokens in
@@ -27,13 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * carrier, as for {@link CommsTimeBenchmark}.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Djdk.virtualThreadScheduler.parallelism=1",
-    "-Djdk.virtualThreadScheduler.maxPoolSize=1"})
-public class RingBenchmark {
+public class RingBenchmark extends JmhDefaults.OneCarrier {
   /** Processes in the ring. */
   public static final int SIZE = 256;
   /** Hops per invocation: 256 laps of one token, or 4 laps of 64. */

@@ -1,22 +1,16 @@
 package io.krill.benchmarks.fibers;
 
+import io.krill.benchmarks.internal.JmhDefaults;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.Suspendable;
 import io.krill.loadtest.internal.VirtualThreads;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Spawn + join: a parent strand starts {@link #BATCH} children that return at once, then joins
@@ -29,13 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code join}). Run pinned to one CPU.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Djdk.virtualThreadScheduler.parallelism=1",
-    "-Djdk.virtualThreadScheduler.maxPoolSize=1"})
-public class SpawnJoinBenchmark {
+public class SpawnJoinBenchmark extends JmhDefaults.OneCarrier {
   /** Children per invocation. */
   public static final int BATCH = 1_000;
 

@@ -1,5 +1,6 @@
 package io.krill.loadtest.echo;
 
+import io.krill.loadtest.launch.Mains;
 import io.krill.loadtest.load.LoadResult;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -29,7 +30,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -90,17 +90,7 @@ public final class EchoClientMain {
     boolean loadResult;
 
     static Options parse(String[] args) {
-      Options o = new Options();
-      CommandLine cl = new CommandLine(o);
-      try {
-        cl.parseArgs(args);
-      } catch (CommandLine.ParameterException e) {
-        throw new IllegalArgumentException(e.getMessage(), e);
-      }
-      if (cl.isUsageHelpRequested()) {
-        cl.usage(System.out);
-        System.exit(0);
-      }
+      Options o = Mains.parseOrThrow(new Options(), args);
       if (!o.format.equals("echo") && !o.format.equals("load")) {
         throw new IllegalArgumentException("--format: " + o.format + " (expected: echo or load)");
       }

@@ -1,6 +1,5 @@
 package io.krill.loadtest.launch;
 
-import java.io.PrintStream;
 import picocli.CommandLine;
 
 /**
@@ -20,17 +19,32 @@ public final class Mains {
    * @return {@code command}, filled in
    */
   public static <T> T parse(T command, String... args) {
+    try {
+      return parseOrThrow(command, args);
+    } catch (IllegalArgumentException e) {
+      usageError(e.getMessage() + " (see " + new CommandLine(command).getCommandName() + " --help)");
+      return command;
+    }
+  }
+
+  /**
+   * Parses {@code args} into {@code command}'s fields; {@code --help} prints the usage and exits 0.
+   *
+   * @param command an object of a class annotated with picocli's {@code @Command}
+   * @param args the command line
+   * @param <T> its type
+   * @return {@code command}, filled in
+   * @throws IllegalArgumentException with picocli's message, which quotes the argument as typed
+   */
+  public static <T> T parseOrThrow(T command, String... args) {
     CommandLine cl = new CommandLine(command);
-    PrintStream out = System.out;
     try {
       cl.parseArgs(args);
     } catch (CommandLine.ParameterException e) {
-      out.println("failed: " + e.getMessage() + " (see " + cl.getCommandName() + " --help)");
-      out.flush();
-      System.exit(2);
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
     if (cl.isUsageHelpRequested()) {
-      cl.usage(out);
+      cl.usage(System.out);
       System.exit(0);
     }
     return command;

@@ -1,5 +1,6 @@
 package io.krill.loadtest.load;
 
+import io.krill.loadtest.launch.Mains;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
@@ -20,38 +21,42 @@ import picocli.CommandLine.Option;
 @Command(name = "LoadMain", mixinStandardHelpOptions = true, sortOptions = false,
     description = "The HTTP or echo load generator of krill loadtest, alone in its JVM.")
 public final class LoadMain {
-  @Option(names = "--host", description = "target address, loopback only (default: 127.0.0.1)")
-  String host;
+  @Option(names = "--host", description = "target address, loopback only (default: ${DEFAULT-VALUE})")
+  String host = LoadSpec.DEFAULT_HOST;
   @Option(names = "--port", required = true, converter = WholeNumber.class, description = "target port")
   long port;
-  @Option(names = "--protocol", description = "http or echo (default: http)")
-  String protocol;
-  @Option(names = "--mode", description = "closed, open or idle (default: closed)")
-  String mode;
-  @Option(names = "--path", description = "request path (default: /hello)")
-  String path;
-  @Option(names = "--connections", converter = WholeNumber.class, description = "connections to open")
-  Long connections;
-  @Option(names = "--pipeline", converter = WholeNumber.class, description = "requests in flight per connection")
-  Long pipeline;
-  @Option(names = "--size", converter = WholeNumber.class, description = "echo message bytes")
-  Long size;
+  @Option(names = "--protocol", description = "http or echo (default: ${DEFAULT-VALUE})")
+  String protocol = "http";
+  @Option(names = "--mode", description = "closed, open or idle (default: ${DEFAULT-VALUE})")
+  String mode = "closed";
+  @Option(names = "--path", description = "request path (default: ${DEFAULT-VALUE})")
+  String path = LoadSpec.DEFAULT_PATH;
+  @Option(names = "--connections", converter = WholeNumber.class, description = "connections (default: ${DEFAULT-VALUE})")
+  long connections = LoadSpec.DEFAULT_CONNECTIONS;
+  @Option(names = "--pipeline", converter = WholeNumber.class,
+      description = "requests in flight per connection (default: ${DEFAULT-VALUE})")
+  long pipeline = LoadSpec.DEFAULT_PIPELINE;
+  @Option(names = "--size", converter = WholeNumber.class, description = "echo message bytes (default: ${DEFAULT-VALUE})")
+  long size = LoadSpec.DEFAULT_ECHO_SIZE;
   @Option(names = "--rate", converter = WholeNumber.class, description = "open loop: requests per second")
-  Long rate;
-  @Option(names = "--sources", converter = WholeNumber.class, description = "source addresses 127.0.0.2, ...")
-  Long sources;
-  @Option(names = "--threads", converter = WholeNumber.class, description = "generator carrier threads")
-  Long threads;
-  @Option(names = "--warmup-ms", converter = WholeNumber.class, description = "warm-up time")
-  Long warmupMs;
-  @Option(names = "--warmup-requests", converter = WholeNumber.class, description = "warm-up ends after this many")
-  Long warmupRequests;
-  @Option(names = "--measure-ms", converter = WholeNumber.class, description = "measured time")
-  Long measureMs;
-  @Option(names = "--measure-requests", converter = WholeNumber.class, description = "measurement ends after this many")
-  Long measureRequests;
-  @Option(names = "--timeout-ms", converter = WholeNumber.class, description = "request timeout")
-  Long timeoutMs;
+  long rate;
+  @Option(names = "--sources", converter = WholeNumber.class,
+      description = "source addresses 127.0.0.2, ... (default: ${DEFAULT-VALUE})")
+  long sources = LoadSpec.DEFAULT_SOURCES;
+  @Option(names = "--threads", converter = WholeNumber.class, description = "generator carriers (default: the processors)")
+  long threads = Runtime.getRuntime().availableProcessors();
+  @Option(names = "--warmup-ms", converter = WholeNumber.class, description = "warm-up time (default: ${DEFAULT-VALUE})")
+  long warmupMs = LoadSpec.DEFAULT_WARMUP.toMillis();
+  @Option(names = "--warmup-requests", converter = WholeNumber.class,
+      description = "warm-up ends after this many (default: ${DEFAULT-VALUE})")
+  long warmupRequests = LoadSpec.DEFAULT_WARMUP_REQUESTS;
+  @Option(names = "--measure-ms", converter = WholeNumber.class, description = "measured time (default: ${DEFAULT-VALUE})")
+  long measureMs = LoadSpec.DEFAULT_MEASURE.toMillis();
+  @Option(names = "--measure-requests", converter = WholeNumber.class,
+      description = "measurement ends after this many (default: ${DEFAULT-VALUE})")
+  long measureRequests = LoadSpec.DEFAULT_MEASURE_REQUESTS;
+  @Option(names = "--timeout-ms", converter = WholeNumber.class, description = "request timeout (default: ${DEFAULT-VALUE})")
+  long timeoutMs = LoadSpec.DEFAULT_REQUEST_TIMEOUT.toMillis();
 
   private LoadMain() {}
 
@@ -132,65 +137,17 @@ public final class LoadMain {
    * @throws IllegalArgumentException naming the bad option
    */
   static LoadSpec parse(String[] args) {
-    LoadMain m = new LoadMain();
-    CommandLine cl = new CommandLine(m);
-    try {
-      cl.parseArgs(args);
-    } catch (CommandLine.ParameterException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
-    }
-    if (cl.isUsageHelpRequested()) {
-      cl.usage(System.out);
-      Runtime.getRuntime().halt(0);
-    }
-    return m.spec();
+    return Mains.parseOrThrow(new LoadMain(), args).spec();
   }
 
   private LoadSpec spec() {
-    LoadSpec.Builder b = LoadSpec.builder();
-    if (host != null) {
-      b.host(host);
-    }
-    b.port(intValue(port));
-    if (protocol != null) {
-      b.protocol(LoadSpec.Protocol.valueOf(upper("protocol", protocol, "http|echo")));
-    }
-    if (mode != null) {
-      b.mode(LoadSpec.Mode.valueOf(upper("mode", mode, "closed|open|idle")));
-    }
-    if (path != null) {
-      b.path(path);
-    }
-    if (connections != null) {
-      b.connections(intValue(connections));
-    }
-    if (pipeline != null) {
-      b.pipeline(intValue(pipeline));
-    }
-    if (size != null) {
-      b.echoSize(intValue(size));
-    }
-    if (rate != null) {
-      b.rate(rate);
-    }
-    if (sources != null) {
-      b.sources(intValue(sources));
-    }
-    if (threads != null) {
-      b.threads(intValue(threads));
-    }
-    if (timeoutMs != null) {
-      b.requestTimeout(Duration.ofMillis(timeoutMs));
-    }
-    return b.warmup(Duration.ofMillis(or(warmupMs, LoadSpec.DEFAULT_WARMUP.toMillis())),
-            or(warmupRequests, LoadSpec.DEFAULT_WARMUP_REQUESTS))
-        .measure(Duration.ofMillis(or(measureMs, LoadSpec.DEFAULT_MEASURE.toMillis())),
-            or(measureRequests, LoadSpec.DEFAULT_MEASURE_REQUESTS))
+    return LoadSpec.builder().host(host).port(intValue(port))
+        .protocol(LoadSpec.Protocol.valueOf(upper("protocol", protocol, "http|echo")))
+        .mode(LoadSpec.Mode.valueOf(upper("mode", mode, "closed|open|idle"))).path(path)
+        .connections(intValue(connections)).pipeline(intValue(pipeline)).echoSize(intValue(size)).rate(rate)
+        .sources(intValue(sources)).threads(intValue(threads)).requestTimeout(Duration.ofMillis(timeoutMs))
+        .warmup(Duration.ofMillis(warmupMs), warmupRequests).measure(Duration.ofMillis(measureMs), measureRequests)
         .build();
-  }
-
-  private static long or(Long v, long otherwise) {
-    return v == null ? otherwise : v;
   }
 
   private static String upper(String k, String v, String expected) {

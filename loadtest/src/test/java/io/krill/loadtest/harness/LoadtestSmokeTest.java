@@ -14,7 +14,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A tiny {@code krill loadtest --quick}: real server and generator JVMs, a few connections,
@@ -31,7 +30,7 @@ class LoadtestSmokeTest {
     PrintStream saved = System.out;
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     try {
-      return new CommandLine(new LoadtestCommand()).execute(args);
+      return LoadtestCommand.commandLine().execute(args);
     } finally {
       System.setOut(saved);
     }
