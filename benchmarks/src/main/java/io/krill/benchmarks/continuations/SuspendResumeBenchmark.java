@@ -3,7 +3,7 @@ package io.krill.benchmarks.continuations;
 import io.krill.benchmarks.internal.BatchWorker;
 import io.krill.benchmarks.internal.JmhDefaults;
 import io.krill.fibers.Continuation;
-import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.fibers.VirtualThreads;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <p>Every competitor runs {@link #BATCH} operations per benchmark invocation on a worker
  * thread that the JMH thread hands the batch to, so the hand-off is the same and amortized.
- * Virtual-thread competitors throw {@link VirtualThreads#SKIPPED} on JDKs before 21.
+ * Virtual-thread competitors throw {@link VirtualThreads#UNAVAILABLE} on JDKs before 21.
  */
 @State(Scope.Thread)
 public class SuspendResumeBenchmark extends JmhDefaults.OneCarrier {

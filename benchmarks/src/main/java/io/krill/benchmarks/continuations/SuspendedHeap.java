@@ -3,7 +3,7 @@ package io.krill.benchmarks.continuations;
 import io.krill.fibers.Continuation;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
-import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.fibers.VirtualThreads;
 import io.krill.loadtest.launch.Mains;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
  * more frames that hold no live locals, and the bottom one suspends. Bodies are non-capturing,
  * so they are shared and not counted; the holding array is allocated before the baseline.
  * Prints one line: {@code heap kind=... count=... bytesPerItem=... jdk=...}, or
- * {@link VirtualThreads#SKIPPED} for virtual threads on JDK 17.
+ * {@link VirtualThreads#UNAVAILABLE} for virtual threads on JDK 17.
  */
 @Command(name = "SuspendedHeap", mixinStandardHelpOptions = true,
     description = "Heap per suspended continuation or parked virtual thread.")
@@ -61,7 +61,7 @@ public final class SuspendedHeap {
     }
     boolean virtual = kind.startsWith("virtualThread");
     if (virtual && !VirtualThreads.available()) {
-      System.out.println("heap kind=" + kind + " " + VirtualThreads.SKIPPED);
+      System.out.println("heap kind=" + kind + " skipped: " + VirtualThreads.UNAVAILABLE);
       return;
     }
     Object[] held = new Object[count];

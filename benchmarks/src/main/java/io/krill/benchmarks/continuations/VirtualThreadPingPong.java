@@ -1,7 +1,7 @@
 package io.krill.benchmarks.continuations;
 
 import io.krill.benchmarks.internal.BatchWorker;
-import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.fibers.VirtualThreads;
 import java.util.concurrent.locks.LockSupport;
 
 /**

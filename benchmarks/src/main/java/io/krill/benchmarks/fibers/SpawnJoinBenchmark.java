@@ -3,7 +3,7 @@ package io.krill.benchmarks.fibers;
 import io.krill.benchmarks.internal.JmhDefaults;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.Suspendable;
-import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.fibers.VirtualThreads;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;

@@ -10,6 +10,7 @@ import io.krill.crawler.frontier.SeenSet;
 import io.krill.crawler.journal.Journal;
 import io.krill.crawler.testweb.TestWeb;
 import io.krill.crawler.testweb.TestWebConfig;
+import io.krill.fibers.ExecutionMode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -410,7 +411,7 @@ public final class CrawlCommand implements Callable<Integer> {
     for (String s : all) {
       b.seed(s);
     }
-    b.mode(choice("--mode", mode, CrawlConfig.Mode.class)).threads(threads).naive(naive).maxInFlight(maxInFlight);
+    b.mode(executionMode(mode)).threads(threads).naive(naive).maxInFlight(maxInFlight);
     if (carriers != null) {
       b.carriers(carriers);
     }
@@ -445,6 +446,14 @@ public final class CrawlCommand implements Callable<Integer> {
       return new InetSocketAddress(s, 53);
     } catch (IllegalArgumentException e) {
       throw new BadUsage("--dns: '" + s + "' (expected: HOST or HOST:PORT)");
+    }
+  }
+
+  private static ExecutionMode executionMode(String value) {
+    try {
+      return ExecutionMode.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new BadUsage("--mode: '" + value + "' (expected one of: fibers, threads, virtual)");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.krill.crawler.testweb;
 
+import io.krill.fibers.Checks;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -180,9 +181,9 @@ public final class TestWebCommand implements Callable<Integer> {
       return Scope.UNLIMITED;
     }
     try {
-      return Args.inRange("max-depth", Integer.parseInt(s.trim()), 0, 1_000_000);
+      return Checks.inRange("max-depth", Integer.parseInt(s.trim()), 0, 1_000_000);
     } catch (NumberFormatException e) {
-      throw Args.bad("max-depth", s, "a number 0..1000000 or unlimited");
+      throw Checks.bad("max-depth", s, "a number 0..1000000 or unlimited");
     }
   }
 }

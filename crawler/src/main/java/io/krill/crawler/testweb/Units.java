@@ -1,5 +1,6 @@
 package io.krill.crawler.testweb;
 
+import io.krill.fibers.Checks;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -16,7 +17,7 @@ final class Units {
   static Duration parseDuration(String name, String text) {
     Matcher m = DURATION.matcher(text.trim());
     if (!m.matches()) {
-      throw Args.bad(name, text, "a duration such as 250ms, 2s, 1.5s, 3m");
+      throw Checks.bad(name, text, "a duration such as 250ms, 2s, 1.5s, 3m");
     }
     double value = Double.parseDouble(m.group(1));
     String unit = m.group(2) == null ? "ms" : m.group(2);
@@ -37,7 +38,7 @@ final class Units {
     }
     double nanos = value * nanosPerUnit;
     if (nanos > Long.MAX_VALUE / 2.0) {
-      throw Args.bad(name, text, "a duration below 100 years");
+      throw Checks.bad(name, text, "a duration below 100 years");
     }
     return Duration.ofNanos(Math.round(nanos));
   }
@@ -46,7 +47,7 @@ final class Units {
   static long parseSize(String name, String text) {
     Matcher m = SIZE.matcher(text.trim());
     if (!m.matches() || m.group(1).length() > 15) {
-      throw Args.bad(name, text, "a byte size such as 4096, 4KiB, 64MiB");
+      throw Checks.bad(name, text, "a byte size such as 4096, 4KiB, 64MiB");
     }
     long value = Long.parseLong(m.group(1));
     String unit = m.group(2) == null ? "B" : m.group(2).substring(0, 1).toUpperCase(Locale.ROOT);
@@ -64,14 +65,7 @@ final class Units {
 
   /** Prints a duration the way {@link #parseDuration} reads it. */
   static String formatDuration(Duration d) {
-    long nanos = d.toNanos();
-    if (nanos % 1_000_000_000L == 0) {
-      return nanos / 1_000_000_000L + "s";
-    }
-    if (nanos % 1_000_000L == 0) {
-      return nanos / 1_000_000L + "ms";
-    }
-    return String.format(Locale.ROOT, "%.6fms", nanos / 1e6).replaceAll("0+ms$", "ms");
+    return Checks.format(d);
   }
 
   /** Prints a size the way {@link #parseSize} reads it. */
