@@ -9,14 +9,18 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The flag tables of the docs, generated: for {@code serve} and {@code loadtest} the settings
- * table of their schema, for every other subcommand a table of the options picocli derives for it. A page marks a
+ * The flag tables of the docs, generated: for {@code serve} (whose settings are keys) the
+ * settings table of its schema, for every other subcommand a table of the options picocli holds
+ * for it (for {@code loadtest}, derived from its schema). A page marks a
  * table with {@code <!-- flags:NAME -->} and {@code <!-- /flags:NAME -->}; {@link #rewrite}
  * replaces what lies between. Stateless; thread-safe.
  */
 final class FlagTables {
   /** A marked section: group 1 the command, group 2 the table. */
   static final Pattern SECTION = Pattern.compile("(?s)<!-- flags:([a-z-]+) -->\\n(.*?)<!-- /flags:\\1 -->");
+
+  /* A help line's trailing "(default: X)", which becomes the default column. */
+  private static final Pattern DEFAULT_NOTE = Pattern.compile("\\s*\\(default: ([^()]*)\\)$");
 
   private FlagTables() {}
 
@@ -31,9 +35,6 @@ final class FlagTables {
     if (command.equals("serve")) {
       return ServeSettings.SCHEMA.markdownTable();
     }
-    if (command.equals("loadtest")) {
-      return io.krill.loadtest.harness.LoadtestCommand.markdownTable();
-    }
     CommandLine sub = Krill.commandLine().getSubcommands().get(command);
     if (sub == null) {
       throw new IllegalArgumentException("--flags: " + command + " (expected: one of "
@@ -46,8 +47,14 @@ final class FlagTables {
       }
       String flag = o.longestName() + (o.arity().max() > 0 ? " " + o.paramLabel() : "");
       String def = o.defaultValue() == null ? "" : o.defaultValue();
+      String meaning = String.join(" ", o.description()).replace("${DEFAULT-VALUE}", def);
+      Matcher m = DEFAULT_NOTE.matcher(meaning);
+      if (m.find()) {
+        def = m.group(1);
+        meaning = meaning.substring(0, m.start());
+      }
       b.append("| `").append(flag).append("` | ").append(def.isEmpty() ? "" : "`" + def + "`").append(" | ")
-          .append(cell(String.join(" ", o.description()).replace("${DEFAULT-VALUE}", def))).append(" |\n");
+          .append(cell(meaning)).append(" |\n");
     }
     return b.toString();
   }

@@ -35,8 +35,15 @@ class FlagTablesTest {
   void markdown_picocliCommand_rowPerVisibleOption() {
     String table = FlagTables.markdown("bench");
     assertThat(table).startsWith("| flag | default | meaning |\n")
-        .contains("| `--quick` |")
-        .contains("| `--quick` |").doesNotContain("--help");
+        .contains("| `--quick` |  | a smoke run:").doesNotContain("--help");
+  }
+
+  @Test
+  void markdown_schemaCommand_defaultFromTheSchema() {
+    assertThat(FlagTables.markdown("loadtest"))
+        .contains("| `--heap HEAP` | `1g` | Fixed heap (-Xms = -Xmx) of every child JVM |")
+        .contains("| `--rounds ROUNDS` | `3; slow-handler and idle 2; quick 1` | Interleaved rounds |")
+        .contains("| `--no-wrk` |  | Turns off: Cross-check the hello cells with wrk when it is installed |");
   }
 
   @Test

@@ -43,11 +43,6 @@ public final class LoadtestCommand implements Callable<Integer> {
     return new CommandLine(spec);
   }
 
-  /** @return the settings' Markdown table, as the docs embed it */
-  public static String markdownTable() {
-    return LoadtestSettings.SCHEMA.markdownTable();
-  }
-
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
