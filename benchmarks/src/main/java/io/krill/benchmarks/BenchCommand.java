@@ -31,9 +31,9 @@ import picocli.CommandLine.Spec;
  * exits 2.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Runs the JMH suites (krill's fibers and continuations against virtual threads, platform threads",
-        "and a hand-written state machine), every competitor interleaved in one run, and writes",
-        "docs/results/<date>-<suite>.json and .md."})
+    description = "Runs the JMH suites (krill's fibers and continuations against virtual threads, platform threads and"
+        + " a hand-written state machine), every competitor interleaved in one run, and writes"
+        + " docs/results/<date>-<suite>.json and .md.")
 public final class BenchCommand implements Callable<Integer> {
   /** Default: interleaved rounds of a full run. */
   public static final int DEFAULT_ROUNDS = 3;

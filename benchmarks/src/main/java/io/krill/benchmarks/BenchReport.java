@@ -36,6 +36,46 @@ final class BenchReport {
   private final List<List<RunResult>> rounds;
   private final String loadLine = RunEnvironment.uptime();
 
+  /**
+   * A ratio goal: krill must be at least {@code times} faster than the fastest of the
+   * {@code competitors} in {@code benchmark} (a class's simple name) with {@code params} (the
+   * other parameters, as {@link #otherParams} writes them).
+   */
+  static final class Goal {
+    final String goal;
+    final String benchmark;
+    final String params;
+    final List<String> competitors;
+    final double times;
+
+    Goal(String goal, String benchmark, String params, List<String> competitors, double times) {
+      this.goal = goal;
+      this.benchmark = benchmark;
+      this.params = params;
+      this.competitors = competitors;
+      this.times = times;
+    }
+
+    String target() {
+      return String.format(Locale.ROOT, "≥ %.3g× faster than %s", times, String.join(" or ", competitors))
+          .replace(".00×", "×");
+    }
+  }
+
+  /** The goals JMH measures; {@code krill loadtest --scenario all} lists them from the newest fibers file. */
+  static final List<Goal> GOALS = List.of(
+      new Goal("CommsTime, ns per cycle, one carrier", "CommsTimeBenchmark", "",
+          List.of("virtualThreadSyncQueue", "virtualThreadChannel"), 5),
+      new Goal("ring of 256, 1 token, ns per hop, one carrier", "RingBenchmark", "tokens=1",
+          List.of("virtualThreadSyncQueue", "virtualThreadChannel"), 5),
+      new Goal("ring of 256, 64 tokens, ns per hop, one carrier", "RingBenchmark", "tokens=64",
+          List.of("virtualThreadSyncQueue", "virtualThreadChannel"), 5),
+      new Goal("spawn + join, ns per child, one carrier", "SpawnJoinBenchmark", "", List.of("virtualThread"), 5),
+      new Goal("cross-loop park→unpark, ns per one-way hand-over, two carriers", "CrossLoopUnparkBenchmark", "",
+          List.of("virtualThread"), 1),
+      new Goal("suspend+resume at depth 1 against a virtual-thread park/unpark switch", "SuspendResumeBenchmark",
+          "callDepth=1", List.of("virtualThread"), 5));
+
   BenchReport(BenchSettings settings, List<List<RunResult>> rounds) {
     this.settings = settings;
     this.rounds = rounds;
@@ -168,6 +208,10 @@ final class BenchReport {
         o.put("score", score.getScore()).put("error", finite(score.getScoreError())).put("unit", score.getScoreUnit());
       }
     }
+    ArrayNode goals = root.putArray("goals");
+    for (String[] g : goals(ratios())) {
+      goals.addObject().put("goal", g[0]).put("target", g[1]).put("measured", g[2]).put("verdict", g[3]);
+    }
     ArrayNode ratios = root.putArray("ratios");
     for (Ratio r : ratios()) {
       ObjectNode o = ratios.addObject().put("benchmark", r.benchmark).put("params", r.params)
@@ -177,6 +221,30 @@ final class BenchReport {
       r.perRound.forEach(each::add);
     }
     return root;
+  }
+
+  /**
+   * Judges each goal this run measured: the median ratio of the fastest competitor named, met
+   * when it reaches the goal's factor.
+   *
+   * @return goal, target, measured and verdict of each goal measured
+   */
+  static List<String[]> goals(List<Ratio> ratios) {
+    List<String[]> judged = new ArrayList<>();
+    for (Goal g : GOALS) {
+      Ratio best = null;
+      for (Ratio r : ratios) {
+        if (r.benchmark.startsWith(g.benchmark + ".") && r.params.equals(g.params) && g.competitors.contains(r.competitor)
+            && (best == null || r.median() < best.median())) {
+          best = r;
+        }
+      }
+      if (best != null) {
+        judged.add(new String[] {g.goal, g.target(), String.format(Locale.ROOT, "%.2f× (%.2f×–%.2f×) against %s",
+            best.median(), best.min(), best.max(), best.competitor), best.median() >= g.times ? "met" : "missed"});
+      }
+    }
+    return judged;
   }
 
   private static double finite(double v) {
@@ -194,6 +262,14 @@ final class BenchReport {
         + " iterations; every competitor runs in each round. Compare only figures from the same run.%n%n",
         settings.rounds, settings.warmups, settings.iterations, settings.warmupMillis, settings.iterationMillis));
     List<Ratio> ratios = ratios();
+    List<String[]> goals = goals(ratios);
+    if (!goals.isEmpty()) {
+      b.append("## Goals\n\n| goal | target | measured (median, spread) | verdict |\n|---|---|---|---|\n");
+      for (String[] g : goals) {
+        b.append("| ").append(String.join(" | ", g)).append(" |\n");
+      }
+      b.append('\n');
+    }
     if (!ratios.isEmpty()) {
       b.append("## Cost of each competitor ÷ krill's (median over rounds, spread in brackets; above 1: krill faster)\n\n");
       b.append("| benchmark | params | competitor | ratio |\n|---|---|---|---|\n");
