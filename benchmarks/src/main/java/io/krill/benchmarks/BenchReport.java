@@ -209,7 +209,7 @@ final class BenchReport {
       }
     }
     ArrayNode goals = root.putArray("goals");
-    for (String[] g : goals(ratios())) {
+    for (String[] g : judged(ratios())) {
       goals.addObject().put("goal", g[0]).put("target", g[1]).put("measured", g[2]).put("verdict", g[3]);
     }
     ArrayNode ratios = root.putArray("ratios");
@@ -247,6 +247,15 @@ final class BenchReport {
     return judged;
   }
 
+  /* A quick run's iterations are too short to judge a goal: its verdicts say so. */
+  private List<String[]> judged(List<Ratio> ratios) {
+    List<String[]> goals = goals(ratios);
+    if (settings.quick) {
+      goals.forEach(g -> g[3] = "not judged: a --quick run");
+    }
+    return goals;
+  }
+
   private static double finite(double v) {
     return Double.isNaN(v) || Double.isInfinite(v) ? 0 : v;
   }
@@ -262,7 +271,7 @@ final class BenchReport {
         + " iterations; every competitor runs in each round. Compare only figures from the same run.%n%n",
         settings.rounds, settings.warmups, settings.iterations, settings.warmupMillis, settings.iterationMillis));
     List<Ratio> ratios = ratios();
-    List<String[]> goals = goals(ratios);
+    List<String[]> goals = judged(ratios);
     if (!goals.isEmpty()) {
       b.append("## Goals\n\n| goal | target | measured (median, spread) | verdict |\n|---|---|---|---|\n");
       for (String[] g : goals) {
