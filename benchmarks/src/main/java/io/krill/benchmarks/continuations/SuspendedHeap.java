@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
  * collects garbage, and prints the used-heap delta divided by {@code count}.
  *
  * <pre>
- * java -Xms4g -Xmx4g -cp benchmarks.jar io.krill.benchmarks.continuations.SuspendedHeap KIND COUNT
+ * java -Xms4g -Xmx4g -cp benchmarks/target/benchmarks.jar io.krill.benchmarks.continuations.SuspendedHeap KIND COUNT
  * </pre>
  *
  * <p>{@code KIND} is {@code continuation} or {@code virtualThread}, followed by the depth

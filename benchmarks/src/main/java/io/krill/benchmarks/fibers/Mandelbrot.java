@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
  * equal the sequential one for every competitor.
  *
  * <pre>
- * java -cp benchmarks.jar io.krill.benchmarks.fibers.Mandelbrot WIDTH HEIGHT ROUNDS [SECONDS]
+ * java -cp benchmarks/target/benchmarks.jar io.krill.benchmarks.fibers.Mandelbrot WIDTH HEIGHT ROUNDS [SECONDS]
  * </pre>
  *
  * <p>Competitors, run interleaved round by round in one JVM: {@code sequential} (one loop on

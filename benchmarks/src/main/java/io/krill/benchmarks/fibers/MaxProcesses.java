@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
  * step; or bare parked strands ({@code *Parked}), the shallowest stack there is.
  *
  * <pre>
- * java -Xms6g -Xmx6g -XX:+UseSerialGC -cp benchmarks.jar io.krill.benchmarks.fibers.MaxProcesses KIND MAX [SECONDS]
+ * java -Xms6g -Xmx6g -XX:+UseSerialGC -cp benchmarks/target/benchmarks.jar io.krill.benchmarks.fibers.MaxProcesses KIND MAX [SECONDS]
  * </pre>
  *
  * <p>{@code KIND}: {@code fiberPairs}, {@code fiberPairsTracked}, {@code fiberParked},
