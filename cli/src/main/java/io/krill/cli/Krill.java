@@ -87,7 +87,7 @@ public final class Krill implements Callable<Integer> {
     cl.addSubcommand("testweb", io.krill.crawler.testweb.TestWebCommand.commandLine(System.out, System.err));
     cl.addSubcommand("loadtest", io.krill.loadtest.harness.LoadtestCommand.commandLine());
     cl.setParameterExceptionHandler((e, a) -> usageError(e, System.err));
-    ServeCommand.installHelp(cl.getSubcommands().get("serve"));
+    ServeCommand.install(cl.getSubcommands().get("serve"));
     return cl;
   }
 

@@ -3,6 +3,7 @@ package io.krill.loadtest.harness;
 import io.krill.config.ConfigException;
 import io.krill.config.Settings;
 import io.krill.loadtest.internal.ChildProcess;
+import io.krill.loadtest.launch.SchemaOptions;
 import io.krill.loadtest.internal.Reports;
 import java.io.PrintStream;
 import java.nio.file.Path;
