@@ -38,10 +38,10 @@ class LimitsTest {
     assertThatThrownBy(() -> b.maxHeaderCount(-1)).hasMessage("maxHeaderCount: -1 (expected: > 0)");
     assertThatThrownBy(() -> b.maxBodyBytes(-1)).hasMessage("maxBodyBytes: -1 (expected: >= 0)");
     assertThatThrownBy(() -> b.maxConnections(0)).hasMessage("maxConnections: 0 (expected: > 0)");
-    assertThatThrownBy(() -> b.idleTimeout(Duration.ZERO)).hasMessage("idleTimeout: PT0S (expected: > 0)");
+    assertThatThrownBy(() -> b.idleTimeout(Duration.ZERO)).hasMessage("idleTimeout: 0s (expected: > 0)");
     assertThatThrownBy(() -> b.headerReadTimeout(Duration.ofSeconds(-1)))
-        .hasMessage("headerReadTimeout: PT-1S (expected: > 0)");
-    assertThatThrownBy(() -> b.shutdownGrace(Duration.ofSeconds(-1))).hasMessage("shutdownGrace: PT-1S (expected: >= 0)");
+        .hasMessage("headerReadTimeout: -1s (expected: > 0)");
+    assertThatThrownBy(() -> b.shutdownGrace(Duration.ofSeconds(-1))).hasMessage("shutdownGrace: -1s (expected: >= 0)");
     assertThatThrownBy(() -> b.route("G ET", "/", (q, r) -> { })).hasMessageStartingWith("method: \"G ET\"");
     assertThatThrownBy(() -> b.get("nope", (q, r) -> { })).hasMessageStartingWith("pattern: \"nope\"");
   }

@@ -275,7 +275,7 @@ class DnsResolverTest {
   void builder_invalidLimits_rejectedInHouseFormat() {
     assertThatThrownBy(() -> DnsResolver.builder().retries(-1)).hasMessage("retries: -1 (expected: 0..10)");
     assertThatThrownBy(() -> DnsResolver.builder().cacheSize(0)).hasMessage("cacheSize: 0 (expected: > 0)");
-    assertThatThrownBy(() -> DnsResolver.builder().timeout(Duration.ZERO)).hasMessage("timeout: PT0S (expected: > 0)");
+    assertThatThrownBy(() -> DnsResolver.builder().timeout(Duration.ZERO)).hasMessage("timeout: 0s (expected: > 0)");
     assertThatThrownBy(() -> DnsResolver.builder().minTtl(Duration.ofSeconds(5)).maxTtl(Duration.ofSeconds(1)).build())
         .hasMessage("maxTtl: PT1S (expected: >= minTtl PT5S)");
   }

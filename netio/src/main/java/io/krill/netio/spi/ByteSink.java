@@ -1,4 +1,4 @@
-package io.krill.netio.internal;
+package io.krill.netio.spi;
 
 import io.krill.fibers.Suspendable;
 import io.netty.buffer.ByteBuf;
@@ -7,7 +7,7 @@ import java.io.IOException;
 
 /**
  * Where a {@link io.krill.netio.FiberOutput} sends its bytes: a socket's connection, or a
- * stream framed inside one (a chunked HTTP response body). Not API; for krill modules.
+ * stream framed inside one (a chunked HTTP response body). For protocol libraries, not application code.
  */
 public interface ByteSink {
   /**

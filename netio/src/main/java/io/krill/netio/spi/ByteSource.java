@@ -1,11 +1,11 @@
-package io.krill.netio.internal;
+package io.krill.netio.spi;
 
 import io.krill.fibers.Suspendable;
 import java.io.IOException;
 
 /**
  * Where a {@link io.krill.netio.FiberInput} gets its bytes: a socket's connection, or a
- * stream carved out of one (an HTTP request body). Not API; for krill modules.
+ * stream carved out of one (an HTTP request body). For protocol libraries, not application code.
  */
 public interface ByteSource {
   /**
