@@ -4,13 +4,14 @@ import io.krill.fibers.Continuation;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.fibers.VirtualThreads;
-import io.krill.loadtest.launch.Mains;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -32,7 +33,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "SuspendedHeap", mixinStandardHelpOptions = true,
     description = "Heap per suspended continuation or parked virtual thread.")
-public final class SuspendedHeap {
+public final class SuspendedHeap implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "KIND", description = "continuation1, continuation5, virtualThread1 or virtualThread5")
   String kind;
 
@@ -52,17 +53,29 @@ public final class SuspendedHeap {
    * @param args KIND COUNT
    * @throws InterruptedException if interrupted while waiting for threads to park
    */
-  public static void main(String[] args) throws InterruptedException {
-    SuspendedHeap a = Mains.parse(new SuspendedHeap(), args);
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new SuspendedHeap()).execute(args));
+  }
+
+  /**
+   * Measures with the parsed arguments.
+   *
+   * @return 0, or 2 for a bad argument
+   * @throws InterruptedException if interrupted while waiting for threads to park
+   */
+  @Override
+  public Integer call() throws InterruptedException {
+    SuspendedHeap a = this;
     String kind = a.kind;
     int count = a.count;
     if (count <= 0) {
-      Mains.usageError("COUNT: " + count + " (expected: > 0)");
+      System.err.println("SuspendedHeap: COUNT: " + count + " (expected: > 0; see SuspendedHeap --help)");
+      return 2;
     }
     boolean virtual = kind.startsWith("virtualThread");
     if (virtual && !VirtualThreads.available()) {
       System.out.println("heap kind=" + kind + " skipped: " + VirtualThreads.UNAVAILABLE);
-      return;
+      return 0;
     }
     Object[] held = new Object[count];
     long before = usedAfterGc();
@@ -82,13 +95,13 @@ public final class SuspendedHeap {
       default:
         System.err.println("kind: " + kind
             + " (expected: continuation1, continuation5, virtualThread1 or virtualThread5)");
-        System.exit(2);
+        return 2;
     }
     long after = usedAfterGc();
     Reference.reachabilityFence(held);
     System.out.printf(Locale.ROOT, "heap kind=%s count=%d bytesPerItem=%.1f usedBefore=%d usedAfter=%d jdk=%s%n",
         kind, count, (after - before) / (double) count, before, after, Runtime.version());
-    System.exit(0);
+    return 0;
   }
 
   private static void holdContinuations(Object[] held, SuspendableRunnable body) {

@@ -6,14 +6,15 @@ import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.FiberSemaphore;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.VirtualThreads;
-import io.krill.loadtest.launch.Mains;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -42,7 +43,7 @@ public final class Mandelbrot {
   /** The command line. */
   @Command(name = "Mandelbrot", mixinStandardHelpOptions = true,
       description = "Pixel-parallel Mandelbrot: a strand per pixel, every competitor interleaved round by round.")
-  static final class Args {
+  static final class Args implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "WIDTH", description = "pixels across, > 0")
     int width;
 
@@ -55,6 +56,11 @@ public final class Mandelbrot {
     @Parameters(index = "3", arity = "0..1", paramLabel = "SECONDS", defaultValue = "900",
         description = "stop starting rounds after this long (default: ${DEFAULT-VALUE})")
     long seconds;
+
+    @Override
+    public Integer call() throws Exception {
+      return run(this);
+    }
   }
 
   /** Rows in flight at most. */
@@ -79,15 +85,20 @@ public final class Mandelbrot {
    * @param args WIDTH HEIGHT ROUNDS [SECONDS]
    * @throws Exception if a run fails
    */
-  public static void main(String[] args) throws Exception {
-    Args a = Mains.parse(new Args(), args);
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Args()).execute(args));
+  }
+
+  /* Runs the competitors with the parsed arguments: 0, 1 on a checksum mismatch, 2 on a bad argument. */
+  static int run(Args a) throws Exception {
     int width = a.width;
     int height = a.height;
     int rounds = a.rounds;
     long seconds = a.seconds;
     if (width <= 0 || height <= 0 || (long) width * height > 100_000_000 || rounds <= 0 || seconds <= 0) {
-      Mains.usageError("WIDTH, HEIGHT, ROUNDS, SECONDS: " + width + " " + height + " " + rounds + " " + seconds
-          + " (expected: each > 0 and WIDTH*HEIGHT <= 1e8)");
+      System.err.println("Mandelbrot: WIDTH, HEIGHT, ROUNDS, SECONDS: " + width + " " + height + " " + rounds + " "
+          + seconds + " (expected: each > 0 and WIDTH*HEIGHT <= 1e8; see Mandelbrot --help)");
+      return 2;
     }
     int cores = Runtime.getRuntime().availableProcessors();
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
@@ -122,7 +133,7 @@ public final class Mandelbrot {
             nanos / (double) m.counts.length, checksum, match, cores);
       }
     }
-    System.exit(ok ? 0 : 1);
+    return ok ? 0 : 1;
   }
 
   /**

@@ -8,7 +8,6 @@ import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.fibers.VirtualThreads;
 import io.krill.fibers.spi.Carriers;
-import io.krill.loadtest.launch.Mains;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -17,10 +16,12 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -50,7 +51,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "MaxProcesses", mixinStandardHelpOptions = true,
     description = "The max-process test: live strands rising to MAX, heap per strand at each step.")
-public final class MaxProcesses {
+public final class MaxProcesses implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "KIND", description = "fiberPairs, fiberPairsTracked, fiberParked,"
       + " fiberParkedTracked, virtualThreadPairs, virtualThreadParked or platformPairs")
   String kind;
@@ -80,8 +81,19 @@ public final class MaxProcesses {
    * @param args KIND MAX [SECONDS] ({@code --help} explains them)
    * @throws InterruptedException if interrupted
    */
-  public static void main(String[] args) throws InterruptedException {
-    MaxProcesses a = Mains.parse(new MaxProcesses(), args);
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new MaxProcesses()).execute(args));
+  }
+
+  /**
+   * Runs the test with the parsed arguments.
+   *
+   * @return 0, or 1 if an exchange was lost
+   * @throws InterruptedException if interrupted
+   */
+  @Override
+  public Integer call() throws InterruptedException {
+    MaxProcesses a = this;
     String kind = a.kind;
     long max = a.max;
     long seconds = a.seconds;
@@ -103,7 +115,7 @@ public final class MaxProcesses {
     }
     if (virtual && !VirtualThreads.available()) {
       System.out.println("result kind=" + kind + " skipped: " + VirtualThreads.UNAVAILABLE);
-      return;
+      return 0;
     }
     int cores = Runtime.getRuntime().availableProcessors();
     FiberScheduler scheduler = fibers ? Carriers.eventLoop(cores, kind.endsWith("Tracked")) : null;
@@ -197,7 +209,7 @@ public final class MaxProcesses {
     boolean ok = exchanged == expected && (!pairs || SUM.get() == expected);
     System.out.printf(Locale.ROOT, "result kind=%s maxLive=%d stoppedBy=\"%s\" completed=%d expected=%d"
         + " releaseSeconds=%.2f ok=%s%n", kind, live, stoppedBy, exchanged, expected, releaseSeconds, ok);
-    System.exit(ok ? 0 : 1);
+    return ok ? 0 : 1;
   }
 
   private static Object start(FiberScheduler scheduler, boolean virtual, SuspendableRunnable body) {
@@ -292,6 +304,7 @@ public final class MaxProcesses {
   }
 
   private static void usage(String why) {
-    Mains.usageError(why);
+    System.err.println("MaxProcesses: " + why + " (see MaxProcesses --help)");
+    System.exit(2);
   }
 }

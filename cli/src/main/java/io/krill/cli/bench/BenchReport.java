@@ -1,4 +1,4 @@
-package io.krill.benchmarks;
+package io.krill.cli.bench;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

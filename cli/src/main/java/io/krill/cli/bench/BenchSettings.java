@@ -1,4 +1,4 @@
-package io.krill.benchmarks;
+package io.krill.cli.bench;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

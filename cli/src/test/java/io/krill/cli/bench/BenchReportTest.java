@@ -1,4 +1,4 @@
-package io.krill.benchmarks;
+package io.krill.cli.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.krill.benchmarks;
+package io.krill.cli.bench;
 
 import io.krill.loadtest.harness.RunEnvironment;
 import java.io.IOException;
