@@ -50,6 +50,13 @@ class BinKrillTest {
   }
 
   @Test
+  void subcommandList_isTheLaunchersOwn() throws IOException {
+    String line = Files.readAllLines(LAUNCHER).stream().filter(l -> l.startsWith("commands=")).findFirst().orElseThrow();
+    List<String> listed = List.of(line.substring("commands=\"".length(), line.length() - 1).split(" "));
+    assertThat(listed).containsExactlyInAnyOrderElementsOf(Krill.commandLine().getSubcommands().keySet());
+  }
+
+  @Test
   void unknownSubcommand_status2BeforeAnyBuild() throws Exception {
     String[] r = run("bogus");
     assertThat(r[0]).isEqualTo("2");
