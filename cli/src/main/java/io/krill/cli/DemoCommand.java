@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
  * {@code krill demo}: many continuations round-robined by a ten-line cooperative scheduler,
  * and a generator.
  */
-@Command(name = "demo", description = "Run continuations round-robin on one thread, and a generator.")
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = "Run continuations round-robin on one thread, and a generator.")
 final class DemoCommand implements Callable<Integer> {
   @Option(names = "--count", defaultValue = "100000", description = "continuations to run (default: ${DEFAULT-VALUE})")
   int count;

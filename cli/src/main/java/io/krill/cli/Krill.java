@@ -1,21 +1,32 @@
 package io.krill.cli;
 
+import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code krill} launcher. Bad arguments print one line and exit with status 2.
+ * The {@code krill} launcher. Every subcommand answers {@code --help}; a usage error prints one
+ * line naming the flag as typed and the subcommand's help, and exits with status 2; bare
+ * {@code krill} prints the usage and exits with status 2.
  */
 @Command(name = "krill", mixinStandardHelpOptions = true, version = "krill 0.1.0-SNAPSHOT",
     description = "Massively concurrent network programs on the JVM.",
     subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class, io.krill.crawler.cli.CrawlCommand.class,
-        io.krill.loadtest.harness.LoadtestCommand.class})
+        io.krill.cli.bench.BenchCommand.class, DocsCommand.class})
 public final class Krill implements Callable<Integer> {
+  /** The exit status of a usage error. */
+  static final int USAGE = 2;
+  /**
+   * A system property: when set, the launcher only parses the command line and exits with 0 or
+   * {@link #USAGE}; bin/krill checks the arguments this way before it rebuilds a stale jar.
+   */
+  static final String CHECK_ONLY = "krill.checkOnly";
+
   @Override
   public Integer call() {
-    CommandLine.usage(this, System.out);
-    return 0;
+    CommandLine.usage(this, System.err);
+    return USAGE;
   }
 
   /**
@@ -24,6 +35,9 @@ public final class Krill implements Callable<Integer> {
    * @param args the command line
    */
   public static void main(String[] args) {
+    if (Boolean.getBoolean(CHECK_ONLY)) {
+      System.exit(check(args));
+    }
     installDumpSignal();
     System.exit(run(args));
   }
@@ -51,15 +65,39 @@ public final class Krill implements Callable<Integer> {
     return commandLine().execute(args);
   }
 
+  /**
+   * Parses the command line without running anything.
+   *
+   * @param args the command line
+   * @return 0 when it parses, {@link #USAGE} (after the one-line error) when it does not
+   */
+  static int check(String... args) {
+    CommandLine cl = commandLine();
+    try {
+      cl.parseArgs(args);
+      return 0;
+    } catch (CommandLine.ParameterException e) {
+      return usageError(e, System.err);
+    }
+  }
+
   /** The configured command line: one-line usage errors with status 2, the serve settings table in its help. */
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Krill());
     cl.addSubcommand("testweb", io.krill.crawler.testweb.TestWebCommand.commandLine(System.out, System.err));
-    cl.setParameterExceptionHandler((e, a) -> {
-      System.err.println("krill: " + e.getMessage() + " (see krill --help)");
-      return 2;
-    });
-    ServeCommand.installHelp(cl.getSubcommands().get("serve"));
+    cl.addSubcommand("loadtest", io.krill.loadtest.harness.LoadtestCommand.commandLine());
+    cl.setParameterExceptionHandler((e, a) -> usageError(e, System.err));
+    ServeCommand.install(cl.getSubcommands().get("serve"));
     return cl;
+  }
+
+  /*
+   * picocli's messages already quote the option as typed (Unknown option: '--bogus'); the line
+   * names the subcommand and where its help is.
+   */
+  static int usageError(CommandLine.ParameterException e, PrintStream err) {
+    String name = e.getCommandLine().getCommandSpec().qualifiedName();
+    err.println(name + ": " + e.getMessage() + " (see " + name + " --help)");
+    return USAGE;
   }
 }

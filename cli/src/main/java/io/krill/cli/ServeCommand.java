@@ -2,9 +2,9 @@ package io.krill.cli;
 
 import io.krill.config.ConfigException;
 import io.krill.config.ConfigLoader;
-import io.krill.config.Setting;
 import io.krill.config.Settings;
 import io.krill.httpd.HttpServer;
+import io.krill.loadtest.launch.SchemaOptions;
 import io.krill.netio.Tls;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,7 +17,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code krill serve}: a static-file HTTP server. Settings come from defaults, then a HOCON file
@@ -34,33 +36,8 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any setting below; repeatable")
   List<String> assignments = new ArrayList<>();
 
-  @Option(names = "--root", paramLabel = "DIR", description = "serve.root")
-  String root;
-
-  @Option(names = "--port", paramLabel = "PORT", description = "httpd.port")
-  String port;
-
-  @Option(names = "--address", paramLabel = "HOST", description = "httpd.address")
-  String address;
-
-  @Option(names = "--mode", paramLabel = "MODE", description = "httpd.execution-mode: fiber, virtual or platform")
-  String mode;
-
-  @Option(names = "--tls-cert", paramLabel = "PEM", description = "httpd.tls.cert-file")
-  String tlsCert;
-
-  @Option(names = "--tls-key", paramLabel = "PEM", description = "httpd.tls.key-file")
-  String tlsKey;
-
-  @Option(names = "--tls-self-signed", description = "httpd.tls.self-signed=true")
-  boolean tlsSelfSigned;
-
-  @Option(names = "--access-log", description = "httpd.access-log=true")
-  boolean accessLog;
-
-  @Option(names = "--help-markdown", hidden = true,
-      description = "print the settings table as Markdown (for the README) and exit")
-  boolean helpMarkdown;
+  @Spec
+  CommandSpec spec;
 
   /** The environment the settings read; tests replace it. */
   Map<String, String> environment = System.getenv();
@@ -74,17 +51,17 @@ final class ServeCommand implements Callable<Integer> {
         + ServeSettings.SCHEMA.helpText();
   }
 
-  /** Registers the settings table, unwrapped, as the help footer of the {@code serve} subcommand. */
-  static void installHelp(CommandLine serve) {
+  /**
+   * Adds the flags of {@link ServeSettings#FLAGS}, each derived from its setting, and the
+   * settings table, unwrapped, as the help footer of the {@code serve} subcommand.
+   */
+  static void install(CommandLine serve) {
+    SchemaOptions.addTo(serve.getCommandSpec(), ServeSettings.FLAGS);
     serve.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, help -> helpFooter());
   }
 
   @Override
   public Integer call() throws InterruptedException {
-    if (helpMarkdown) {
-      out.print(ServeSettings.SCHEMA.markdownTable());
-      return 0;
-    }
     Settings settings;
     HttpServer server;
     try {
@@ -92,7 +69,9 @@ final class ServeCommand implements Callable<Integer> {
       server = start(settings);
     } catch (ConfigException e) {
       for (ConfigException.Problem p : e.problems()) {
-        err.println("krill serve: " + p);
+        // A dedicated flag is named as typed; --set, a file or the environment need the key too.
+        String line = "flag --set".equals(p.origin()) ? p.toString() : SchemaOptions.describe(p);
+        err.println("krill serve: " + line + " (see krill serve --help)");
       }
       return 2;
     } catch (IOException e) {
@@ -118,21 +97,7 @@ final class ServeCommand implements Callable<Integer> {
     for (String a : assignments) {
       loader.set(a);
     }
-    flag(loader, ServeSettings.ROOT, root, "--root");
-    flag(loader, ServeSettings.PORT, port, "--port");
-    flag(loader, ServeSettings.ADDRESS, address, "--address");
-    flag(loader, ServeSettings.MODE, mode, "--mode");
-    flag(loader, ServeSettings.TLS_CERT, tlsCert, "--tls-cert");
-    flag(loader, ServeSettings.TLS_KEY, tlsKey, "--tls-key");
-    flag(loader, ServeSettings.TLS_SELF_SIGNED, tlsSelfSigned ? "true" : null, "--tls-self-signed");
-    flag(loader, ServeSettings.ACCESS_LOG, accessLog ? "true" : null, "--access-log");
-    return loader.load();
-  }
-
-  private static void flag(ConfigLoader loader, Setting<?> setting, String value, String name) {
-    if (value != null) {
-      loader.flag(setting, value, name);
-    }
+    return SchemaOptions.flags(spec, ServeSettings.FLAGS, loader).load();
   }
 
   /**

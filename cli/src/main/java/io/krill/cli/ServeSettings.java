@@ -9,6 +9,9 @@ import io.krill.httpd.files.StaticFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The settings of {@code krill serve}: every {@link HttpServer.Builder} setting under
@@ -94,7 +97,23 @@ final class ServeSettings {
           "fiber or platform: virtual threads need JDK 21 or newer, this is " + Runtime.version().feature())
       .build();
 
+  /** The settings that have a flag of their own, and the flag; every setting has {@code --set KEY=VALUE}. */
+  static final Map<Setting<?>, String> FLAGS = flags();
+
   private ServeSettings() {}
+
+  private static Map<Setting<?>, String> flags() {
+    Map<Setting<?>, String> f = new LinkedHashMap<>();
+    f.put(ROOT, "--root");
+    f.put(PORT, "--port");
+    f.put(ADDRESS, "--address");
+    f.put(MODE, "--mode");
+    f.put(TLS_CERT, "--tls-cert");
+    f.put(TLS_KEY, "--tls-key");
+    f.put(TLS_SELF_SIGNED, "--tls-self-signed");
+    f.put(ACCESS_LOG, "--access-log");
+    return Collections.unmodifiableMap(f);
+  }
 
   /** Copies every server setting except TLS onto a builder. */
   static HttpServer.Builder apply(Settings s, HttpServer.Builder b) {

@@ -1,6 +1,7 @@
 package io.krill.cli;
 
 import io.krill.transform.WeaverMain;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,16 +11,21 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code krill weave DIR}: weaves a classes directory in place. */
-@Command(name = "weave", description = "Weave the suspendable methods of a classes directory in place.")
+@Command(name = "weave", mixinStandardHelpOptions = true,
+    description = "Weave the suspendable methods of a classes directory in place.")
 final class WeaveCommand implements Callable<Integer> {
-  @Parameters(index = "0", description = "the classes directory")
+  @Parameters(index = "0", paramLabel = "DIR", description = "the classes directory")
   Path dir;
 
-  @Option(names = "--classpath", split = ":", description = "where referenced classes are found")
+  @Option(names = "--classpath", paramLabel = "PATH", split = ":", description = "where referenced classes are found")
   List<Path> classpath = new ArrayList<>();
 
   @Override
   public Integer call() throws Exception {
+    if (!Files.isDirectory(dir)) {
+      System.err.println("krill weave: DIR: " + dir + " (expected: an existing classes directory; see krill weave --help)");
+      return Krill.USAGE;
+    }
     List<String> args = new ArrayList<>();
     args.add(dir.toString());
     classpath.forEach(p -> args.add(p.toString()));

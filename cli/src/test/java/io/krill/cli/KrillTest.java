@@ -2,27 +2,11 @@ package io.krill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class KrillTest {
   private static String[] capture(String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-    int status;
-    try {
-      status = Krill.run(args);
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-    return new String[] {Integer.toString(status), o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
+    return Console.capture(() -> Krill.run(args));
   }
 
   @Test
@@ -52,6 +36,7 @@ class KrillTest {
   void loadtest_unknownScenario_oneLineAndStatus2() {
     String[] r = capture("loadtest", "--scenario", "nope");
     assertThat(r[0]).isEqualTo("2");
-    assertThat(r[2].trim()).startsWith("krill loadtest: scenario: nope (expected: one of");
+    assertThat(r[2].trim()).startsWith("krill loadtest: --scenario: nope (expected: some of [hello, pipelined,")
+        .endsWith("or all) (see krill loadtest --help)");
   }
 }

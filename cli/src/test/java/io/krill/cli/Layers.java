@@ -39,7 +39,7 @@ final class Layers {
       Map.entry("testweb", List.of("httpd", "netio")),
       Map.entry("benchmarks", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb")),
       Map.entry("loadtest", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb")),
-      Map.entry("cli", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb", "loadtest")),
+      Map.entry("cli", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb", "benchmarks", "loadtest")),
       Map.entry("jcstress", List.of("fibers")));
 
   private Layers() {}

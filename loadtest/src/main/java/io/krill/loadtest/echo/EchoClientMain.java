@@ -1,5 +1,6 @@
 package io.krill.loadtest.echo;
 
+import io.krill.loadtest.launch.Mains;
 import io.krill.loadtest.load.LoadResult;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -29,6 +30,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The closed-loop echo load generator, alone in its JVM: opens {@code connections} to
@@ -56,47 +59,42 @@ public final class EchoClientMain {
 
   private EchoClientMain() {}
 
-  /** Options, all bounded; parsed from {@code --name value} pairs. */
+  /** Options, all bounded, parsed by picocli ({@code EchoClientMain --help} lists them). */
+  @Command(name = "EchoClientMain", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "The closed-loop raw-Netty echo client of krill loadtest's echo scenario, alone in its JVM.")
   static final class Options {
+    @Option(names = "--port", required = true, description = "server port on 127.0.0.1")
     int port;
+    @Option(names = "--connections", description = "connections, 1..19000 (default: ${DEFAULT-VALUE})")
     int connections = 1;
+    @Option(names = "--size", description = "message bytes, 1..65536 (default: ${DEFAULT-VALUE})")
     int size = 64;
+    @Option(names = "--sources", description = "source addresses 127.0.0.2, ..., 1..250 (default: ${DEFAULT-VALUE})")
     int sources = 64;
+    @Option(names = "--threads", description = "event loops, 1..64 (default: the processors)")
     int threads = Runtime.getRuntime().availableProcessors();
     int connectsInFlight = 256;
+    @Option(names = "--connect-seconds", description = "longest time to connect, 1..600 (default: ${DEFAULT-VALUE})")
     long connectSeconds = 120;
+    @Option(names = "--warmup-ms", description = "warm-up time, 0..600000 (default: ${DEFAULT-VALUE})")
     long warmupMillis = 3000;
+    @Option(names = "--warmup-count", description = "warm-up ends after this many round trips (default: ${DEFAULT-VALUE})")
     long warmupCount = 50_000_000;
+    @Option(names = "--measure-ms", description = "measured time, 1..600000 (default: ${DEFAULT-VALUE})")
     long measureMillis = 5000;
+    @Option(names = "--measure-count", description = "measurement ends after this many round trips (default: ${DEFAULT-VALUE})")
     long measureCount = 100_000_000;
+    @Option(names = "--format", description = "echo (this class's result line) or load (the harness's LoadResult line)")
+    String format = "echo";
     /** Print the result as a {@link LoadResult} line (the load harness reads that) instead of this class's own. */
     boolean loadResult;
 
     static Options parse(String[] args) {
-      Options o = new Options();
-      for (int i = 0; i + 1 < args.length; i += 2) {
-        if (args[i].equals("--format")) {
-          if (!args[i + 1].equals("echo") && !args[i + 1].equals("load")) {
-            throw new IllegalArgumentException("format: " + args[i + 1] + " (expected: echo or load)");
-          }
-          o.loadResult = args[i + 1].equals("load");
-          continue;
-        }
-        long v = Long.parseLong(args[i + 1]);
-        switch (args[i]) {
-          case "--port": o.port = (int) v; break;
-          case "--connections": o.connections = (int) v; break;
-          case "--size": o.size = (int) v; break;
-          case "--sources": o.sources = (int) v; break;
-          case "--threads": o.threads = (int) v; break;
-          case "--connect-seconds": o.connectSeconds = v; break;
-          case "--warmup-ms": o.warmupMillis = v; break;
-          case "--warmup-count": o.warmupCount = v; break;
-          case "--measure-ms": o.measureMillis = v; break;
-          case "--measure-count": o.measureCount = v; break;
-          default: throw new IllegalArgumentException("unknown option: " + args[i]);
-        }
+      Options o = Mains.parseOrThrow(new Options(), args);
+      if (!o.format.equals("echo") && !o.format.equals("load")) {
+        throw new IllegalArgumentException("--format: " + o.format + " (expected: echo or load)");
       }
+      o.loadResult = o.format.equals("load");
       check("port", o.port, 1, 65535);
       check("connections", o.connections, 1, 19_000);
       check("size", o.size, 1, 65536);
@@ -112,7 +110,7 @@ public final class EchoClientMain {
 
     private static void check(String name, long v, long min, long max) {
       if (v < min || v > max) {
-        throw new IllegalArgumentException(name + ": " + v + " (expected: " + min + ".." + max + ")");
+        throw new IllegalArgumentException("--" + name + ": " + v + " (expected: " + min + ".." + max + ")");
       }
     }
   }
@@ -247,8 +245,20 @@ public final class EchoClientMain {
     }
   }
 
+  /**
+   * Runs the client.
+   *
+   * @param args the options ({@code --help} lists them)
+   */
   public static void main(String[] args) throws Exception {
-    Options o = Options.parse(args);
+    Options o;
+    try {
+      o = Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.out.println("failed: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     Thread limit = new Thread(() -> {
       try {
         Thread.sleep(TimeUnit.SECONDS.toMillis(o.connectSeconds + 120) + o.warmupMillis + o.measureMillis);

@@ -4,6 +4,7 @@ import io.krill.fibers.Continuation;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.VirtualThreads;
 import io.krill.fibers.spi.Carriers;
+import io.krill.loadtest.internal.ServerArgs;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.FiberServerSocket;
@@ -28,6 +29,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -41,7 +43,7 @@ import java.util.function.Function;
  * the byte streams cost from what the fiber costs. Listens on 127.0.0.1, prints {@code port N threads T}, and serves until its
  * standard input closes or {@code maxSeconds} pass, whichever is first.
  *
- * <p>usage: {@code EchoServerMain KIND [maxSeconds]}. Every server uses as many event loops
+ * <p>usage: {@code EchoServerMain KIND [MAX_SECONDS]} ({@code --help} lists the kinds). Every server uses as many event loops
  * (or virtual-thread carriers) as the JVM has processors, TCP_NODELAY, a backlog of
  * {@value #BACKLOG}, no read timeout and a {@value #BUFFER}-byte read buffer.
  */
@@ -51,16 +53,22 @@ public final class EchoServerMain {
   /** Bytes read at most per read call, in every server. */
   static final int BUFFER = 4096;
 
+  /** Every kind of echo server. */
+  static final List<String> KINDS = List.of("fiber", "fiber-epoll", "fiber-uring", "fiber-msg", "fiber-msg-epoll",
+      "netty", "netty-epoll", "netty-uring", "virtual", "platform");
+
   private EchoServerMain() {}
 
+  /**
+   * Starts the server.
+   *
+   * @param args KIND [MAX_SECONDS]
+   */
   public static void main(String[] args) throws Exception {
-    if (args.length < 1) {
-      throw new IllegalArgumentException("usage: EchoServerMain fiber|fiber-epoll|fiber-uring|fiber-msg|fiber-msg-epoll|netty|netty-epoll|netty-uring|virtual|platform [maxSeconds]");
-    }
-    String kind = args[0];
-    long maxSeconds = args.length > 1 ? Long.parseLong(args[1]) : 3600;
+    ServerArgs a = ServerArgs.parse(KINDS, args);
+    String kind = a.kind();
     int threads = Runtime.getRuntime().availableProcessors();
-    io.krill.loadtest.internal.Lifetime.haltAfter(maxSeconds, "echo server");
+    io.krill.loadtest.internal.Lifetime.haltAfter(a.maxSeconds(), "echo server");
     AutoCloseable server;
     int port;
     switch (kind) {

@@ -6,15 +6,24 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * The crawl scenario's child JVM entry: {@code crawl ARGS} runs {@code krill crawl ARGS},
  * {@code testweb ARGS} runs {@code krill testweb ARGS}, straight from the crawler module, so the
  * scenario needs no launcher on its classpath. Plain code on the main thread.
  */
-public final class CrawlChild {
+@Command(name = "CrawlChild", mixinStandardHelpOptions = true,
+    description = "The crawl scenario's child JVM: krill crawl or krill testweb without the launcher.")
+public final class CrawlChild implements Runnable {
   private CrawlChild() {}
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(new CommandLine(this), "a subcommand is missing");
+  }
 
   /** Writes every byte to both streams, each write whole under one lock so lines do not interleave. */
   static final class Tee extends OutputStream {
@@ -45,29 +54,33 @@ public final class CrawlChild {
     }
   }
 
+  /** {@code crawl ARGS}: runs {@code krill crawl ARGS}, its progress copied to standard output. */
+  @Command(name = "crawl", description = "krill crawl, with its arguments")
+  int crawl(@Parameters(arity = "0..*", paramLabel = "ARGS") String[] args) {
+    // Progress lines go to standard error (the child's log); the scenario also reads them
+    // as they come, so standard error is copied to standard output.
+    System.setErr(new PrintStream(new Tee(System.err, System.out), true, StandardCharsets.UTF_8));
+    return CrawlCommand.run(args == null ? new String[0] : args);
+  }
+
+  /** {@code testweb ARGS}: runs {@code krill testweb ARGS}. */
+  @Command(name = "testweb", description = "krill testweb, with its arguments")
+  int testweb(@Parameters(arity = "0..*", paramLabel = "ARGS") String[] args) {
+    return TestWebCommand.commandLine(System.out, System.err).execute(args == null ? new String[0] : args);
+  }
+
   /**
    * Runs the subcommand and exits with its status (2 for an unknown one).
    *
    * @param args {@code crawl|testweb} and that command's arguments
    */
   public static void main(String[] args) {
-    String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
-    String sub = args.length == 0 ? "" : args[0];
-    int status;
-    switch (sub) {
-      case "crawl":
-        // Progress lines go to standard error (the child's log); the scenario also reads them
-        // as they come, so standard error is copied to standard output.
-        System.setErr(new PrintStream(new Tee(System.err, System.out), true, StandardCharsets.UTF_8));
-        status = CrawlCommand.run(rest);
-        break;
-      case "testweb":
-        status = TestWebCommand.commandLine(System.out, System.err).execute(rest);
-        break;
-      default:
-        System.err.println("crawl child: '" + sub + "' (expected: crawl or testweb)");
-        status = 2;
-    }
+    CommandLine cl = new CommandLine(new CrawlChild()).setUnmatchedOptionsArePositionalParams(true);
+    cl.setParameterExceptionHandler((e, a) -> {
+      System.err.println("crawl child: " + e.getMessage() + " (expected: crawl or testweb and its arguments)");
+      return 2;
+    });
+    int status = cl.execute(args);
     System.out.flush();
     System.exit(status);
   }

@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The crawler comparison of issue 6 on its benchmark web: testweb with {@link #HOSTS} hosts on
+ * The crawler comparison on its benchmark web: testweb with {@link #HOSTS} hosts on
  * {@link #IPS} loopback addresses and {@link #LATENCY} of server latency per request, served by
  * its own JVM (with its DNS server), and one fresh crawler JVM per execution mode and round, same
  * flags, interleaved. Each crawl runs for {@link #MAX_DURATION} and prints a progress line every
@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  * In a full run, when {@code taskset} is present and the machine has two CPUs or more, the web
  * JVM runs on CPU 0 and the crawler on CPU 1.
  *
- * <p>A full run then checks issue 6's last goal, 10,000 fetches in flight in one JVM: a second
+ * <p>A full run then checks the crawler's last goal, 10,000 fetches in flight in one JVM: a second
  * web with {@link #IN_FLIGHT_HOSTS} hosts and {@link #IN_FLIGHT_LATENCY} per request, every host a
  * seed, crawled by fibers with {@code --max-in-flight} {@link #IN_FLIGHT_CAP}; its cell is the
  * variant {@value #IN_FLIGHT_VARIANT}. {@code --quick} shrinks both webs and crawls (CI's smoke
@@ -178,7 +178,7 @@ final class CrawlScenario {
     return Double.isNaN(v) ? "?" : String.format(java.util.Locale.ROOT, "%.0f", v);
   }
 
-  /* Issue 6's 10,000 fetches in flight: every host a seed, slow answers, the in-flight cap raised. */
+  /* The crawler's goal of 10,000 fetches in flight: every host a seed, slow answers, the in-flight cap raised. */
   private Cell inFlight(Scenario s) throws InterruptedException {
     Cell c = new Cell(s.name, IN_FLIGHT_VARIANT, 0, 1);
     int hosts = settings.quick ? QUICK_IN_FLIGHT_HOSTS : IN_FLIGHT_HOSTS;

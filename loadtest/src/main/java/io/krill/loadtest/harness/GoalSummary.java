@@ -1,6 +1,6 @@
 package io.krill.loadtest.harness;
 
-import io.krill.loadtest.internal.Reports;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,19 +14,17 @@ import java.util.stream.Stream;
 
 /**
  * The summary of a run of several scenarios, {@code <results>/<date>-summary.md}: every ratio
- * goal of the httpd (5), netio (4), crawler (6) and fibers (3) issues, met or missed, with the
- * number. The load goals come from the scenario reports of this run; the fiber goals, which
- * JMH measures ({@code loadtest/bench/issue3.sh}), from the newest {@code *-fibers.json} in the
- * results directory, named with its date, or "not measured" when there is none.
+ * goal of httpd, netio, the crawler and fibers, met or missed, with the number. The load goals
+ * come from the scenario reports of this run; the fiber goals, which JMH measures
+ * ({@code krill bench fibers}), from the {@code goals} of the newest
+ * {@code *-fibers.json} in the results directory, named with its date, or "not measured" when
+ * there is none.
  *
  * <p>Threading: one thread.
  */
 final class GoalSummary {
-  /** The fiber goals' file: {@code <date>-fibers.json}, written by {@link io.krill.loadtest.fibers.FibersReport}. */
+  /** The fiber goals' file: {@code <date>-fibers.json}. */
   static final Pattern FIBERS_FILE = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})-fibers\\.json");
-  private static final String STRING = "\"((?:[^\"\\\\]|\\\\.)*)\"";
-  private static final Pattern JSON_GOAL = Pattern.compile("\\{\\s*\"goal\":\\s*" + STRING + ",\\s*\"target\":\\s*"
-      + STRING + ",\\s*\"measured\":\\s*" + STRING + ",\\s*\"verdict\":\\s*" + STRING);
 
   /** One scenario's goals and the report they come from. */
   static final class Section {
@@ -66,15 +64,15 @@ final class GoalSummary {
     return file();
   }
 
-  /** @return the issue a scenario's goals belong to */
-  static String issue(String scenario) {
+  /** @return the module a scenario's goals belong to */
+  static String module(String scenario) {
     switch (scenario) {
       case "echo":
-        return "netio (issue 4)";
+        return "netio";
       case "crawl":
-        return "crawler (issue 6)";
+        return "crawler";
       default:
-        return "httpd (issue 5)";
+        return "httpd";
     }
   }
 
@@ -90,15 +88,15 @@ final class GoalSummary {
     StringBuilder rows = new StringBuilder();
     for (Section s : sections) {
       for (Report.Goal g : s.goals) {
-        rows.append(row(issue(s.scenario), s.scenario + " ([report](" + link(s.report) + "))", g));
+        rows.append(row(module(s.scenario), s.scenario + " ([report](" + link(s.report) + "))", g));
       }
     }
     String fibersSource = fibersFile == null ? "not measured" : "`" + fibersFile.getFileName() + "`";
     for (Report.Goal g : fiberGoals) {
-      rows.append(row("fibers (issue 3)", "JMH, " + fibersSource, g));
+      rows.append(row("fibers", "JMH, " + fibersSource, g));
     }
     if (fiberGoals.isEmpty()) {
-      rows.append("| fibers (issue 3) | JMH | every goal of issue 3 | see issue 3 | — | not measured: ")
+      rows.append("| fibers | JMH | every fiber goal | see docs/fibers.md | — | not measured: ")
           .append(fibersProblem).append(" |\n");
     }
     for (String line : rows.toString().split("\n")) {
@@ -115,10 +113,10 @@ final class GoalSummary {
         .append(" not measured.** Load goals: this run's scenario reports (each ratio is a median over rounds, spread in")
         .append(" brackets, both sides from the same round). Fiber goals: ")
         .append(fibersFile == null ? "not measured (no `*-fibers.json` in " + settings.resultsDir
-            + "; run `loadtest/bench/issue3.sh`)" : "`" + fibersFile.getFileName() + "`, the newest run of "
-            + "`loadtest/bench/issue3.sh`, dated " + fibersDate())
+            + "; run `krill bench fibers`)" : "`" + fibersFile.getFileName() + "`, the newest run of "
+            + "`krill bench fibers`, dated " + fibersDate())
         .append(".\n\n");
-    b.append("| issue | from | goal | target | measured | verdict |\n|---|---|---|---|---|---|\n");
+    b.append("| module | from | goal | target | measured | verdict |\n|---|---|---|---|---|---|\n");
     b.append(rows);
     return b.toString();
   }
@@ -129,8 +127,8 @@ final class GoalSummary {
     return r.startsWith(dir) ? dir.relativize(r).toString() : r.toString();
   }
 
-  private static String row(String issue, String from, Report.Goal g) {
-    return "| " + issue + " | " + from + " | " + cell(g.goal) + " | " + cell(g.target) + " | " + cell(g.measured) + " | "
+  private static String row(String module, String from, Report.Goal g) {
+    return "| " + module + " | " + from + " | " + cell(g.goal) + " | " + cell(g.target) + " | " + cell(g.measured) + " | "
         + cell(g.verdict) + " |\n";
   }
 
@@ -143,7 +141,7 @@ final class GoalSummary {
     return m.matches() ? m.group(1) : "?";
   }
 
-  /* The newest <date>-fibers.json by its date; its goals as FibersReport wrote them. */
+  /* The newest <date>-fibers.json by its date, and its "goals" array. */
   private void readFibers() {
     Path newest = null;
     if (Files.isDirectory(settings.resultsDir)) {
@@ -160,15 +158,13 @@ final class GoalSummary {
       }
     }
     if (newest == null) {
-      fibersProblem = "no *-fibers.json in " + settings.resultsDir + " (run loadtest/bench/issue3.sh)";
+      fibersProblem = "no *-fibers.json in " + settings.resultsDir + " (run krill bench fibers)";
       return;
     }
     try {
-      String json = Files.readString(newest, StandardCharsets.UTF_8);
-      Matcher m = JSON_GOAL.matcher(json);
-      while (m.find()) {
-        fiberGoals.add(new Report.Goal(unquote(m.group(1)), unquote(m.group(2)), unquote(m.group(3)),
-            unquote(m.group(4)).toLowerCase(Locale.ROOT)));
+      for (JsonNode g : Json.MAPPER.readTree(newest.toFile()).path("goals")) {
+        fiberGoals.add(new Report.Goal(g.path("goal").asText(), g.path("target").asText(), g.path("measured").asText(),
+            g.path("verdict").asText().toLowerCase(Locale.ROOT)));
       }
       fibersFile = newest;
       if (fiberGoals.isEmpty()) {
@@ -177,31 +173,5 @@ final class GoalSummary {
     } catch (IOException e) {
       fibersProblem = "cannot read " + newest + ": " + e.getMessage();
     }
-  }
-
-  /** Undoes {@link Reports#q}'s escapes. */
-  static String unquote(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c != '\\' || i + 1 == s.length()) {
-        b.append(c);
-        continue;
-      }
-      char n = s.charAt(++i);
-      switch (n) {
-        case 'n': b.append('\n'); break;
-        case 't': b.append('\t'); break;
-        case 'r': b.append('\r'); break;
-        case 'u':
-          if (i + 4 < s.length()) {
-            b.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16));
-            i += 4;
-          }
-          break;
-        default: b.append(n); break;
-      }
-    }
-    return b.toString();
   }
 }

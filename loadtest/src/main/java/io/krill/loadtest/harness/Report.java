@@ -1,5 +1,7 @@
 package io.krill.loadtest.harness;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.krill.loadtest.internal.Reports;
 import io.krill.loadtest.load.LoadResult;
 import java.io.IOException;
@@ -35,7 +37,7 @@ final class Report {
   private final String loadAfter;
   final List<Goal> goals = new ArrayList<>();
 
-  /** A goal of the issues: what, the target, what was measured, and the verdict. */
+  /** A ratio goal: what, the target, what was measured, and the verdict. */
   static final class Goal {
     final String goal;
     final String target;
@@ -194,7 +196,7 @@ final class Report {
     return b.toString();
   }
 
-  /* The ratio goals of issues 4, 5 and 6 that this scenario can judge; absent variants say why. */
+  /* The ratio goals of netio, httpd and the crawler that this scenario can judge; absent variants say why. */
   private void goals() {
     List<Integer> counts = new ArrayList<>(new LinkedHashSet<>(cells.stream().map(c -> c.connections).toList()));
     if (scenario == Scenario.HELLO || scenario == Scenario.PIPELINED) {
@@ -234,7 +236,7 @@ final class Report {
             held >= 19_000 ? "met" : "missed" + (n < 19_000 ? " (this run asked for " + count(n) + " only)" : "")));
       }
     } else if (scenario == Scenario.ECHO) {
-      // Issue 4's goals for netio, on the same echo servers.
+      // netio's goals, on the same echo servers.
       for (int n : counts) {
         ratioGoal("netio fiber ÷ raw Netty, echo round trips/s, " + count(n) + " conns", "≥ 0.9×", 0.9, "fiber",
             summary("netty", n), n, RPS);
@@ -302,7 +304,7 @@ final class Report {
     b.append("# loadtest: ").append(scenario.name).append(" (").append(settings.date).append(")\n\n");
     b.append("Command: `").append(settings.command).append("`  \n");
     b.append("Commit: ").append(settings.commit).append("  \n");
-    b.append("Machine: ").append(machine()).append("  \n");
+    b.append("Machine: ").append(RunEnvironment.machine()).append("  \n");
     b.append("Load (uptime) before: `").append(loadBefore).append("`, after: `").append(loadAfter).append("`  \n");
     b.append("JDKs: servers and generators on ").append(settings.javaVersion).append(" (`").append(settings.javaHome)
         .append("`); harness on ").append(System.getProperty("java.runtime.version")).append("  \n");
@@ -352,10 +354,10 @@ final class Report {
             + " fewer connections are held) run once alone, which also warms the server up before the baseline, and"
             + " once beside the idle connections; every idle connection is checked with one more request at the end.";
       case ECHO:
-        return "Echo: raw TCP, 64-byte messages, closed loop, against the echo servers of issue 4"
+        return "Echo: raw TCP, 64-byte messages, closed loop, against the netio echo servers"
             + " (`io.krill.loadtest.echo.EchoServerMain`).";
       case CRAWL:
-        return "Crawl: issue 6's benchmark web (testweb, " + (settings.quick ? CrawlScenario.QUICK_HOSTS + " hosts on "
+        return "Crawl: the crawler's benchmark web (testweb, " + (settings.quick ? CrawlScenario.QUICK_HOSTS + " hosts on "
             + CrawlScenario.QUICK_IPS + " addresses, " + CrawlScenario.QUICK_LATENCY : String.format(Locale.ROOT, "%,d",
             CrawlScenario.HOSTS) + " hosts on " + CrawlScenario.IPS + " addresses, " + CrawlScenario.LATENCY)
             + " per request, no Crawl-delay) in its own JVM with its DNS server; each execution mode crawls it in a fresh"
@@ -383,108 +385,74 @@ final class Report {
     }
   }
 
-  static String machine() {
-    StringBuilder b = new StringBuilder();
-    b.append(Reports.cpus()).append(" CPUs");
-    try {
-      for (String l : Files.readAllLines(Paths.get("/proc/meminfo"))) {
-        if (l.startsWith("MemTotal:")) {
-          long kb = Long.parseLong(l.replaceAll("[^0-9]", ""));
-          b.append(", ").append(kb / 1024 / 1024).append(" GB RAM");
-        }
-      }
-      for (String l : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
-        if (l.startsWith("model name")) {
-          b.append(", ").append(l.substring(l.indexOf(':') + 1).trim());
-          break;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // Not Linux: CPUs only.
+  private String json() throws IOException {
+    ObjectNode root = Json.MAPPER.createObjectNode();
+    root.put("scenario", scenario.name).put("date", settings.date).put("command", settings.command)
+        .put("commit", settings.commit).put("machine", RunEnvironment.machine()).put("jdk", settings.javaVersion)
+        .put("loadBefore", loadBefore).put("loadAfter", loadAfter);
+    root.putObject("settings").put("quick", settings.quick).put("rounds", settings.rounds)
+        .put("warmupMillis", settings.warmup.toMillis()).put("measureMillis", settings.measure.toMillis())
+        .put("heap", settings.heap).put("sources", settings.sources)
+        .put("connectionsPerGenerator", settings.connectionsPerGenerator);
+    ArrayNode g = root.putArray("goals");
+    for (Goal goal : goals) {
+      g.addObject().put("goal", goal.goal).put("target", goal.target).put("measured", goal.measured)
+          .put("verdict", goal.verdict);
     }
-    b.append(", ").append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"));
-    return b.toString();
+    ArrayNode c = root.putArray("cells");
+    for (Cell cell : cells) {
+      c.add(cellJson(cell));
+    }
+    return Json.MAPPER.writeValueAsString(root) + "\n";
   }
 
-  private String json() {
-    StringBuilder b = new StringBuilder("{\n");
-    b.append("  \"scenario\": ").append(Reports.q(scenario.name)).append(",\n");
-    b.append("  \"date\": ").append(Reports.q(settings.date)).append(",\n");
-    b.append("  \"command\": ").append(Reports.q(settings.command)).append(",\n");
-    b.append("  \"commit\": ").append(Reports.q(settings.commit)).append(",\n");
-    b.append("  \"machine\": ").append(Reports.q(machine())).append(",\n");
-    b.append("  \"jdk\": ").append(Reports.q(settings.javaVersion)).append(",\n");
-    b.append("  \"loadBefore\": ").append(Reports.q(loadBefore)).append(",\n");
-    b.append("  \"loadAfter\": ").append(Reports.q(loadAfter)).append(",\n");
-    b.append(String.format(Locale.ROOT, "  \"settings\": {\"quick\": %b, \"rounds\": %d, \"warmupMillis\": %d,"
-        + " \"measureMillis\": %d, \"heap\": %s, \"sources\": %d, \"connectionsPerGenerator\": %d},%n", settings.quick,
-        settings.rounds, settings.warmup.toMillis(), settings.measure.toMillis(), Reports.q(settings.heap),
-        settings.sources, settings.connectionsPerGenerator));
-    b.append("  \"goals\": [");
-    for (int i = 0; i < goals.size(); i++) {
-      Goal g = goals.get(i);
-      b.append(i == 0 ? "\n" : ",\n").append("    {\"goal\": ").append(Reports.q(g.goal)).append(", \"target\": ")
-          .append(Reports.q(g.target)).append(", \"measured\": ").append(Reports.q(g.measured))
-          .append(", \"verdict\": ").append(Reports.q(g.verdict)).append('}');
-    }
-    b.append("\n  ],\n  \"cells\": [");
-    for (int i = 0; i < cells.size(); i++) {
-      b.append(i == 0 ? "\n" : ",\n").append("    ").append(cellJson(cells.get(i)));
-    }
-    b.append("\n  ]\n}\n");
-    return b.toString();
-  }
-
-  private static String cellJson(Cell c) {
-    StringBuilder b = new StringBuilder();
-    b.append("{\"variant\": ").append(Reports.q(c.variant)).append(", \"connections\": ").append(c.connections)
-        .append(", \"round\": ").append(c.round);
+  private static ObjectNode cellJson(Cell c) {
+    ObjectNode o = Json.MAPPER.createObjectNode().put("variant", c.variant).put("connections", c.connections)
+        .put("round", c.round);
     if (c.skipped != null) {
-      return b.append(", \"skipped\": ").append(Reports.q(c.skipped)).append('}').toString();
+      return o.put("skipped", c.skipped);
     }
     if (c.error != null) {
-      b.append(", \"error\": ").append(Reports.q(c.error));
+      o.put("error", c.error);
     }
-    num(b, "serverCpuPercent", c.serverCpuPercent);
-    num(b, "wrkRps", c.wrkRps);
-    num(b, "wrkP50Micros", c.wrkP50Micros);
-    num(b, "wrkP99Micros", c.wrkP99Micros);
-    num(b, "heapPerConnection", c.heapPerConnection);
-    num(b, "rssPerConnection", c.rssPerConnection);
-    num(b, "activeRpsBefore", c.activeRpsBefore);
-    num(b, "activeRpsDuring", c.activeRpsDuring);
-    num(b, "pagesPerSecond", c.pagesPerSecond);
-    num(b, "crawlPagesPerSecond", c.crawlPagesPerSecond);
-    num(b, "cpuMsPerPage", c.cpuMsPerPage);
-    num(b, "crawlCpuMsPerPage", c.crawlCpuMsPerPage);
-    num(b, "liveHeapMiB", c.liveHeapMiB);
-    num(b, "peakHeapMiB", c.peakHeapMiB);
+    num(o, "serverCpuPercent", c.serverCpuPercent);
+    num(o, "wrkRps", c.wrkRps);
+    num(o, "wrkP50Micros", c.wrkP50Micros);
+    num(o, "wrkP99Micros", c.wrkP99Micros);
+    num(o, "heapPerConnection", c.heapPerConnection);
+    num(o, "rssPerConnection", c.rssPerConnection);
+    num(o, "activeRpsBefore", c.activeRpsBefore);
+    num(o, "activeRpsDuring", c.activeRpsDuring);
+    num(o, "pagesPerSecond", c.pagesPerSecond);
+    num(o, "crawlPagesPerSecond", c.crawlPagesPerSecond);
+    num(o, "cpuMsPerPage", c.cpuMsPerPage);
+    num(o, "crawlCpuMsPerPage", c.crawlCpuMsPerPage);
+    num(o, "liveHeapMiB", c.liveHeapMiB);
+    num(o, "peakHeapMiB", c.peakHeapMiB);
     if (c.peakInFlight > 0) {
-      b.append(", \"peakInFlight\": ").append(c.peakInFlight);
+      o.put("peakInFlight", c.peakInFlight);
     }
     if (c.held > 0) {
-      b.append(", \"held\": ").append(c.held);
+      o.put("held", c.held);
     }
     LoadResult r = c.result;
     if (r != null) {
-      b.append(", \"connectionsOpen\": ").append(r.connections).append(", \"warmupRequests\": ").append(r.warmupRequests)
-          .append(", \"requests\": ").append(r.requests).append(", \"measuredNanos\": ").append(r.measuredNanos);
-      num(b, "rps", r.throughput());
-      b.append(", \"latencyMicros\": {");
-      for (int i = 0; i < PERCENTILES.length; i++) {
-        b.append(i == 0 ? "" : ", ").append(Reports.q("p" + PERCENTILES[i]).replace(".0\"", "\"")).append(": ")
-            .append(numValue(r.latencyMicros(PERCENTILES[i])));
+      o.put("connectionsOpen", r.connections).put("warmupRequests", r.warmupRequests).put("requests", r.requests)
+          .put("measuredNanos", r.measuredNanos);
+      num(o, "rps", r.throughput());
+      ObjectNode latency = o.putObject("latencyMicros");
+      for (double p : PERCENTILES) {
+        num(latency, ("p" + p).replaceAll("\\.0$", ""), r.latencyMicros(p));
       }
-      b.append(", \"max\": ").append(numValue(r.latency.getMaxValue() / 1e3)).append('}');
-      b.append(", \"errors\": {\"connect\": ").append(r.connectErrors).append(", \"reset\": ").append(r.resetErrors)
-          .append(", \"timeout\": ").append(r.timeoutErrors).append(", \"non2xx\": ").append(r.non2xx)
-          .append(", \"bad\": ").append(r.badResponses).append(", \"unfinished\": ").append(r.unfinished).append('}');
+      num(latency, "max", r.latency.getMaxValue() / 1e3);
+      o.putObject("errors").put("connect", r.connectErrors).put("reset", r.resetErrors).put("timeout", r.timeoutErrors)
+          .put("non2xx", r.non2xx).put("bad", r.badResponses).put("unfinished", r.unfinished);
       if (!r.firstError.isEmpty()) {
-        b.append(", \"firstError\": ").append(Reports.q(r.firstError));
+        o.put("firstError", r.firstError);
       }
-      b.append(", \"latencyHistogram\": ").append(Reports.q(histogram(r)));
+      o.put("latencyHistogram", histogram(r));
     }
-    return b.append('}').toString();
+    return o;
   }
 
   /** @return the latency histogram, HdrHistogram-compressed and base64-encoded (nanoseconds) */
@@ -494,14 +462,11 @@ final class Report {
     return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), len));
   }
 
-  private static void num(StringBuilder b, String key, double v) {
-    if (!Double.isNaN(v)) {
-      b.append(", ").append(Reports.q(key)).append(": ").append(numValue(v));
+  /* A measured figure to six significant digits; NaN (not measured) is left out. */
+  private static void num(ObjectNode o, String key, double v) {
+    if (!Double.isNaN(v) && !Double.isInfinite(v)) {
+      o.put(key, new java.math.BigDecimal(v).round(new java.math.MathContext(6)).doubleValue());
     }
-  }
-
-  private static String numValue(double v) {
-    return Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format(Locale.ROOT, "%.6g", v);
   }
 
   /** @return the variants of the summaries, in run order */

@@ -1,16 +1,10 @@
 package io.krill.loadtest.harness;
 
-import io.krill.loadtest.internal.Reports;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Settings of one harness run, as {@link LoadtestCommand} parsed them, with the defaults of a
@@ -47,8 +41,8 @@ final class RunSettings {
   /** Longest a server JVM may live. */
   static final long SERVER_MAX_SECONDS = 3600;
 
-  Path resultsDir = Paths.get("loadtest", "results");
-  String date = LocalDate.now(ZoneOffset.UTC).toString();
+  Path resultsDir = RunEnvironment.resultsDir();
+  String date = RunEnvironment.today();
   boolean quick;
   /** The rounds, warm-up and measured time of the scenario running now (see {@link #forScenario}). */
   int rounds = DEFAULT_ROUNDS;
@@ -124,51 +118,11 @@ final class RunSettings {
     return v.isEmpty() ? s.variants : v;
   }
 
-  /** @return the JDK the children run on: {@code requested}, else the newest under /usr/lib/jvm, else this JVM's */
-  static Path pickJdk(Path requested) {
-    if (requested != null) {
-      if (!Files.isExecutable(requested.resolve("bin").resolve("java"))) {
-        throw new IllegalArgumentException("jdk: " + requested + " (expected: a JDK home with bin/java)");
-      }
-      return requested;
-    }
-    Path best = Paths.get(System.getProperty("java.home"));
-    int bestFeature = Runtime.version().feature();
-    Path jvms = Paths.get("/usr/lib/jvm");
-    if (Files.isDirectory(jvms)) {
-      try (Stream<Path> dirs = Files.list(jvms)) {
-        for (Path d : (Iterable<Path>) dirs.sorted()::iterator) {
-          int f = feature(d);
-          if (f > bestFeature && Files.isExecutable(d.resolve("bin").resolve("java")) && !Files.isSymbolicLink(d)) {
-            best = d;
-            bestFeature = f;
-          }
-        }
-      } catch (IOException e) {
-        // Keep this JVM's JDK.
-      }
-    }
-    return best;
-  }
-
-  /** @return the feature version in a JDK home's release file, or 0 */
-  static int feature(Path home) {
-    try {
-      String v = Reports.javaVersion(home);
-      return Integer.parseInt(v.split("[.+-]")[0]);
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
-  }
-
   void useJdk(Path home) {
     javaHome = home;
-    javaFeature = feature(home);
-    if (javaFeature == 0 && home.equals(Paths.get(System.getProperty("java.home")))) {
-      javaFeature = Runtime.version().feature();
-    }
+    javaFeature = RunEnvironment.feature(home);
     try {
-      javaVersion = Reports.javaVersion(home);
+      javaVersion = RunEnvironment.javaVersion(home);
     } catch (IOException e) {
       javaVersion = javaFeature == Runtime.version().feature() ? System.getProperty("java.runtime.version") : "?";
     }

@@ -18,7 +18,7 @@ final class Scenario {
     IDLE,
     /** Raw TCP echo round trips. */
     ECHO,
-    /** The crawler comparison of issue 6. */
+    /** The crawler comparison. */
     CRAWL
   }
 
@@ -46,7 +46,7 @@ final class Scenario {
       List.of(10_000), List.of(1_000), DEFAULT_LONG_ROUNDS);
   static final Scenario IDLE = new Scenario("idle", Kind.IDLE, "/hello", 1, HTTP_VARIANTS,
       List.of(19_000), List.of(2_000), DEFAULT_LONG_ROUNDS);
-  /** Issue 4's echo benchmark: 1, 100 and 10,000 connections. */
+  /** The netio echo benchmark: 1, 100 and 10,000 connections. */
   static final Scenario ECHO = new Scenario("echo", Kind.ECHO, "", 1, ECHO_VARIANTS,
       List.of(1, 100, 10_000), List.of(1, 100), DEFAULT_ROUNDS);
   static final Scenario CRAWL = new Scenario("crawl", Kind.CRAWL, "", 1,

@@ -9,13 +9,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Helpers shared by the report writers ({@code ContinuationsReport}, {@code FibersReport}):
- * running a command, reading the machine's load, formatting scores and ratios, quoting JSON.
- * Not API.
+ * Helpers of the report writers: running a command, reading the machine's load, formatting
+ * figures and ratios. Not API.
  */
 public final class Reports {
   private Reports() {}
@@ -54,12 +51,6 @@ public final class Reports {
     }
   }
 
-  /** @return the 1-minute load average in an {@link #uptime()} line, or 0 */
-  public static double loadAverage(String uptime) {
-    Matcher m = Pattern.compile("load average: ([0-9.]+)").matcher(uptime);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
-  }
-
   /** @return the number of CPUs */
   public static int cpus() {
     return Runtime.getRuntime().availableProcessors();
@@ -79,30 +70,6 @@ public final class Reports {
     throw new IOException(home + "/release: no JAVA_VERSION");
   }
 
-  /**
-   * A ratio with the range its two JMH errors allow.
-   *
-   * @param a score and error
-   * @param b score and error
-   * @return a / b, low, high; or null if either is missing
-   */
-  public static double[] ratio(double[] a, double[] b) {
-    if (a == null || b == null) {
-      return null;
-    }
-    double lo = (a[0] - a[1]) / (b[0] + b[1]);
-    double hi = b[0] - b[1] > 0 ? (a[0] + a[1]) / (b[0] - b[1]) : Double.POSITIVE_INFINITY;
-    return new double[] {a[0] / b[0], Math.max(lo, 0), hi};
-  }
-
-  /** @return "score ± error", or "—" */
-  public static String cell(double[] s) {
-    if (s == null) {
-      return "—";
-    }
-    return Double.isNaN(s[1]) ? fmt(s[0]) : fmt(s[0]) + " ± " + fmt(s[1]);
-  }
-
   /** @return a number with 3 significant digits or so */
   public static String fmt(double v) {
     if (Double.isNaN(v)) {
@@ -120,31 +87,6 @@ public final class Reports {
       return "—";
     }
     return String.format(Locale.ROOT, v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v) + "×";
-  }
-
-  /** @return {@code s} as a JSON string literal */
-  public static String q(String s) {
-    StringBuilder b = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"':
-          b.append("\\\"");
-          break;
-        case '\\':
-          b.append("\\\\");
-          break;
-        case '\n':
-          b.append("\\n");
-          break;
-        default:
-          if (c < 0x20) {
-            b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-      }
-    }
-    return b.append('"').toString();
   }
 
   /**

@@ -1,8 +1,7 @@
 /**
- * Plumbing shared by krill's benchmarks: a worker thread that runs batches handed to it by the
- * JMH thread, and reflective access to JDK 21+ virtual threads from code compiled for Java 17.
+ * Plumbing of the load harness: child JVMs, their lifetime, report helpers, and reflective
+ * access to JDK 21+ virtual threads from code compiled for Java 17.
  *
- * <p>Not API. {@link io.krill.loadtest.internal.BatchWorker} hands one batch at a time to its
- * thread and blocks the caller until the batch is done.
+ * <p>Not API.
  */
 package io.krill.loadtest.internal;

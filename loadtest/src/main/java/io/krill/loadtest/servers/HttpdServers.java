@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * httpd (issue 5) in its fiber, virtual and platform modes, serving the same two handlers as
+ * httpd in its fiber, virtual and platform modes, serving the same two handlers as
  * the other servers: {@code /hello} answers at once, {@code /slow} first waits 100 ms with
  * {@link Fiber#sleep}, which suspends the fiber in fiber mode and sleeps the thread in the
  * thread modes. Limits are raised for the load test: up to {@value #MAX_CONNECTIONS}

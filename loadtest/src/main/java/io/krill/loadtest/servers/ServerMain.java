@@ -1,5 +1,6 @@
 package io.krill.loadtest.servers;
 
+import io.krill.loadtest.internal.ServerArgs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -24,7 +25,7 @@ public final class ServerMain {
   /** Every kind: raw Netty, the classic thread-per-connection server, and httpd's three modes. */
   public static final List<String> KINDS = List.of("netty", "threads", "httpd-fiber", "httpd-virtual", "httpd-platform");
   /** Default lifetime limit in seconds. */
-  public static final long DEFAULT_MAX_SECONDS = 3600;
+  public static final long DEFAULT_MAX_SECONDS = ServerArgs.DEFAULT_MAX_SECONDS;
   /** Accept backlog of every server. */
   static final int BACKLOG = 4096;
 
@@ -36,16 +37,13 @@ public final class ServerMain {
    * @param args KIND [maxSeconds]
    */
   public static void main(String[] args) throws Exception {
-    if (args.length < 1 || !KINDS.contains(args[0])) {
-      System.out.println("failed: kind: " + (args.length < 1 ? "(none)" : args[0]) + " (expected: one of " + KINDS + ")");
-      System.exit(2);
-    }
-    long maxSeconds = args.length > 1 ? Long.parseLong(args[1]) : DEFAULT_MAX_SECONDS;
-    io.krill.loadtest.internal.Lifetime.haltAfter(maxSeconds, "server");
+    ServerArgs a = ServerArgs.parse(KINDS, args);
+    String kind = a.kind();
+    io.krill.loadtest.internal.Lifetime.haltAfter(a.maxSeconds(), "server");
     int threads = Runtime.getRuntime().availableProcessors();
     AutoCloseable server;
     int port;
-    switch (args[0]) {
+    switch (kind) {
       case "netty": {
         NettyHttpServer s = new NettyHttpServer(threads, BACKLOG);
         server = s;
@@ -59,12 +57,12 @@ public final class ServerMain {
         break;
       }
       default: {
-        String skipped = HttpdServers.unavailable(args[0]);
+        String skipped = HttpdServers.unavailable(kind);
         if (skipped != null) {
           System.out.println("skipped: " + skipped);
           System.exit(0);
         }
-        HttpdServers.Started s = HttpdServers.start(args[0], threads, BACKLOG);
+        HttpdServers.Started s = HttpdServers.start(kind, threads, BACKLOG);
         server = s;
         port = s.port();
         break;

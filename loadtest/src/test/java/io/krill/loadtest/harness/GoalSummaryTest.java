@@ -32,7 +32,7 @@ class GoalSummaryTest {
   }
 
   @Test
-  void write_newestFibersJsonPresent_listsEveryGoalWithItsIssueAndSource() throws Exception {
+  void write_newestFibersJsonPresent_listsEveryGoalWithItsModuleAndSource() throws Exception {
     Files.writeString(results.resolve("2026-11-21-fibers.json"), "{\"goals\": [\n"
         + "    {\"goal\": \"old\", \"target\": \"x\", \"measured\": \"y\", \"verdict\": \"MET\", \"why\": \"\"}]}");
     Files.writeString(results.resolve("2026-11-22-fibers.json"), "{\"name\": \"2026-11-22-fibers\", \"goals\": [\n"
@@ -46,9 +46,9 @@ class GoalSummaryTest {
     String md = Files.readString(file);
     assertThat(md).contains("Command: `krill loadtest --scenario all`")
         .contains("**2 met, 2 missed, 1 not measured.**")
-        .contains("| httpd (issue 5) | hello ([report](2026-12-01-hello/report.md)) | httpd fiber ÷ raw Netty, requests/s, 100 conns | ≥ 0.9× | 1.10× (1.0×–1.2×) | met |")
-        .contains("| netio (issue 4) | echo ([report](2026-12-01-echo/report.md)) |")
-        .contains("| fibers (issue 3) | JMH, `2026-11-22-fibers.json` | CommsTime, ns per cycle | ≥ 5× faster | 1.05× \"median\" | missed |")
+        .contains("| httpd | hello ([report](2026-12-01-hello/report.md)) | httpd fiber ÷ raw Netty, requests/s, 100 conns | ≥ 0.9× | 1.10× (1.0×–1.2×) | met |")
+        .contains("| netio | echo ([report](2026-12-01-echo/report.md)) |")
+        .contains("| fibers | JMH, `2026-11-22-fibers.json` | CommsTime, ns per cycle | ≥ 5× faster | 1.05× \"median\" | missed |")
         .contains("| Cross-loop unpark | no slower | 0.9× | met |")
         .contains("dated 2026-11-22")
         .doesNotContain("| old |");
@@ -57,15 +57,15 @@ class GoalSummaryTest {
   @Test
   void write_noFibersJson_saysNotMeasuredAndHowToMeasure() throws Exception {
     String md = Files.readString(new GoalSummary(settings(), sections(results)).write());
-    assertThat(md).contains("| fibers (issue 3) | JMH | every goal of issue 3 | see issue 3 | — | not measured: no *-fibers.json in")
-        .contains("run loadtest/bench/issue3.sh")
+    assertThat(md).contains("| fibers | JMH | every fiber goal | see docs/fibers.md | — | not measured: no *-fibers.json in")
+        .contains("run krill bench fibers")
         .contains("**1 met, 1 missed, 2 not measured.**");
   }
 
   @Test
-  void issue_scenarioNames_mapToTheirIssues() {
-    assertThat(GoalSummary.issue("echo")).isEqualTo("netio (issue 4)");
-    assertThat(GoalSummary.issue("crawl")).isEqualTo("crawler (issue 6)");
-    assertThat(GoalSummary.issue("idle")).isEqualTo("httpd (issue 5)");
+  void module_scenarioNames_mapToTheirModules() {
+    assertThat(GoalSummary.module("echo")).isEqualTo("netio");
+    assertThat(GoalSummary.module("crawl")).isEqualTo("crawler");
+    assertThat(GoalSummary.module("idle")).isEqualTo("httpd");
   }
 }

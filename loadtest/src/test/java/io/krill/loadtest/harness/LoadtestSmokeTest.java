@@ -14,7 +14,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A tiny {@code krill loadtest --quick}: real server and generator JVMs, a few connections,
@@ -31,7 +30,7 @@ class LoadtestSmokeTest {
     PrintStream saved = System.out;
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     try {
-      return new CommandLine(new LoadtestCommand()).execute(args);
+      return LoadtestCommand.commandLine().execute(args);
     } finally {
       System.setOut(saved);
     }
@@ -96,9 +95,9 @@ class LoadtestSmokeTest {
     }
     // A run of several scenarios also writes the summary of every goal, and prints it.
     String summary = Files.readString(results.resolve("smoke-summary.md"));
-    assertThat(summary).contains("| httpd (issue 5) | idle ([report](smoke-idle/report.md)) |")
-        .contains("| netio (issue 4) | echo ([report](smoke-echo/report.md)) | netio fiber ÷ raw Netty")
-        .contains("| fibers (issue 3) |");
+    assertThat(summary).contains("| httpd | idle ([report](smoke-idle/report.md)) |")
+        .contains("| netio | echo ([report](smoke-echo/report.md)) | netio fiber ÷ raw Netty")
+        .contains("| fibers |");
     assertThat(console).contains("loadtest: estimated wall time about ").contains("summary: " + results.resolve("smoke-summary.md"));
   }
 

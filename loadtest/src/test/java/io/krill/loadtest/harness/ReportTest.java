@@ -34,7 +34,7 @@ class ReportTest {
     RunSettings s = new RunSettings();
     s.resultsDir = results;
     s.date = "test";
-    s.useJdk(RunSettings.pickJdk(null));
+    s.useJdk(RunEnvironment.pickJdk(null));
     s.command = "krill loadtest --scenario hello";
     return s;
   }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The full run's defaults keep every scenario and connection count of the issues and fit the time budget. */
+/** The full run's defaults keep every scenario and connection count of the goals and fit the time budget. */
 class RunPlanTest {
   @Test
   void estimate_fullRunAtDefaults_everyScenarioWithinBudget() {
@@ -59,7 +59,7 @@ class RunPlanTest {
   }
 
   @Test
-  void scenarios_fullRun_keepEveryConnectionCountOfTheIssues() {
+  void scenarios_fullRun_keepEveryConnectionCountOfTheGoals() {
     assertThat(Scenario.HELLO.connections).containsExactly(100, 1_000, 10_000);
     assertThat(Scenario.ECHO.connections).containsExactly(1, 100, 10_000);
     assertThat(Scenario.SLOW.connections).containsExactly(10_000);

@@ -1,0 +1,75 @@
+package io.krill.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bin/krill before the jar exists, run in a copy of the launcher with a stand-in {@code mvn} on
+ * the PATH: a usage error costs no build, and the first-use build shows no raw escape codes.
+ */
+@Timeout(60)
+class BinKrillTest {
+  private static final Path LAUNCHER = Path.of("..", "bin", "krill").toAbsolutePath().normalize();
+
+  @TempDir
+  Path root;
+  private Path fakeBin;
+
+  @BeforeEach
+  void copyLauncher() throws IOException {
+    Files.createDirectories(root.resolve("bin"));
+    Files.copy(LAUNCHER, root.resolve("bin/krill"));
+    fakeBin = Files.createDirectories(root.resolve("fake-bin"));
+    // A Maven that, like Maven 3.8 with -B -q, prints colour resets, notes that it ran, and fails.
+    Path mvn = fakeBin.resolve("mvn");
+    Files.writeString(mvn, "#!/usr/bin/env bash\nprintf '\\033[0m\\033[0mmvn ran\\n'\ntouch \"" + root.resolve("mvn-ran")
+        + "\"\nexit 1\n");
+    Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  private String[] run(String... args) throws IOException, InterruptedException {
+    List<String> cmd = new java.util.ArrayList<>(List.of("bash", root.resolve("bin/krill").toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().put("PATH", fakeBin + ":" + System.getenv("PATH"));
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    return new String[] {Integer.toString(p.exitValue()), out};
+  }
+
+  @Test
+  void subcommandList_isTheLaunchersOwn() throws IOException {
+    String line = Files.readAllLines(LAUNCHER).stream().filter(l -> l.startsWith("commands=")).findFirst().orElseThrow();
+    List<String> listed = List.of(line.substring("commands=\"".length(), line.length() - 1).split(" "));
+    assertThat(listed).containsExactlyInAnyOrderElementsOf(Krill.commandLine().getSubcommands().keySet());
+  }
+
+  @Test
+  void unknownSubcommand_status2BeforeAnyBuild() throws Exception {
+    String[] r = run("bogus");
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[1]).contains("krill: Unmatched argument at index 0: 'bogus' (see krill --help)")
+        .doesNotContain("building");
+    assertThat(root.resolve("mvn-ran")).doesNotExist();
+  }
+
+  @Test
+  void firstUseBuild_printsNoEscapeCodes_andKeepsMavensStatus() throws Exception {
+    String[] r = run("demo");
+    assertThat(root.resolve("mvn-ran")).exists();
+    assertThat(r[1]).contains("krill: building").contains("mvn ran").doesNotContain("\u001b");
+    assertThat(r[0]).isEqualTo("1");
+  }
+}
