@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "krill", mixinStandardHelpOptions = true, version = "krill 0.1.0-SNAPSHOT",
     description = "Massively concurrent network programs on the JVM.",
-    subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class, io.krill.crawler.cli.CrawlCommand.class,
+    subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class,
         io.krill.loadtest.harness.LoadtestCommand.class})
 public final class Krill implements Callable<Integer> {
   @Override
@@ -54,11 +54,12 @@ public final class Krill implements Callable<Integer> {
   /** The configured command line: one-line usage errors with status 2, the serve settings table in its help. */
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Krill());
-    cl.addSubcommand("testweb", io.krill.crawler.testweb.TestWebCommand.commandLine(System.out, System.err));
+    cl.addSubcommand("testweb", io.krill.testweb.TestWebCommand.commandLine(System.out, System.err));
     cl.setParameterExceptionHandler((e, a) -> {
       System.err.println("krill: " + e.getMessage() + " (see krill --help)");
       return 2;
     });
+    cl.addSubcommand("crawl", CrawlDemo.commandLine(System.out, System.err));
     ServeCommand.installHelp(cl.getSubcommands().get("serve"));
     return cl;
   }

@@ -3,10 +3,10 @@ package io.krill.crawler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.krill.crawler.frontier.Scope;
-import io.krill.crawler.testweb.AccessLog;
-import io.krill.crawler.testweb.GroundTruth;
-import io.krill.crawler.testweb.TestWeb;
-import io.krill.crawler.testweb.TestWebConfig;
+import io.krill.testweb.AccessLog;
+import io.krill.testweb.GroundTruth;
+import io.krill.testweb.TestWeb;
+import io.krill.testweb.TestWebConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -46,7 +46,7 @@ class TestWebCrawlTest {
       CrawlSummary s = Crawler.create(b.build()).run();
       assertThat(s.stoppedBy()).isEqualTo("done");
 
-      GroundTruth truth = web.groundTruth(io.krill.crawler.testweb.Scope.builder().maxDepth(TestWeb.DEMO_MAX_DEPTH).build());
+      GroundTruth truth = web.groundTruth(io.krill.testweb.Scope.builder().maxDepth(TestWeb.DEMO_MAX_DEPTH).build());
       AccessLog log = web.accessLog();
       Map<String, Integer> requests = new HashMap<>();
       for (AccessLog.Entry e : log.entries()) {
@@ -66,8 +66,8 @@ class TestWebCrawlTest {
       Set<String> notRequested = new TreeSet<>(truth.urls());
       notRequested.removeAll(requested);
       assertThat(notRequested).allSatisfy(u -> assertThat(truth.fetches().get(u).trap()).as(u)
-          .isIn(io.krill.crawler.testweb.Trap.CALENDAR, io.krill.crawler.testweb.Trap.SESSION_IDS,
-              io.krill.crawler.testweb.Trap.DEEP_PATH));
+          .isIn(io.krill.testweb.Trap.CALENDAR, io.krill.testweb.Trap.SESSION_IDS,
+              io.krill.testweb.Trap.DEEP_PATH));
       Set<String> throttled = truth.urls(GroundTruth.Outcome.THROTTLED);
       requests.forEach((url, n) -> assertThat(n).as(url).isEqualTo(throttled.contains(url) ? 2 : 1));
       // disallowed paths never requested

@@ -8,8 +8,6 @@ import io.krill.crawler.frontier.Frontier;
 import io.krill.crawler.frontier.Scope;
 import io.krill.crawler.frontier.SeenSet;
 import io.krill.crawler.journal.Journal;
-import io.krill.crawler.testweb.TestWeb;
-import io.krill.crawler.testweb.TestWebConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -231,6 +229,7 @@ public final class CrawlCommand implements Callable<Integer> {
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
   boolean help;
 
+  private DemoWeb.Starter demoStarter;
   private PrintStream stdout = System.out;
   private PrintStream stderr = System.err;
 
@@ -238,6 +237,17 @@ public final class CrawlCommand implements Callable<Integer> {
   public CrawlCommand streams(PrintStream out, PrintStream err) {
     this.stdout = out;
     this.stderr = err;
+    return this;
+  }
+
+  /**
+   * Registers the web {@code --demo} serves and crawls; without one, {@code --demo} is a usage error.
+   *
+   * @param starter starts the demo web
+   * @return this
+   */
+  public CrawlCommand demo(DemoWeb.Starter starter) {
+    this.demoStarter = starter;
     return this;
   }
 
@@ -304,6 +314,9 @@ public final class CrawlCommand implements Callable<Integer> {
    * compares what was fetched with the web's ground truth.
    */
   private int demo() throws IOException {
+    if (demoStarter == null) {
+      throw new BadUsage("--demo: no demo web in this build (run it through bin/krill)");
+    }
     if (!seeds.isEmpty() || seedFile != null) {
       throw new BadUsage("--demo crawls the synthetic web; give no seed URLs with it");
     }
@@ -311,39 +324,29 @@ public final class CrawlCommand implements Callable<Integer> {
       out = out.resolveSibling("crawl-demo-" + java.time.LocalDateTime.now().format(
           java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     }
-    if (!given("--max-depth")) {
-      maxDepth = TestWeb.DEMO_MAX_DEPTH;
-    }
-    if (!given("--delay")) {
-      delay = DEMO_DELAY;
-    }
-    if (!given("--scope")) {
-      scope = "any";
-    }
-    if (!given("--robots-retry")) {
-      robotsRetry = Duration.ofSeconds(1);
-    }
-    allowPrivate = true;
     if (Files.exists(out.resolve(Journal.FILE))) {
       throw new IllegalStateException("out: " + out + " holds a crawl already (use another --out)");
     }
-    try (TestWeb web = TestWeb.start(TestWebConfig.builder().build())) {
+    try (DemoWeb web = demoStarter.start()) {
+      if (!given("--max-depth")) {
+        maxDepth = web.maxDepth();
+      }
+      if (!given("--delay")) {
+        delay = DEMO_DELAY;
+      }
+      if (!given("--scope")) {
+        scope = "any";
+      }
+      if (!given("--robots-retry")) {
+        robotsRetry = Duration.ofSeconds(1);
+      }
+      allowPrivate = true;
       seeds = new ArrayList<>(web.seedUrls());
-      stderr.println("krill crawl --demo: synthetic web of " + web.web().hosts().size() + " hosts on "
-          + web.httpAddresses().size() + " loopback addresses, port " + web.port() + ", DNS " + web.dnsServer()
-          + "; crawling into " + out);
+      stderr.println("krill crawl --demo: " + web.describe() + "; crawling into " + out);
       CrawlConfig.Builder b = builder(false).resolver(web.newResolver());
       Files.createDirectories(out);
       int code = crawl(b.build());
-      try {
-        io.krill.crawler.testweb.GroundTruth truth = web.groundTruth(
-            io.krill.crawler.testweb.Scope.builder().maxDepth(maxDepth).build());
-        stdout.println("  ground truth (depth " + maxDepth + "): " + truth.urls().size() + " URLs to fetch, "
-            + truth.disallowed().size() + " disallowed by robots.txt, " + truth.unresolvable().size()
-            + " unresolvable, " + truth.hostsContacted().size() + " hosts");
-      } catch (IllegalArgumentException e) {
-        stdout.println("  ground truth: " + e.getMessage());
-      }
+      stdout.println("  " + web.expectation(maxDepth));
       return code;
     }
   }
@@ -471,18 +474,27 @@ public final class CrawlCommand implements Callable<Integer> {
   }
 
   /**
+   * The command line of this command: a usage error prints one line naming the flag and
+   * {@code krill crawl --help}, and exits 2.
+   *
+   * @return the command line; {@code execute(args)} returns 0, 1 (output failure) or 2 (bad usage)
+   */
+  public CommandLine commandLine() {
+    CommandLine cl = new CommandLine(this);
+    cl.setParameterExceptionHandler((e, a) -> {
+      stderr.println("krill crawl: " + e.getMessage() + " (see krill crawl --help)");
+      return 2;
+    });
+    return cl;
+  }
+
+  /**
    * Runs {@code krill crawl} standalone (the launcher registers this command as a subcommand).
    *
    * @param args the arguments after {@code crawl}
    * @return the exit status
    */
   public static int run(String... args) {
-    CrawlCommand cmd = new CrawlCommand();
-    CommandLine cl = new CommandLine(cmd);
-    cl.setParameterExceptionHandler((e, a) -> {
-      System.err.println("krill crawl: " + e.getMessage() + " (see krill crawl --help)");
-      return 2;
-    });
-    return cl.execute(args);
+    return new CrawlCommand().commandLine().execute(args);
   }
 }

@@ -112,14 +112,8 @@ class CrawlCommandTest {
   }
 
   @Test
-  void call_demo_crawlsTheSyntheticWebAndReportsItsGroundTruth() throws Exception {
-    Path out = tmp.resolve("demo");
-    Object[] r = run("--demo", "--max-pages", "15", "--progress", "off", "--out", out.toString());
-    assertThat((int) r[0]).as((String) r[1]).isZero();
-    assertThat((String) r[1]).contains("krill crawl --demo: synthetic web of 20 hosts");
-    assertThat((String) r[2]).startsWith("crawl max-pages").contains("15 pages").contains("ground truth (depth 8)");
-    assertThat(Files.exists(out.resolve("crawl.jsonl"))).isTrue();
-    assertUsageError(run("--demo", "http://a.test/"), "give no seed URLs");
+  void call_demoWithoutADemoWeb_exit2() {
+    assertUsageError(run("--demo", "--out", tmp.resolve("d").toString()), "--demo: no demo web");
   }
 
   @Test

@@ -1,0 +1,188 @@
+package io.krill.testweb;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * {@code krill testweb}: serves the synthetic web in the foreground and prints its DNS server,
+ * its seed URL(s) and a {@code krill crawl} command line that crawls it. Every knob of
+ * {@link TestWebConfig} is a flag with its default; a bad value prints one line and exits 2.
+ *
+ * <p>Threading: {@link #call()} blocks the calling thread until the duration ends or the JVM
+ * is interrupted (Ctrl-C), then closes the web.
+ */
+public final class TestWebCommand implements Callable<Integer> {
+  /** Default depth for the printed crawl command and the ground-truth line: every trap is bounded by it. */
+  public static final int DEFAULT_MAX_DEPTH = TestWeb.DEMO_MAX_DEPTH;
+
+  private final PrintStream out;
+  private final PrintStream err;
+  private CommandSpec spec;
+
+  private TestWebCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /**
+   * Builds the command line of {@code krill testweb} for the launcher to register
+   * ({@code krill.addSubcommand("testweb", TestWebCommand.commandLine(System.out, System.err))}).
+   *
+   * @param out where the addresses and the crawl command go
+   * @param err where errors go
+   * @return the command line; {@code execute(args)} returns 0, 1 (failure) or 2 (bad usage)
+   */
+  public static CommandLine commandLine(PrintStream out, PrintStream err) {
+    TestWebCommand command = new TestWebCommand(out, err);
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(command);
+    spec.name("testweb").mixinStandardHelpOptions(true);
+    spec.usageMessage().description("Serve the synthetic web (virtual hosts on 127.0.x.y, a DNS server on 127.0.0.1) in the"
+        + " foreground, and print the command that crawls it. Ctrl-C stops it.");
+    for (TestWebConfig.Knob k : TestWebConfig.KNOBS) {
+      spec.addOption(OptionSpec.builder(k.flag()).paramLabel(label(k)).type(String.class)
+          .description(k.description + " (default: " + k.defaultValue() + ")").build());
+    }
+    spec.addOption(OptionSpec.builder("--max-depth").paramLabel("N").type(String.class)
+        .description("depth of the printed crawl command and of the ground-truth line (default: " + DEFAULT_MAX_DEPTH + ")").build());
+    spec.addOption(OptionSpec.builder("--duration").paramLabel("TIME").type(String.class)
+        .description("stop after this long, e.g. 30s (default: run until Ctrl-C)").build());
+    command.spec = spec;
+    CommandLine cl = new CommandLine(spec);
+    cl.setOut(new java.io.PrintWriter(out, true));
+    cl.setErr(new java.io.PrintWriter(err, true));
+    cl.setParameterExceptionHandler((e, args) -> {
+      err.println("krill testweb: " + e.getMessage() + " (see krill testweb --help)");
+      return 2;
+    });
+    return cl;
+  }
+
+  private static String label(TestWebConfig.Knob k) {
+    String d = k.defaultValue();
+    if (d.equals("true") || d.equals("false")) {
+      return "BOOL";
+    }
+    if (d.matches("\\d+(\\.\\d+)?(ms|s|m|h)")) {
+      return "TIME";
+    }
+    if (d.matches("\\d+(KiB|MiB|GiB)") || k.name.endsWith("Bytes") || k.name.endsWith("andwidth")) {
+      return "SIZE";
+    }
+    if (d.contains(".") && !d.matches("\\d+\\.\\d+\\.\\d+\\.\\d+")) {
+      return "RATE";
+    }
+    return k.name.equals("firstIp") ? "IP" : "N";
+  }
+
+  @Override
+  public Integer call() {
+    TestWebConfig config;
+    int maxDepth;
+    Duration duration;
+    try {
+      TestWebConfig.Builder b = TestWebConfig.builder();
+      for (TestWebConfig.Knob k : TestWebConfig.KNOBS) {
+        OptionSpec o = spec.findOption(k.flag());
+        if (o.getValue() != null) {
+          k.parse.accept(b, o.getValue());
+        }
+      }
+      config = b.build();
+      String depth = spec.findOption("--max-depth").getValue();
+      maxDepth = depth == null ? DEFAULT_MAX_DEPTH : parseDepth(depth);
+      String d = spec.findOption("--duration").getValue();
+      duration = d == null ? null : Units.parseDuration("duration", d);
+      SyntheticWeb.of(config); // trap counts are checked against the generated hosts
+    } catch (IllegalArgumentException e) {
+      err.println("krill testweb: " + e.getMessage());
+      return 2;
+    }
+    TestWeb web;
+    try {
+      web = TestWeb.start(config);
+    } catch (IOException e) {
+      err.println("krill testweb: cannot serve: " + e.getMessage());
+      return 1;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      web.close();
+      stopped.countDown();
+    }, "krill-testweb-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      describe(web, maxDepth);
+      if (duration == null) {
+        stopped.await();
+      } else {
+        stopped.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+        web.close();
+      } catch (IllegalStateException shuttingDown) {
+        // the hook closes it
+      }
+    }
+    out.println("krill testweb: stopped after " + web.accessLog().total() + " requests");
+    return 0;
+  }
+
+  private void describe(TestWeb web, int maxDepth) {
+    TestWebConfig c = web.config();
+    List<java.net.InetAddress> ips = web.web().addresses();
+    out.printf(Locale.ROOT, "krill testweb: %d hosts on %d loopback address%s (%s%s), port %d, seed %d%n", c.hosts, ips.size(),
+        ips.size() == 1 ? "" : "es", ips.get(0).getHostAddress(), ips.size() == 1 ? "" : ".." + ips.get(ips.size() - 1).getHostAddress(),
+        web.port(), c.seed);
+    out.println("dns:   " + web.dnsServer().getAddress().getHostAddress() + ":" + web.dnsServer().getPort() + " (UDP and TCP)");
+    out.println("seeds: " + String.join(" ", web.seedUrls()));
+    try {
+      GroundTruth truth = web.groundTruth(Scope.builder().maxDepth(maxDepth).build());
+      out.printf(Locale.ROOT, "ground truth at depth %d: %d URLs fetched (%d pages), %d disallowed by robots.txt, %d unresolvable, %d hosts%n",
+          maxDepth, truth.urls().size(), truth.pages().size(), truth.disallowed().size(), truth.unresolvable().size(),
+          truth.hostsContacted().size());
+    } catch (IllegalArgumentException e) {
+      out.println("ground truth: " + e.getMessage());
+    }
+    out.println("crawl it: " + crawlCommand(web, maxDepth));
+    out.println("serving; Ctrl-C stops");
+    out.flush();
+  }
+
+  /** @return a {@code krill crawl} command line that crawls {@code web} within depth {@code maxDepth} */
+  static String crawlCommand(TestWeb web, int maxDepth) {
+    List<String> args = new ArrayList<>(List.of("bin/krill", "crawl", "--dns",
+        web.dnsServer().getAddress().getHostAddress() + ":" + web.dnsServer().getPort(), "--allow-private",
+        "--scope", "any"));
+    if (maxDepth != Scope.UNLIMITED) {
+      args.add("--max-depth");
+      args.add(Integer.toString(maxDepth));
+    }
+    args.addAll(web.seedUrls());
+    return String.join(" ", args);
+  }
+
+  private static int parseDepth(String s) {
+    if (s.equals("unlimited")) {
+      return Scope.UNLIMITED;
+    }
+    try {
+      return Args.inRange("max-depth", Integer.parseInt(s.trim()), 0, 1_000_000);
+    } catch (NumberFormatException e) {
+      throw Args.bad("max-depth", s, "a number 0..1000000 or unlimited");
+    }
+  }
+}

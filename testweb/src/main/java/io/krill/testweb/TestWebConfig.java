@@ -1,0 +1,986 @@
+package io.krill.testweb;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * The knobs of the synthetic web: its size, shape, speed, faults and traps. Every knob has a
+ * named default ({@code DEFAULT_*}), is checked when set (an {@link IllegalArgumentException}
+ * naming the knob), and is a flag of {@code krill testweb}. Two configurations that are
+ * {@link #equals equal} generate the same web.
+ *
+ * <pre>{@code
+ * TestWebConfig c = TestWebConfig.builder().hosts(5000).latency(Duration.ofMillis(50)).latencyJitter(0).build();
+ * }</pre>
+ *
+ * <p>Threading: immutable and thread-safe; the {@link Builder} is not thread-safe.
+ */
+public final class TestWebConfig {
+  /** Default generator seed. */
+  public static final long DEFAULT_SEED = 42;
+  /** Default number of virtual hosts. */
+  public static final int DEFAULT_HOSTS = 20;
+  /** Default number of registrable domains the hosts are spread over. */
+  public static final int DEFAULT_DOMAINS = 2;
+  /** Default number of loopback addresses the hosts are spread over. */
+  public static final int DEFAULT_IPS = 4;
+  /** Default first loopback address; the others follow it. */
+  public static final String DEFAULT_FIRST_IP = "127.0.1.1";
+  /** Default HTTP port, shared by every address; 0 picks a free one. */
+  public static final int DEFAULT_PORT = 0;
+  /** Default DNS port on 127.0.0.1 (UDP and TCP); 0 picks a free one. */
+  public static final int DEFAULT_DNS_PORT = 0;
+  /** Default number of seed URLs (the roots of the first hosts). */
+  public static final int DEFAULT_SEEDS = 1;
+  /** Default pages per host, the root page included. */
+  public static final int DEFAULT_PAGES_PER_HOST = 15;
+  /** Default links per page. */
+  public static final int DEFAULT_OUT_DEGREE = 6;
+  /** Default share of links that point to another host. */
+  public static final double DEFAULT_CROSS_HOST_RATE = 0.2;
+  /** Default mean page size in bytes; pages vary from half to one and a half times it. */
+  public static final long DEFAULT_PAGE_BYTES = 4096;
+  /** Default server latency per request, before the first byte. */
+  public static final Duration DEFAULT_LATENCY = Duration.ofMillis(20);
+  /** Default spread of latency and bandwidth between hosts: each host gets {@code value * (1 +- jitter)}. */
+  public static final double DEFAULT_LATENCY_JITTER = 0.5;
+  /** Default bytes per second of one response; 0 for unlimited. */
+  public static final long DEFAULT_BANDWIDTH = 1L << 20;
+  /** Default share of links that point to a missing page (404). */
+  public static final double DEFAULT_NOT_FOUND_RATE = 0.03;
+  /** Default share of links that point to a host with no DNS record (NXDOMAIN). */
+  public static final double DEFAULT_DEAD_HOST_RATE = 0.01;
+  /** Default share of pages that always answer 500. */
+  public static final double DEFAULT_SERVER_ERROR_RATE = 0.02;
+  /** Default share of pages that first answer 429 with Retry-After. */
+  public static final double DEFAULT_THROTTLE_RATE = 0.03;
+  /** Default number of 429 answers a throttled page gives before it answers 200. */
+  public static final int DEFAULT_THROTTLE_COUNT = 1;
+  /** Default Retry-After of a 429 answer. */
+  public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+  /** Default share of pages whose connection is reset instead of answered. */
+  public static final double DEFAULT_RESET_RATE = 0.01;
+  /** Default share of pages that drip their body slowly. */
+  public static final double DEFAULT_SLOW_DRIP_RATE = 0.01;
+  /** Default drip speed of a slow page, bytes per second. */
+  public static final long DEFAULT_SLOW_DRIP_BANDWIDTH = 16;
+  /** Default time a slow page drips before it completes. */
+  public static final Duration DEFAULT_SLOW_DRIP_DURATION = Duration.ofSeconds(30);
+  /** Default share of pages that redirect (301) to another page. */
+  public static final double DEFAULT_REDIRECT_RATE = 0.03;
+  /** Default share of pages under {@code /private/}, which robots.txt disallows. */
+  public static final double DEFAULT_DISALLOWED_RATE = 0.1;
+  /** Default share of pages no page links to: only the sitemap lists them. */
+  public static final double DEFAULT_SITEMAP_ONLY_RATE = 0.1;
+  /** Default share of hosts without robots.txt (404: everything allowed). */
+  public static final double DEFAULT_ROBOTS_MISSING_RATE = 0.1;
+  /** Default share of hosts whose robots.txt answers 503 (RFC 9309: nothing allowed). */
+  public static final double DEFAULT_ROBOTS_ERROR_RATE = 0.05;
+  /** Default Crawl-delay in robots.txt; 0 leaves the line out. */
+  public static final Duration DEFAULT_CRAWL_DELAY = Duration.ofMillis(300);
+  /** Default: robots.txt lists a sitemap. */
+  public static final boolean DEFAULT_SITEMAPS = true;
+  /** Default number of hosts with a calendar trap (endless next-month links). */
+  public static final int DEFAULT_CALENDAR_HOSTS = 1;
+  /** Default number of hosts with a session-id trap (a new {@code sid} in every link). */
+  public static final int DEFAULT_SESSION_ID_HOSTS = 1;
+  /** Default number of hosts with an infinitely deep path. */
+  public static final int DEFAULT_DEEP_PATH_HOSTS = 1;
+  /** Default number of hosts with a redirect loop. */
+  public static final int DEFAULT_REDIRECT_LOOP_HOSTS = 1;
+  /** Default number of URLs in a redirect loop. */
+  public static final int DEFAULT_REDIRECT_LOOP_LENGTH = 3;
+  /** Default number of hosts with a gzip bomb. */
+  public static final int DEFAULT_GZIP_BOMB_HOSTS = 1;
+  /** Default size a gzip bomb inflates to. */
+  public static final long DEFAULT_GZIP_BOMB_BYTES = 64L << 20;
+  /** Default TTL of the DNS answers. */
+  public static final Duration DEFAULT_DNS_TTL = Duration.ofMinutes(5);
+  /** Default number of hosts whose DNS answer is SERVFAIL. */
+  public static final int DEFAULT_DNS_FAILURE_HOSTS = 0;
+  /** Default number of hosts whose DNS queries get no answer. */
+  public static final int DEFAULT_DNS_TIMEOUT_HOSTS = 0;
+  /** Default most entries the access log keeps (a few hundred bytes each); later requests are counted, not kept. */
+  public static final int DEFAULT_ACCESS_LOG_LIMIT = 200_000;
+
+  /** The most hosts. */
+  public static final int MAX_HOSTS = 100_000;
+  /** The most loopback addresses. */
+  public static final int MAX_IPS = 4096;
+  /** The most pages per host. */
+  public static final int MAX_PAGES_PER_HOST = 100_000;
+
+  private static final TestWebConfig DEFAULTS = new Builder().build();
+
+  final long seed;
+  final int hosts;
+  final int domains;
+  final int ips;
+  final InetAddress firstIp;
+  final int port;
+  final int dnsPort;
+  final int seeds;
+  final int pagesPerHost;
+  final int outDegree;
+  final double crossHostRate;
+  final long pageBytes;
+  final Duration latency;
+  final double latencyJitter;
+  final long bandwidth;
+  final double notFoundRate;
+  final double deadHostRate;
+  final double serverErrorRate;
+  final double throttleRate;
+  final int throttleCount;
+  final Duration retryAfter;
+  final double resetRate;
+  final double slowDripRate;
+  final long slowDripBandwidth;
+  final Duration slowDripDuration;
+  final double redirectRate;
+  final double disallowedRate;
+  final double sitemapOnlyRate;
+  final double robotsMissingRate;
+  final double robotsErrorRate;
+  final Duration crawlDelay;
+  final boolean sitemaps;
+  final int calendarHosts;
+  final int sessionIdHosts;
+  final int deepPathHosts;
+  final int redirectLoopHosts;
+  final int redirectLoopLength;
+  final int gzipBombHosts;
+  final long gzipBombBytes;
+  final Duration dnsTtl;
+  final int dnsFailureHosts;
+  final int dnsTimeoutHosts;
+  final int accessLogLimit;
+
+  private TestWebConfig(Builder b) {
+    seed = b.seed;
+    hosts = b.hosts;
+    domains = b.domains;
+    ips = b.ips;
+    firstIp = b.firstIp;
+    port = b.port;
+    dnsPort = b.dnsPort;
+    seeds = b.seeds;
+    pagesPerHost = b.pagesPerHost;
+    outDegree = b.outDegree;
+    crossHostRate = b.crossHostRate;
+    pageBytes = b.pageBytes;
+    latency = b.latency;
+    latencyJitter = b.latencyJitter;
+    bandwidth = b.bandwidth;
+    notFoundRate = b.notFoundRate;
+    deadHostRate = b.deadHostRate;
+    serverErrorRate = b.serverErrorRate;
+    throttleRate = b.throttleRate;
+    throttleCount = b.throttleCount;
+    retryAfter = b.retryAfter;
+    resetRate = b.resetRate;
+    slowDripRate = b.slowDripRate;
+    slowDripBandwidth = b.slowDripBandwidth;
+    slowDripDuration = b.slowDripDuration;
+    redirectRate = b.redirectRate;
+    disallowedRate = b.disallowedRate;
+    sitemapOnlyRate = b.sitemapOnlyRate;
+    robotsMissingRate = b.robotsMissingRate;
+    robotsErrorRate = b.robotsErrorRate;
+    crawlDelay = b.crawlDelay;
+    sitemaps = b.sitemaps;
+    calendarHosts = b.calendarHosts;
+    sessionIdHosts = b.sessionIdHosts;
+    deepPathHosts = b.deepPathHosts;
+    redirectLoopHosts = b.redirectLoopHosts;
+    redirectLoopLength = b.redirectLoopLength;
+    gzipBombHosts = b.gzipBombHosts;
+    gzipBombBytes = b.gzipBombBytes;
+    dnsTtl = b.dnsTtl;
+    dnsFailureHosts = b.dnsFailureHosts;
+    dnsTimeoutHosts = b.dnsTimeoutHosts;
+    accessLogLimit = b.accessLogLimit;
+  }
+
+  /** @return a builder holding the defaults */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** @return the default configuration: the demo web */
+  public static TestWebConfig defaults() {
+    return DEFAULTS;
+  }
+
+  /** @return a builder holding this configuration's values */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    for (Knob k : KNOBS) {
+      k.parse.accept(b, k.show.apply(this));
+    }
+    return b;
+  }
+
+  // Accessors: one per knob, named like it.
+
+  /** @return the generator seed */
+  public long seed() {
+    return seed;
+  }
+
+  /** @return the number of virtual hosts */
+  public int hosts() {
+    return hosts;
+  }
+
+  /** @return the number of registrable domains */
+  public int domains() {
+    return domains;
+  }
+
+  /** @return the number of loopback addresses */
+  public int ips() {
+    return ips;
+  }
+
+  /** @return the first loopback address */
+  public InetAddress firstIp() {
+    return firstIp;
+  }
+
+  /** @return the HTTP port (0: a free one) */
+  public int port() {
+    return port;
+  }
+
+  /** @return the DNS port (0: a free one) */
+  public int dnsPort() {
+    return dnsPort;
+  }
+
+  /** @return the number of seed URLs */
+  public int seeds() {
+    return seeds;
+  }
+
+  /** @return the pages per host */
+  public int pagesPerHost() {
+    return pagesPerHost;
+  }
+
+  /** @return the links per page */
+  public int outDegree() {
+    return outDegree;
+  }
+
+  /** @return the share of cross-host links */
+  public double crossHostRate() {
+    return crossHostRate;
+  }
+
+  /** @return the mean page size in bytes */
+  public long pageBytes() {
+    return pageBytes;
+  }
+
+  /** @return the mean server latency */
+  public Duration latency() {
+    return latency;
+  }
+
+  /** @return the spread of latency and bandwidth between hosts */
+  public double latencyJitter() {
+    return latencyJitter;
+  }
+
+  /** @return bytes per second of one response, 0 for unlimited */
+  public long bandwidth() {
+    return bandwidth;
+  }
+
+  /** @return the share of links to missing pages */
+  public double notFoundRate() {
+    return notFoundRate;
+  }
+
+  /** @return the share of links to hosts without DNS */
+  public double deadHostRate() {
+    return deadHostRate;
+  }
+
+  /** @return the share of pages answering 500 */
+  public double serverErrorRate() {
+    return serverErrorRate;
+  }
+
+  /** @return the share of pages that first answer 429 */
+  public double throttleRate() {
+    return throttleRate;
+  }
+
+  /** @return the 429 answers before a throttled page answers 200 */
+  public int throttleCount() {
+    return throttleCount;
+  }
+
+  /** @return the Retry-After of a 429 */
+  public Duration retryAfter() {
+    return retryAfter;
+  }
+
+  /** @return the share of pages whose connection is reset */
+  public double resetRate() {
+    return resetRate;
+  }
+
+  /** @return the share of slowly dripping pages */
+  public double slowDripRate() {
+    return slowDripRate;
+  }
+
+  /** @return the drip speed in bytes per second */
+  public long slowDripBandwidth() {
+    return slowDripBandwidth;
+  }
+
+  /** @return how long a slow page drips */
+  public Duration slowDripDuration() {
+    return slowDripDuration;
+  }
+
+  /** @return the share of redirecting pages */
+  public double redirectRate() {
+    return redirectRate;
+  }
+
+  /** @return the share of pages robots.txt disallows */
+  public double disallowedRate() {
+    return disallowedRate;
+  }
+
+  /** @return the share of pages only the sitemap lists */
+  public double sitemapOnlyRate() {
+    return sitemapOnlyRate;
+  }
+
+  /** @return the share of hosts without robots.txt */
+  public double robotsMissingRate() {
+    return robotsMissingRate;
+  }
+
+  /** @return the share of hosts whose robots.txt answers 503 */
+  public double robotsErrorRate() {
+    return robotsErrorRate;
+  }
+
+  /** @return the Crawl-delay in robots.txt, zero for none */
+  public Duration crawlDelay() {
+    return crawlDelay;
+  }
+
+  /** @return whether robots.txt lists a sitemap */
+  public boolean sitemaps() {
+    return sitemaps;
+  }
+
+  /** @return the hosts with a calendar trap */
+  public int calendarHosts() {
+    return calendarHosts;
+  }
+
+  /** @return the hosts with a session-id trap */
+  public int sessionIdHosts() {
+    return sessionIdHosts;
+  }
+
+  /** @return the hosts with an infinitely deep path */
+  public int deepPathHosts() {
+    return deepPathHosts;
+  }
+
+  /** @return the hosts with a redirect loop */
+  public int redirectLoopHosts() {
+    return redirectLoopHosts;
+  }
+
+  /** @return the URLs in a redirect loop */
+  public int redirectLoopLength() {
+    return redirectLoopLength;
+  }
+
+  /** @return the hosts with a gzip bomb */
+  public int gzipBombHosts() {
+    return gzipBombHosts;
+  }
+
+  /** @return the size a gzip bomb inflates to */
+  public long gzipBombBytes() {
+    return gzipBombBytes;
+  }
+
+  /** @return the TTL of DNS answers */
+  public Duration dnsTtl() {
+    return dnsTtl;
+  }
+
+  /** @return the hosts whose DNS answer is SERVFAIL */
+  public int dnsFailureHosts() {
+    return dnsFailureHosts;
+  }
+
+  /** @return the hosts whose DNS queries go unanswered */
+  public int dnsTimeoutHosts() {
+    return dnsTimeoutHosts;
+  }
+
+  /** @return the most entries the access log keeps */
+  public int accessLogLimit() {
+    return accessLogLimit;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TestWebConfig && describe().equals(((TestWebConfig) o).describe());
+  }
+
+  @Override
+  public int hashCode() {
+    return describe().hashCode();
+  }
+
+  /** @return every knob as {@code --flag=value}, in the order of the table */
+  @Override
+  public String toString() {
+    return describe();
+  }
+
+  private String describe() {
+    StringBuilder sb = new StringBuilder();
+    for (Knob k : KNOBS) {
+      sb.append(sb.length() == 0 ? "" : " ").append(k.flag()).append('=').append(k.show.apply(this));
+    }
+    return sb.toString();
+  }
+
+  /** Collects and checks knob values. Each setter throws {@link IllegalArgumentException} naming the knob. */
+  public static final class Builder {
+    private long seed = DEFAULT_SEED;
+    private int hosts = DEFAULT_HOSTS;
+    private int domains = DEFAULT_DOMAINS;
+    private int ips = DEFAULT_IPS;
+    private InetAddress firstIp = loopback(DEFAULT_FIRST_IP);
+    private int port = DEFAULT_PORT;
+    private int dnsPort = DEFAULT_DNS_PORT;
+    private int seeds = DEFAULT_SEEDS;
+    private int pagesPerHost = DEFAULT_PAGES_PER_HOST;
+    private int outDegree = DEFAULT_OUT_DEGREE;
+    private double crossHostRate = DEFAULT_CROSS_HOST_RATE;
+    private long pageBytes = DEFAULT_PAGE_BYTES;
+    private Duration latency = DEFAULT_LATENCY;
+    private double latencyJitter = DEFAULT_LATENCY_JITTER;
+    private long bandwidth = DEFAULT_BANDWIDTH;
+    private double notFoundRate = DEFAULT_NOT_FOUND_RATE;
+    private double deadHostRate = DEFAULT_DEAD_HOST_RATE;
+    private double serverErrorRate = DEFAULT_SERVER_ERROR_RATE;
+    private double throttleRate = DEFAULT_THROTTLE_RATE;
+    private int throttleCount = DEFAULT_THROTTLE_COUNT;
+    private Duration retryAfter = DEFAULT_RETRY_AFTER;
+    private double resetRate = DEFAULT_RESET_RATE;
+    private double slowDripRate = DEFAULT_SLOW_DRIP_RATE;
+    private long slowDripBandwidth = DEFAULT_SLOW_DRIP_BANDWIDTH;
+    private Duration slowDripDuration = DEFAULT_SLOW_DRIP_DURATION;
+    private double redirectRate = DEFAULT_REDIRECT_RATE;
+    private double disallowedRate = DEFAULT_DISALLOWED_RATE;
+    private double sitemapOnlyRate = DEFAULT_SITEMAP_ONLY_RATE;
+    private double robotsMissingRate = DEFAULT_ROBOTS_MISSING_RATE;
+    private double robotsErrorRate = DEFAULT_ROBOTS_ERROR_RATE;
+    private Duration crawlDelay = DEFAULT_CRAWL_DELAY;
+    private boolean sitemaps = DEFAULT_SITEMAPS;
+    private int calendarHosts = DEFAULT_CALENDAR_HOSTS;
+    private int sessionIdHosts = DEFAULT_SESSION_ID_HOSTS;
+    private int deepPathHosts = DEFAULT_DEEP_PATH_HOSTS;
+    private int redirectLoopHosts = DEFAULT_REDIRECT_LOOP_HOSTS;
+    private int redirectLoopLength = DEFAULT_REDIRECT_LOOP_LENGTH;
+    private int gzipBombHosts = DEFAULT_GZIP_BOMB_HOSTS;
+    private long gzipBombBytes = DEFAULT_GZIP_BOMB_BYTES;
+    private Duration dnsTtl = DEFAULT_DNS_TTL;
+    private int dnsFailureHosts = DEFAULT_DNS_FAILURE_HOSTS;
+    private int dnsTimeoutHosts = DEFAULT_DNS_TIMEOUT_HOSTS;
+    private int accessLogLimit = DEFAULT_ACCESS_LOG_LIMIT;
+
+    private Builder() {}
+
+    /** @param seed the generator seed: the same seed and knobs give the same web @return this */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** @param hosts virtual hosts, 1..{@value #MAX_HOSTS} @return this */
+    public Builder hosts(int hosts) {
+      this.hosts = Args.inRange("hosts", hosts, 1, MAX_HOSTS);
+      return this;
+    }
+
+    /** @param domains registrable domains ({@code krill.test}, {@code krill-1.test}, ...; host i is in domain i % domains), 1..{@value #MAX_HOSTS} @return this */
+    public Builder domains(int domains) {
+      this.domains = Args.inRange("domains", domains, 1, MAX_HOSTS);
+      return this;
+    }
+
+    /** @param ips loopback addresses the hosts are spread over, 1..{@value #MAX_IPS} @return this */
+    public Builder ips(int ips) {
+      this.ips = Args.inRange("ips", ips, 1, MAX_IPS);
+      return this;
+    }
+
+    /** @param firstIp the first loopback address, an IPv4 literal in 127.0.0.0/8 @return this */
+    public Builder firstIp(String firstIp) {
+      this.firstIp = loopback(firstIp);
+      return this;
+    }
+
+    /** @param port the HTTP port of every address, 0..65535 (0: a free one) @return this */
+    public Builder port(int port) {
+      this.port = Args.inRange("port", port, 0, 65535);
+      return this;
+    }
+
+    /** @param dnsPort the DNS port on 127.0.0.1, 0..65535 (0: a free one) @return this */
+    public Builder dnsPort(int dnsPort) {
+      this.dnsPort = Args.inRange("dnsPort", dnsPort, 0, 65535);
+      return this;
+    }
+
+    /** @param seeds seed URLs, the roots of hosts 0..seeds-1, 1..hosts @return this */
+    public Builder seeds(int seeds) {
+      this.seeds = Args.inRange("seeds", seeds, 1, MAX_HOSTS);
+      return this;
+    }
+
+    /** @param pages pages per host including the root, 1..{@value #MAX_PAGES_PER_HOST} @return this */
+    public Builder pagesPerHost(int pages) {
+      this.pagesPerHost = Args.inRange("pagesPerHost", pages, 1, MAX_PAGES_PER_HOST);
+      return this;
+    }
+
+    /** @param links links per page, 0..1000 @return this */
+    public Builder outDegree(int links) {
+      this.outDegree = Args.inRange("outDegree", links, 0, 1000);
+      return this;
+    }
+
+    /** @param rate share of links to another host, 0..1 @return this */
+    public Builder crossHostRate(double rate) {
+      this.crossHostRate = Args.rate("crossHostRate", rate);
+      return this;
+    }
+
+    /** @param bytes mean page size, 256..16MiB @return this */
+    public Builder pageBytes(long bytes) {
+      this.pageBytes = Args.inRange("pageBytes", bytes, 256, 16L << 20);
+      return this;
+    }
+
+    /** @param latency server time before the first byte, 0..60s @return this */
+    public Builder latency(Duration latency) {
+      this.latency = Args.inRange("latency", latency, Duration.ZERO, Duration.ofSeconds(60));
+      return this;
+    }
+
+    /** @param jitter spread of latency and bandwidth between hosts, 0..0.9 @return this */
+    public Builder latencyJitter(double jitter) {
+      if (!(jitter >= 0 && jitter <= 0.9)) {
+        throw Args.bad("latencyJitter", jitter, "0..0.9");
+      }
+      this.latencyJitter = jitter;
+      return this;
+    }
+
+    /** @param bytesPerSecond speed of one response, 0 (unlimited) or 1KiB..1GiB @return this */
+    public Builder bandwidth(long bytesPerSecond) {
+      if (bytesPerSecond != 0) {
+        Args.inRange("bandwidth", bytesPerSecond, 1024, 1L << 30);
+      }
+      this.bandwidth = bytesPerSecond;
+      return this;
+    }
+
+    /** @param rate share of links to missing pages, 0..1 @return this */
+    public Builder notFoundRate(double rate) {
+      this.notFoundRate = Args.rate("notFoundRate", rate);
+      return this;
+    }
+
+    /** @param rate share of links to hosts without DNS, 0..1 @return this */
+    public Builder deadHostRate(double rate) {
+      this.deadHostRate = Args.rate("deadHostRate", rate);
+      return this;
+    }
+
+    /** @param rate share of pages answering 500, 0..1 @return this */
+    public Builder serverErrorRate(double rate) {
+      this.serverErrorRate = Args.rate("serverErrorRate", rate);
+      return this;
+    }
+
+    /** @param rate share of pages first answering 429, 0..1 @return this */
+    public Builder throttleRate(double rate) {
+      this.throttleRate = Args.rate("throttleRate", rate);
+      return this;
+    }
+
+    /** @param count 429 answers before a throttled page answers 200, 1..100 @return this */
+    public Builder throttleCount(int count) {
+      this.throttleCount = Args.inRange("throttleCount", count, 1, 100);
+      return this;
+    }
+
+    /** @param retryAfter the Retry-After of a 429, whole seconds 1s..1h @return this */
+    public Builder retryAfter(Duration retryAfter) {
+      Args.inRange("retryAfter", retryAfter, Duration.ofSeconds(1), Duration.ofHours(1));
+      if (retryAfter.toNanos() % 1_000_000_000L != 0) {
+        throw Args.bad("retryAfter", Units.formatDuration(retryAfter), "whole seconds");
+      }
+      this.retryAfter = retryAfter;
+      return this;
+    }
+
+    /** @param rate share of pages whose connection is reset, 0..1 @return this */
+    public Builder resetRate(double rate) {
+      this.resetRate = Args.rate("resetRate", rate);
+      return this;
+    }
+
+    /** @param rate share of slowly dripping pages, 0..1 @return this */
+    public Builder slowDripRate(double rate) {
+      this.slowDripRate = Args.rate("slowDripRate", rate);
+      return this;
+    }
+
+    /** @param bytesPerSecond drip speed, 1..1024 @return this */
+    public Builder slowDripBandwidth(long bytesPerSecond) {
+      this.slowDripBandwidth = Args.inRange("slowDripBandwidth", bytesPerSecond, 1, 1024);
+      return this;
+    }
+
+    /** @param duration how long a slow page drips before completing, 1s..10m @return this */
+    public Builder slowDripDuration(Duration duration) {
+      this.slowDripDuration = Args.inRange("slowDripDuration", duration, Duration.ofSeconds(1), Duration.ofMinutes(10));
+      return this;
+    }
+
+    /** @param rate share of pages redirecting (301) to another page, 0..1 @return this */
+    public Builder redirectRate(double rate) {
+      this.redirectRate = Args.rate("redirectRate", rate);
+      return this;
+    }
+
+    /** @param rate share of pages under /private/, 0..1 @return this */
+    public Builder disallowedRate(double rate) {
+      this.disallowedRate = Args.rate("disallowedRate", rate);
+      return this;
+    }
+
+    /** @param rate share of pages listed only in the sitemap, 0..1 @return this */
+    public Builder sitemapOnlyRate(double rate) {
+      this.sitemapOnlyRate = Args.rate("sitemapOnlyRate", rate);
+      return this;
+    }
+
+    /** @param rate share of hosts without robots.txt, 0..1 @return this */
+    public Builder robotsMissingRate(double rate) {
+      this.robotsMissingRate = Args.rate("robotsMissingRate", rate);
+      return this;
+    }
+
+    /** @param rate share of hosts whose robots.txt answers 503, 0..1 @return this */
+    public Builder robotsErrorRate(double rate) {
+      this.robotsErrorRate = Args.rate("robotsErrorRate", rate);
+      return this;
+    }
+
+    /** @param delay the Crawl-delay of robots.txt, 0 (no line) or 1ms..60s @return this */
+    public Builder crawlDelay(Duration delay) {
+      Args.inRange("crawlDelay", delay, Duration.ZERO, Duration.ofSeconds(60));
+      if (delay.toNanos() % 1_000_000L != 0) {
+        throw Args.bad("crawlDelay", Units.formatDuration(delay), "whole milliseconds");
+      }
+      this.crawlDelay = delay;
+      return this;
+    }
+
+    /** @param sitemaps whether robots.txt lists a sitemap @return this */
+    public Builder sitemaps(boolean sitemaps) {
+      this.sitemaps = sitemaps;
+      return this;
+    }
+
+    /** @param hosts hosts with a calendar trap, 0..hosts @return this */
+    public Builder calendarHosts(int hosts) {
+      this.calendarHosts = Args.inRange("calendarHosts", hosts, 0, MAX_HOSTS);
+      return this;
+    }
+
+    /** @param hosts hosts with a session-id trap, 0..hosts @return this */
+    public Builder sessionIdHosts(int hosts) {
+      this.sessionIdHosts = Args.inRange("sessionIdHosts", hosts, 0, MAX_HOSTS);
+      return this;
+    }
+
+    /** @param hosts hosts with an infinitely deep path, 0..hosts @return this */
+    public Builder deepPathHosts(int hosts) {
+      this.deepPathHosts = Args.inRange("deepPathHosts", hosts, 0, MAX_HOSTS);
+      return this;
+    }
+
+    /** @param hosts hosts with a redirect loop, 0..hosts @return this */
+    public Builder redirectLoopHosts(int hosts) {
+      this.redirectLoopHosts = Args.inRange("redirectLoopHosts", hosts, 0, MAX_HOSTS);
+      return this;
+    }
+
+    /** @param length URLs in a redirect loop, 1..100 @return this */
+    public Builder redirectLoopLength(int length) {
+      this.redirectLoopLength = Args.inRange("redirectLoopLength", length, 1, 100);
+      return this;
+    }
+
+    /** @param hosts hosts with a gzip bomb, 0..hosts @return this */
+    public Builder gzipBombHosts(int hosts) {
+      this.gzipBombHosts = Args.inRange("gzipBombHosts", hosts, 0, MAX_HOSTS);
+      return this;
+    }
+
+    /** @param bytes size the bomb inflates to, 1MiB..1GiB @return this */
+    public Builder gzipBombBytes(long bytes) {
+      this.gzipBombBytes = Args.inRange("gzipBombBytes", bytes, 1L << 20, 1L << 30);
+      return this;
+    }
+
+    /** @param ttl TTL of DNS answers, whole seconds 0..1d @return this */
+    public Builder dnsTtl(Duration ttl) {
+      Args.inRange("dnsTtl", ttl, Duration.ZERO, Duration.ofDays(1));
+      if (ttl.toNanos() % 1_000_000_000L != 0) {
+        throw Args.bad("dnsTtl", Units.formatDuration(ttl), "whole seconds");
+      }
+      this.dnsTtl = ttl;
+      return this;
+    }
+
+    /** @param hosts hosts whose DNS answer is SERVFAIL, 0..hosts-1 @return this */
+    public Builder dnsFailureHosts(int hosts) {
+      this.dnsFailureHosts = Args.inRange("dnsFailureHosts", hosts, 0, MAX_HOSTS);
+      return this;
+    }
+
+    /** @param hosts hosts whose DNS queries go unanswered, 0..hosts-1 @return this */
+    public Builder dnsTimeoutHosts(int hosts) {
+      this.dnsTimeoutHosts = Args.inRange("dnsTimeoutHosts", hosts, 0, MAX_HOSTS);
+      return this;
+    }
+
+    /** @param entries most entries the access log keeps, 0..10,000,000 @return this */
+    public Builder accessLogLimit(int entries) {
+      this.accessLogLimit = Args.inRange("accessLogLimit", entries, 0, 10_000_000);
+      return this;
+    }
+
+    /**
+     * Checks the knobs against each other and builds the configuration.
+     *
+     * @return the configuration
+     * @throws IllegalArgumentException naming the first knob out of its range
+     */
+    public TestWebConfig build() {
+      Args.inRange("seeds", seeds, 1, hosts);
+      long lastIp = ipv4(firstIp) + ips - 1;
+      if (lastIp > 0x7fff_fffeL) {
+        throw Args.bad("ips", ips, "<= " + (0x7fff_fffeL - ipv4(firstIp) + 1) + " addresses after firstIp " + firstIp.getHostAddress()
+            + ", to stay in 127.0.0.0/8");
+      }
+      for (String[] t : new String[][] {
+          {"calendarHosts", "" + calendarHosts}, {"sessionIdHosts", "" + sessionIdHosts}, {"deepPathHosts", "" + deepPathHosts},
+          {"redirectLoopHosts", "" + redirectLoopHosts}, {"gzipBombHosts", "" + gzipBombHosts}}) {
+        Args.inRange(t[0], Integer.parseInt(t[1]), 0, hosts);
+      }
+      if (dnsFailureHosts + dnsTimeoutHosts > hosts - seeds) {
+        throw Args.bad("dnsFailureHosts + dnsTimeoutHosts", dnsFailureHosts + dnsTimeoutHosts,
+            "<= hosts - seeds = " + (hosts - seeds) + ": seed hosts always resolve");
+      }
+      sumAtMostOne("serverErrorRate + throttleRate + resetRate + slowDripRate + redirectRate",
+          serverErrorRate + throttleRate + resetRate + slowDripRate + redirectRate);
+      sumAtMostOne("notFoundRate + deadHostRate", notFoundRate + deadHostRate);
+      sumAtMostOne("robotsMissingRate + robotsErrorRate", robotsMissingRate + robotsErrorRate);
+      return new TestWebConfig(this);
+    }
+
+    private static void sumAtMostOne(String name, double sum) {
+      if (sum > 1 + 1e-9) {
+        throw Args.bad(name, sum, "<= 1");
+      }
+    }
+  }
+
+  static long ipv4(InetAddress a) {
+    byte[] b = a.getAddress();
+    return ((b[0] & 0xffL) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff);
+  }
+
+  static InetAddress ipv4(long value) {
+    byte[] b = {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value};
+    try {
+      return InetAddress.getByAddress(b);
+    } catch (UnknownHostException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static InetAddress loopback(String text) {
+    Objects.requireNonNull(text, "firstIp");
+    String[] parts = text.trim().split("\\.", -1);
+    if (parts.length != 4) {
+      throw Args.bad("firstIp", text, "an IPv4 literal in 127.0.0.0/8 such as 127.0.1.1");
+    }
+    long value = 0;
+    for (String p : parts) {
+      if (!p.matches("\\d{1,3}") || Integer.parseInt(p) > 255) {
+        throw Args.bad("firstIp", text, "an IPv4 literal in 127.0.0.0/8 such as 127.0.1.1");
+      }
+      value = value << 8 | Integer.parseInt(p);
+    }
+    if ((value >>> 24) != 127 || (value & 0xff_ffffL) == 0 || (value & 0xff_ffffL) == 0xff_ffffL) {
+      throw Args.bad("firstIp", text, "a host address in 127.0.0.0/8 (loopback only)");
+    }
+    return ipv4(value);
+  }
+
+  /* The knob table: the CLI's flags, toString, toBuilder and the README rows all come from it. */
+
+  /** One knob: its name, what it does, how it prints and how it parses. */
+  static final class Knob {
+    final String name;
+    final String description;
+    final Function<TestWebConfig, String> show;
+    final BiConsumer<Builder, String> parse;
+
+    Knob(String name, String description, Function<TestWebConfig, String> show, BiConsumer<Builder, String> parse) {
+      this.name = name;
+      this.description = description;
+      this.show = show;
+      this.parse = parse;
+    }
+
+    /** @return the CLI flag: {@code pagesPerHost} becomes {@code --pages-per-host} */
+    String flag() {
+      return "--" + name.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+    }
+
+    /** @return the default value as the CLI prints it */
+    String defaultValue() {
+      return show.apply(DEFAULTS);
+    }
+  }
+
+  static final List<Knob> KNOBS;
+
+  static {
+    List<Knob> k = new ArrayList<>();
+    k.add(new Knob("seed", "generator seed: the same seed and knobs give the same web", c -> "" + c.seed, (b, s) -> b.seed(parseLong("seed", s))));
+    k.add(new Knob("hosts", "virtual hosts h0.krill.test, h1.krill-1.test, ...", c -> "" + c.hosts, (b, s) -> b.hosts(parseInt("hosts", s))));
+    k.add(new Knob("domains", "registrable domains the hosts are spread over (krill.test, krill-1.test, ...)", c -> "" + c.domains, (b, s) -> b.domains(parseInt("domains", s))));
+    k.add(new Knob("ips", "loopback addresses the hosts are spread over (round robin)", c -> "" + c.ips, (b, s) -> b.ips(parseInt("ips", s))));
+    k.add(new Knob("firstIp", "first loopback address; the others follow it", c -> c.firstIp.getHostAddress(), Builder::firstIp));
+    k.add(new Knob("port", "HTTP port shared by every address (0: a free one)", c -> "" + c.port, (b, s) -> b.port(parseInt("port", s))));
+    k.add(new Knob("dnsPort", "DNS port on 127.0.0.1, UDP and TCP (0: a free one)", c -> "" + c.dnsPort, (b, s) -> b.dnsPort(parseInt("dnsPort", s))));
+    k.add(new Knob("seeds", "seed URLs: the root pages of the first hosts", c -> "" + c.seeds, (b, s) -> b.seeds(parseInt("seeds", s))));
+    k.add(new Knob("pagesPerHost", "pages per host, the root page included", c -> "" + c.pagesPerHost, (b, s) -> b.pagesPerHost(parseInt("pagesPerHost", s))));
+    k.add(new Knob("outDegree", "links per page (the root page adds a link to the next host and to its traps)", c -> "" + c.outDegree, (b, s) -> b.outDegree(parseInt("outDegree", s))));
+    k.add(new Knob("crossHostRate", "share of links to another host", c -> num(c.crossHostRate), (b, s) -> b.crossHostRate(parseDouble("crossHostRate", s))));
+    k.add(new Knob("pageBytes", "mean page size; pages vary from 0.5x to 1.5x", c -> Units.formatSize(c.pageBytes), (b, s) -> b.pageBytes(Units.parseSize("pageBytes", s))));
+    k.add(new Knob("latency", "server time before the first byte of each response", c -> Units.formatDuration(c.latency), (b, s) -> b.latency(Units.parseDuration("latency", s))));
+    k.add(new Knob("latencyJitter", "spread between hosts: each gets latency and bandwidth times 1 +- jitter", c -> num(c.latencyJitter), (b, s) -> b.latencyJitter(parseDouble("latencyJitter", s))));
+    k.add(new Knob("bandwidth", "bytes per second of one response (0: unlimited)", c -> Units.formatSize(c.bandwidth), (b, s) -> b.bandwidth(Units.parseSize("bandwidth", s))));
+    k.add(new Knob("notFoundRate", "share of links to missing pages (404)", c -> num(c.notFoundRate), (b, s) -> b.notFoundRate(parseDouble("notFoundRate", s))));
+    k.add(new Knob("deadHostRate", "share of links to hosts with no DNS record (NXDOMAIN)", c -> num(c.deadHostRate), (b, s) -> b.deadHostRate(parseDouble("deadHostRate", s))));
+    k.add(new Knob("serverErrorRate", "share of pages that always answer 500", c -> num(c.serverErrorRate), (b, s) -> b.serverErrorRate(parseDouble("serverErrorRate", s))));
+    k.add(new Knob("throttleRate", "share of pages that first answer 429 with Retry-After", c -> num(c.throttleRate), (b, s) -> b.throttleRate(parseDouble("throttleRate", s))));
+    k.add(new Knob("throttleCount", "429 answers a throttled page gives before it answers 200", c -> "" + c.throttleCount, (b, s) -> b.throttleCount(parseInt("throttleCount", s))));
+    k.add(new Knob("retryAfter", "Retry-After of a 429 answer (whole seconds)", c -> Units.formatDuration(c.retryAfter), (b, s) -> b.retryAfter(Units.parseDuration("retryAfter", s))));
+    k.add(new Knob("resetRate", "share of pages whose connection is reset (TCP RST) instead of answered", c -> num(c.resetRate), (b, s) -> b.resetRate(parseDouble("resetRate", s))));
+    k.add(new Knob("slowDripRate", "share of pages that drip their body slowly", c -> num(c.slowDripRate), (b, s) -> b.slowDripRate(parseDouble("slowDripRate", s))));
+    k.add(new Knob("slowDripBandwidth", "bytes per second of a dripping page", c -> Units.formatSize(c.slowDripBandwidth), (b, s) -> b.slowDripBandwidth(Units.parseSize("slowDripBandwidth", s))));
+    k.add(new Knob("slowDripDuration", "how long a dripping page drips before it completes", c -> Units.formatDuration(c.slowDripDuration), (b, s) -> b.slowDripDuration(Units.parseDuration("slowDripDuration", s))));
+    k.add(new Knob("redirectRate", "share of pages that redirect (301) to another page", c -> num(c.redirectRate), (b, s) -> b.redirectRate(parseDouble("redirectRate", s))));
+    k.add(new Knob("disallowedRate", "share of pages under /private/, which robots.txt disallows", c -> num(c.disallowedRate), (b, s) -> b.disallowedRate(parseDouble("disallowedRate", s))));
+    k.add(new Knob("sitemapOnlyRate", "share of pages no page links to: only the sitemap lists them", c -> num(c.sitemapOnlyRate), (b, s) -> b.sitemapOnlyRate(parseDouble("sitemapOnlyRate", s))));
+    k.add(new Knob("robotsMissingRate", "share of hosts without robots.txt (404: all allowed)", c -> num(c.robotsMissingRate), (b, s) -> b.robotsMissingRate(parseDouble("robotsMissingRate", s))));
+    k.add(new Knob("robotsErrorRate", "share of hosts whose robots.txt answers 503 (RFC 9309: nothing allowed)", c -> num(c.robotsErrorRate), (b, s) -> b.robotsErrorRate(parseDouble("robotsErrorRate", s))));
+    k.add(new Knob("crawlDelay", "Crawl-delay in robots.txt (0: no such line)", c -> Units.formatDuration(c.crawlDelay), (b, s) -> b.crawlDelay(Units.parseDuration("crawlDelay", s))));
+    k.add(new Knob("sitemaps", "robots.txt lists /sitemap.xml", c -> "" + c.sitemaps, (b, s) -> b.sitemaps(parseBoolean("sitemaps", s))));
+    k.add(new Knob("calendarHosts", "hosts with a calendar trap: /calendar/YYYY/MM.html links to the next and previous month, forever", c -> "" + c.calendarHosts, (b, s) -> b.calendarHosts(parseInt("calendarHosts", s))));
+    k.add(new Knob("sessionIdHosts", "hosts with a session-id trap: /shop/ pages whose links carry a new ?sid= every other hop", c -> "" + c.sessionIdHosts, (b, s) -> b.sessionIdHosts(parseInt("sessionIdHosts", s))));
+    k.add(new Knob("deepPathHosts", "hosts with an infinitely deep path: /deep/1/2/3/...", c -> "" + c.deepPathHosts, (b, s) -> b.deepPathHosts(parseInt("deepPathHosts", s))));
+    k.add(new Knob("redirectLoopHosts", "hosts with a redirect loop: /loop/0 -> /loop/1 -> ... -> /loop/0 (302)", c -> "" + c.redirectLoopHosts, (b, s) -> b.redirectLoopHosts(parseInt("redirectLoopHosts", s))));
+    k.add(new Knob("redirectLoopLength", "URLs in a redirect loop", c -> "" + c.redirectLoopLength, (b, s) -> b.redirectLoopLength(parseInt("redirectLoopLength", s))));
+    k.add(new Knob("gzipBombHosts", "hosts with a gzip bomb at /bomb.html", c -> "" + c.gzipBombHosts, (b, s) -> b.gzipBombHosts(parseInt("gzipBombHosts", s))));
+    k.add(new Knob("gzipBombBytes", "size the gzip bomb inflates to (it is about 1/1000 of that on the wire)", c -> Units.formatSize(c.gzipBombBytes), (b, s) -> b.gzipBombBytes(Units.parseSize("gzipBombBytes", s))));
+    k.add(new Knob("dnsTtl", "TTL of the DNS answers (whole seconds)", c -> Units.formatDuration(c.dnsTtl), (b, s) -> b.dnsTtl(Units.parseDuration("dnsTtl", s))));
+    k.add(new Knob("dnsFailureHosts", "hosts whose DNS answer is SERVFAIL (never a seed host)", c -> "" + c.dnsFailureHosts, (b, s) -> b.dnsFailureHosts(parseInt("dnsFailureHosts", s))));
+    k.add(new Knob("dnsTimeoutHosts", "hosts whose DNS queries get no answer (never a seed host)", c -> "" + c.dnsTimeoutHosts, (b, s) -> b.dnsTimeoutHosts(parseInt("dnsTimeoutHosts", s))));
+    k.add(new Knob("accessLogLimit", "most entries the access log keeps (a few hundred bytes each); later requests are only counted", c -> "" + c.accessLogLimit, (b, s) -> b.accessLogLimit(parseInt("accessLogLimit", s))));
+    KNOBS = Collections.unmodifiableList(k);
+  }
+
+  private static String num(double d) {
+    String s = Double.toString(d);
+    return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+  }
+
+  private static int parseInt(String name, String s) {
+    try {
+      return Integer.parseInt(s.trim().replace("_", "").replace(",", ""));
+    } catch (NumberFormatException e) {
+      throw Args.bad(name, s, "an integer");
+    }
+  }
+
+  private static long parseLong(String name, String s) {
+    try {
+      return Long.parseLong(s.trim());
+    } catch (NumberFormatException e) {
+      throw Args.bad(name, s, "an integer");
+    }
+  }
+
+  private static double parseDouble(String name, String s) {
+    try {
+      return Double.parseDouble(s.trim());
+    } catch (NumberFormatException e) {
+      throw Args.bad(name, s, "a number");
+    }
+  }
+
+  private static boolean parseBoolean(String name, String s) {
+    switch (s.trim().toLowerCase(Locale.ROOT)) {
+      case "true":
+      case "yes":
+      case "on":
+        return true;
+      case "false":
+      case "no":
+      case "off":
+        return false;
+      default:
+        throw Args.bad(name, s, "true or false");
+    }
+  }
+}
