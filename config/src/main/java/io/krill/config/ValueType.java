@@ -43,6 +43,11 @@ abstract class ValueType<T> {
     return name;
   }
 
+  /** The parameter label of a flag of this type in help; {@code name} is the key's last segment. */
+  String paramLabel(String name) {
+    return name.toUpperCase(Locale.ROOT);
+  }
+
   /** What a parse failure expected, e.g. {@code an integer}. */
   String expectation() {
     return expectation;
@@ -77,6 +82,11 @@ abstract class ValueType<T> {
 
   static final ValueType<Integer> INT = new ValueType<>("int", "an integer") {
     @Override
+    String paramLabel(String name) {
+      return "N";
+    }
+
+    @Override
     Integer parse(String text) {
       try {
         return Integer.valueOf(text.trim());
@@ -93,6 +103,11 @@ abstract class ValueType<T> {
 
   static final ValueType<Long> LONG = new ValueType<>("long", "an integer") {
     @Override
+    String paramLabel(String name) {
+      return "N";
+    }
+
+    @Override
     Long parse(String text) {
       try {
         return Long.valueOf(text.trim());
@@ -103,6 +118,34 @@ abstract class ValueType<T> {
 
     @Override
     Comparator<Long> order() {
+      return Comparator.naturalOrder();
+    }
+  };
+
+  static final ValueType<Double> DOUBLE = new ValueType<>("number", "a number") {
+    @Override
+    String paramLabel(String name) {
+      return "X";
+    }
+
+    @Override
+    Double parse(String text) {
+      try {
+        double d = Double.parseDouble(text.trim());
+        return Double.isFinite(d) ? d : null;
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+
+    @Override
+    String format(Double value) {
+      String s = Double.toString(value);
+      return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+    }
+
+    @Override
+    Comparator<Double> order() {
       return Comparator.naturalOrder();
     }
   };
@@ -309,6 +352,11 @@ abstract class ValueType<T> {
     }
 
     @Override
+    String paramLabel(String name) {
+      return "TIME";
+    }
+
+    @Override
     Duration parse(String text) {
       Matcher m = FORM.matcher(text.trim());
       if (!m.matches()) {
@@ -358,6 +406,11 @@ abstract class ValueType<T> {
 
     ByteSizeType() {
       super("bytes", "a byte size such as 8k or 10MiB (k = 1024, kB = 1000)");
+    }
+
+    @Override
+    String paramLabel(String name) {
+      return "SIZE";
     }
 
     @Override

@@ -12,7 +12,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 @Timeout(120)
 class CrawlCommandTest {
@@ -24,14 +23,7 @@ class CrawlCommandTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-    CrawlCommand cmd = new CrawlCommand().streams(new PrintStream(out, true, StandardCharsets.UTF_8), e);
-    CommandLine cl = new CommandLine(cmd);
-    cl.setErr(new java.io.PrintWriter(e, true));
-    cl.setParameterExceptionHandler((ex, a) -> {
-      e.println("krill crawl: " + ex.getMessage());
-      return 2;
-    });
-    int code = cl.execute(args);
+    int code = new CrawlCommand().streams(new PrintStream(out, true, StandardCharsets.UTF_8), e).commandLine().execute(args);
     return new Object[] {code, err.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8)};
   }
 
@@ -39,7 +31,7 @@ class CrawlCommandTest {
     assertThat((int) r[0]).isEqualTo(2);
     String err = (String) r[1];
     assertThat(err.lines().count()).as("one line: " + err).isEqualTo(1);
-    assertThat(err).startsWith("krill crawl: ").contains(message);
+    assertThat(err).startsWith("krill crawl: ").contains(message).endsWith("(see krill crawl --help)" + System.lineSeparator());
   }
 
   @Test
@@ -65,12 +57,13 @@ class CrawlCommandTest {
 
   @Test
   void call_badValues_exit2NamingTheFlag() {
-    assertUsageError(run("--max-pages", "0", "http://a.test/"), "maxPages: 0 (expected: > 0)");
-    assertUsageError(run("--delay", "soon", "http://a.test/"), "'soon' is not a duration");
-    assertUsageError(run("--order", "sideways", "http://a.test/"), "--order: 'sideways' (expected one of: bfs, dfs, random)");
-    assertUsageError(run("--include", "([", "http://a.test/"), "include: \"([\"");
-    assertUsageError(run("--warc-gzip-level", "0", "http://a.test/"), "warcGzipLevel: 0 (expected: 1..9)");
-    assertUsageError(run("--warc-gzip-level", "10", "http://a.test/"), "warcGzipLevel: 10 (expected: 1..9)");
+    assertUsageError(run("--max-pages", "0", "http://a.test/"), "krill crawl: --max-pages: 0 (expected: > 0)");
+    assertUsageError(run("--delay", "soon", "http://a.test/"), "krill crawl: --delay: soon (expected: a duration such as 30s");
+    assertUsageError(run("--order", "sideways", "http://a.test/"), "--order: sideways (expected: one of bfs, dfs, random)");
+    assertUsageError(run("--include", "([", "http://a.test/"), "--include: ([ (expected: a regular expression");
+    assertUsageError(run("--warc-gzip-level", "0", "http://a.test/"), "--warc-gzip-level: 0 (expected: 1..9)");
+    assertUsageError(run("--warc-gzip-level", "10", "http://a.test/"), "--warc-gzip-level: 10 (expected: 1..9)");
+    assertUsageError(run("--max-bytes", "lots", "http://a.test/"), "--max-bytes: lots (expected: a byte size");
   }
 
   @Test
@@ -118,12 +111,12 @@ class CrawlCommandTest {
 
   @Test
   void help_listsEveryFlagWithItsDefault() {
-    String usage = new CommandLine(new CrawlCommand()).getUsageMessage();
+    String usage = new CrawlCommand().commandLine().getUsageMessage();
     for (String flag : List.of("--mode", "--threads", "--naive", "--order", "--scope", "--max-depth", "--max-pages",
         "--max-bytes", "--max-duration", "--delay", "--per-host", "--per-ip", "--max-crawl-delay", "--insecure",
         "--allow-private", "--resume", "--metrics-port", "--seeds", "--fsync", "--seen-memory", "--bloom-fpp")) {
       assertThat(usage).contains(flag);
     }
-    assertThat(usage).contains("default: bfs", "default: 10000", "default: 1s");
+    assertThat(usage).contains("default: bfs", "default: 10000", "default: 1s", "default: 1GiB", "--no-sitemaps");
   }
 }
