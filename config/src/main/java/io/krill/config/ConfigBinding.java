@@ -74,6 +74,52 @@ public final class ConfigBinding<C, B> {
   }
 
   /**
+   * Sets every property that has a value, then builds: a value the final cross-checks of
+   * {@code build} refuse is reported against the setting its message names ({@code calendarHosts}
+   * or {@code calendar-hosts} for {@code web.calendar-hosts}), with that setting's origin.
+   *
+   * @param settings settings loaded from {@link #schema()}
+   * @param target the builder to set
+   * @param build builds the configuration
+   * @param <R> the built type
+   * @return what {@code build} returns
+   * @throws ConfigException naming the setting and its origin for each refused value
+   * @throws IllegalArgumentException from {@code build} when its message names no setting
+   */
+  public <R> R build(Settings settings, B target, Function<? super B, ? extends R> build) {
+    apply(settings, target);
+    try {
+      return build.apply(target);
+    } catch (IllegalArgumentException e) {
+      Setting<?> named = named(e.getMessage());
+      if (named == null) {
+        throw e;
+      }
+      String m = e.getMessage();
+      int value = m.indexOf(": ") + 2;
+      int open = m.indexOf(" (expected: ");
+      throw new ConfigException(List.of(new ConfigException.Problem(named.key(),
+          open > value ? m.substring(value, open) : null, settings.origin(named), reason(m))));
+    }
+  }
+
+  /** The setting a house-format message {@code name: ...} names, or {@code null}. */
+  private Setting<?> named(String message) {
+    int colon = message == null ? -1 : message.indexOf(": ");
+    if (colon <= 0) {
+      return null;
+    }
+    String kebab = message.substring(0, colon).replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+    for (Property<C, B, ?> p : properties) {
+      String key = p.setting.key();
+      if (key.substring(key.lastIndexOf('.') + 1).equals(kebab)) {
+        return p.setting;
+      }
+    }
+    return null;
+  }
+
+  /**
    * Copies every readable property of a configuration into a builder.
    *
    * @param config a built configuration

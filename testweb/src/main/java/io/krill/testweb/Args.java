@@ -1,5 +1,6 @@
 package io.krill.testweb;
 
+import io.krill.config.Units;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -28,8 +29,8 @@ final class Args {
   static Duration inRange(String name, Duration value, Duration min, Duration max) {
     Objects.requireNonNull(value, name);
     if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      throw new IllegalArgumentException(name + ": " + Units.formatDuration(value) + " (expected: "
-          + Units.formatDuration(min) + ".." + Units.formatDuration(max) + ")");
+      throw new IllegalArgumentException(name + ": " + Units.format(value) + " (expected: "
+          + Units.format(min) + ".." + Units.format(max) + ")");
     }
     return value;
   }

@@ -1,5 +1,9 @@
 package io.krill.testweb;
 
+import io.krill.config.CommandOptions;
+import io.krill.config.ConfigException;
+import io.krill.config.ConfigSchema;
+import io.krill.config.Settings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -11,19 +15,18 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * {@code krill testweb}: serves the synthetic web in the foreground and prints its DNS server,
- * its seed URL(s) and a {@code krill crawl} command line that crawls it. Every knob of
- * {@link TestWebConfig} is a flag with its default; a bad value prints one line and exits 2.
+ * its seed URL(s) and a {@code krill crawl} command line that crawls it. Its flags derive from
+ * {@link TestWebSettings} and show their defaults; a bad value prints one line naming the flag and
+ * exits 2.
  *
  * <p>Threading: {@link #call()} blocks the calling thread until the duration ends or the JVM
  * is interrupted (Ctrl-C), then closes the web.
  */
 public final class TestWebCommand implements Callable<Integer> {
-  /** Default depth for the printed crawl command and the ground-truth line: every trap is bounded by it. */
-  public static final int DEFAULT_MAX_DEPTH = TestWeb.DEMO_MAX_DEPTH;
+  private static final ConfigSchema SCHEMA = TestWebSettings.BINDING.schema();
 
   private final PrintStream out;
   private final PrintStream err;
@@ -48,65 +51,35 @@ public final class TestWebCommand implements Callable<Integer> {
     spec.name("testweb").mixinStandardHelpOptions(true);
     spec.usageMessage().description("Serve the synthetic web (virtual hosts on 127.0.x.y, a DNS server on 127.0.0.1) in the"
         + " foreground, and print the command that crawls it. Ctrl-C stops it.");
-    for (TestWebConfig.Knob k : TestWebConfig.KNOBS) {
-      spec.addOption(OptionSpec.builder(k.flag()).paramLabel(label(k)).type(String.class)
-          .description(k.description + " (default: " + k.defaultValue() + ")").build());
-    }
-    spec.addOption(OptionSpec.builder("--max-depth").paramLabel("N").type(String.class)
-        .description("depth of the printed crawl command and of the ground-truth line (default: " + DEFAULT_MAX_DEPTH + ")").build());
-    spec.addOption(OptionSpec.builder("--duration").paramLabel("TIME").type(String.class)
-        .description("stop after this long, e.g. 30s (default: run until Ctrl-C)").build());
+    CommandOptions.addTo(spec, SCHEMA);
     command.spec = spec;
     CommandLine cl = new CommandLine(spec);
     cl.setOut(new java.io.PrintWriter(out, true));
     cl.setErr(new java.io.PrintWriter(err, true));
-    cl.setParameterExceptionHandler((e, args) -> {
-      err.println("krill testweb: " + e.getMessage() + " (see krill testweb --help)");
-      return 2;
-    });
+    cl.setParameterExceptionHandler((e, args) -> command.usageError(e.getMessage()));
     return cl;
   }
 
-  private static String label(TestWebConfig.Knob k) {
-    String d = k.defaultValue();
-    if (d.equals("true") || d.equals("false")) {
-      return "BOOL";
-    }
-    if (d.matches("\\d+(\\.\\d+)?(ms|s|m|h)")) {
-      return "TIME";
-    }
-    if (d.matches("\\d+(KiB|MiB|GiB)") || k.name.endsWith("Bytes") || k.name.endsWith("andwidth")) {
-      return "SIZE";
-    }
-    if (d.contains(".") && !d.matches("\\d+\\.\\d+\\.\\d+\\.\\d+")) {
-      return "RATE";
-    }
-    return k.name.equals("firstIp") ? "IP" : "N";
+  private int usageError(String message) {
+    err.println("krill testweb: " + message + " (see krill testweb --help)");
+    return 2;
   }
 
   @Override
   public Integer call() {
     TestWebConfig config;
-    int maxDepth;
-    Duration duration;
+    Settings settings;
     try {
-      TestWebConfig.Builder b = TestWebConfig.builder();
-      for (TestWebConfig.Knob k : TestWebConfig.KNOBS) {
-        OptionSpec o = spec.findOption(k.flag());
-        if (o.getValue() != null) {
-          k.parse.accept(b, o.getValue());
-        }
-      }
-      config = b.build();
-      String depth = spec.findOption("--max-depth").getValue();
-      maxDepth = depth == null ? DEFAULT_MAX_DEPTH : parseDepth(depth);
-      String d = spec.findOption("--duration").getValue();
-      duration = d == null ? null : Units.parseDuration("duration", d);
+      settings = CommandOptions.flags(spec, SCHEMA, SCHEMA.loader()).load();
+      config = TestWebSettings.BINDING.build(settings, TestWebConfig.builder(), TestWebConfig.Builder::build);
       SyntheticWeb.of(config); // trap counts are checked against the generated hosts
+    } catch (ConfigException e) {
+      return usageError(CommandOptions.describe(e.problems().get(0)));
     } catch (IllegalArgumentException e) {
-      err.println("krill testweb: " + e.getMessage());
-      return 2;
+      return usageError(e.getMessage());
     }
+    int maxDepth = TestWebSettings.depth(settings.get(TestWebSettings.MAX_DEPTH));
+    Duration duration = settings.find(TestWebSettings.DURATION).orElse(null);
     TestWeb web;
     try {
       web = TestWeb.start(config);
@@ -173,16 +146,5 @@ public final class TestWebCommand implements Callable<Integer> {
     }
     args.addAll(web.seedUrls());
     return String.join(" ", args);
-  }
-
-  private static int parseDepth(String s) {
-    if (s.equals("unlimited")) {
-      return Scope.UNLIMITED;
-    }
-    try {
-      return Args.inRange("max-depth", Integer.parseInt(s.trim()), 0, 1_000_000);
-    } catch (NumberFormatException e) {
-      throw Args.bad("max-depth", s, "a number 0..1000000 or unlimited");
-    }
   }
 }

@@ -1,15 +1,10 @@
 package io.krill.testweb;
 
+import io.krill.config.Units;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.function.BiConsumer;
-import java.util.function.Function;
 
 /**
  * The knobs of the synthetic web: its size, shape, speed, faults and traps. Every knob has a
@@ -222,11 +217,7 @@ public final class TestWebConfig {
 
   /** @return a builder holding this configuration's values */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    for (Knob k : KNOBS) {
-      k.parse.accept(b, k.show.apply(this));
-    }
-    return b;
+    return TestWebSettings.BINDING.copy(this, new Builder());
   }
 
   // Accessors: one per knob, named like it.
@@ -463,11 +454,7 @@ public final class TestWebConfig {
   }
 
   private String describe() {
-    StringBuilder sb = new StringBuilder();
-    for (Knob k : KNOBS) {
-      sb.append(sb.length() == 0 ? "" : " ").append(k.flag()).append('=').append(k.show.apply(this));
-    }
-    return sb.toString();
+    return TestWebSettings.BINDING.describe(this);
   }
 
   /** Collects and checks knob values. Each setter throws {@link IllegalArgumentException} naming the knob. */
@@ -648,7 +635,7 @@ public final class TestWebConfig {
     public Builder retryAfter(Duration retryAfter) {
       Args.inRange("retryAfter", retryAfter, Duration.ofSeconds(1), Duration.ofHours(1));
       if (retryAfter.toNanos() % 1_000_000_000L != 0) {
-        throw Args.bad("retryAfter", Units.formatDuration(retryAfter), "whole seconds");
+        throw Args.bad("retryAfter", Units.format(retryAfter), "whole seconds");
       }
       this.retryAfter = retryAfter;
       return this;
@@ -712,7 +699,7 @@ public final class TestWebConfig {
     public Builder crawlDelay(Duration delay) {
       Args.inRange("crawlDelay", delay, Duration.ZERO, Duration.ofSeconds(60));
       if (delay.toNanos() % 1_000_000L != 0) {
-        throw Args.bad("crawlDelay", Units.formatDuration(delay), "whole milliseconds");
+        throw Args.bad("crawlDelay", Units.format(delay), "whole milliseconds");
       }
       this.crawlDelay = delay;
       return this;
@@ -770,7 +757,7 @@ public final class TestWebConfig {
     public Builder dnsTtl(Duration ttl) {
       Args.inRange("dnsTtl", ttl, Duration.ZERO, Duration.ofDays(1));
       if (ttl.toNanos() % 1_000_000_000L != 0) {
-        throw Args.bad("dnsTtl", Units.formatDuration(ttl), "whole seconds");
+        throw Args.bad("dnsTtl", Units.format(ttl), "whole seconds");
       }
       this.dnsTtl = ttl;
       return this;
@@ -861,126 +848,5 @@ public final class TestWebConfig {
       throw Args.bad("firstIp", text, "a host address in 127.0.0.0/8 (loopback only)");
     }
     return ipv4(value);
-  }
-
-  /* The knob table: the CLI's flags, toString, toBuilder and the README rows all come from it. */
-
-  /** One knob: its name, what it does, how it prints and how it parses. */
-  static final class Knob {
-    final String name;
-    final String description;
-    final Function<TestWebConfig, String> show;
-    final BiConsumer<Builder, String> parse;
-
-    Knob(String name, String description, Function<TestWebConfig, String> show, BiConsumer<Builder, String> parse) {
-      this.name = name;
-      this.description = description;
-      this.show = show;
-      this.parse = parse;
-    }
-
-    /** @return the CLI flag: {@code pagesPerHost} becomes {@code --pages-per-host} */
-    String flag() {
-      return "--" + name.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
-    }
-
-    /** @return the default value as the CLI prints it */
-    String defaultValue() {
-      return show.apply(DEFAULTS);
-    }
-  }
-
-  static final List<Knob> KNOBS;
-
-  static {
-    List<Knob> k = new ArrayList<>();
-    k.add(new Knob("seed", "generator seed: the same seed and knobs give the same web", c -> "" + c.seed, (b, s) -> b.seed(parseLong("seed", s))));
-    k.add(new Knob("hosts", "virtual hosts h0.krill.test, h1.krill-1.test, ...", c -> "" + c.hosts, (b, s) -> b.hosts(parseInt("hosts", s))));
-    k.add(new Knob("domains", "registrable domains the hosts are spread over (krill.test, krill-1.test, ...)", c -> "" + c.domains, (b, s) -> b.domains(parseInt("domains", s))));
-    k.add(new Knob("ips", "loopback addresses the hosts are spread over (round robin)", c -> "" + c.ips, (b, s) -> b.ips(parseInt("ips", s))));
-    k.add(new Knob("firstIp", "first loopback address; the others follow it", c -> c.firstIp.getHostAddress(), Builder::firstIp));
-    k.add(new Knob("port", "HTTP port shared by every address (0: a free one)", c -> "" + c.port, (b, s) -> b.port(parseInt("port", s))));
-    k.add(new Knob("dnsPort", "DNS port on 127.0.0.1, UDP and TCP (0: a free one)", c -> "" + c.dnsPort, (b, s) -> b.dnsPort(parseInt("dnsPort", s))));
-    k.add(new Knob("seeds", "seed URLs: the root pages of the first hosts", c -> "" + c.seeds, (b, s) -> b.seeds(parseInt("seeds", s))));
-    k.add(new Knob("pagesPerHost", "pages per host, the root page included", c -> "" + c.pagesPerHost, (b, s) -> b.pagesPerHost(parseInt("pagesPerHost", s))));
-    k.add(new Knob("outDegree", "links per page (the root page adds a link to the next host and to its traps)", c -> "" + c.outDegree, (b, s) -> b.outDegree(parseInt("outDegree", s))));
-    k.add(new Knob("crossHostRate", "share of links to another host", c -> num(c.crossHostRate), (b, s) -> b.crossHostRate(parseDouble("crossHostRate", s))));
-    k.add(new Knob("pageBytes", "mean page size; pages vary from 0.5x to 1.5x", c -> Units.formatSize(c.pageBytes), (b, s) -> b.pageBytes(Units.parseSize("pageBytes", s))));
-    k.add(new Knob("latency", "server time before the first byte of each response", c -> Units.formatDuration(c.latency), (b, s) -> b.latency(Units.parseDuration("latency", s))));
-    k.add(new Knob("latencyJitter", "spread between hosts: each gets latency and bandwidth times 1 +- jitter", c -> num(c.latencyJitter), (b, s) -> b.latencyJitter(parseDouble("latencyJitter", s))));
-    k.add(new Knob("bandwidth", "bytes per second of one response (0: unlimited)", c -> Units.formatSize(c.bandwidth), (b, s) -> b.bandwidth(Units.parseSize("bandwidth", s))));
-    k.add(new Knob("notFoundRate", "share of links to missing pages (404)", c -> num(c.notFoundRate), (b, s) -> b.notFoundRate(parseDouble("notFoundRate", s))));
-    k.add(new Knob("deadHostRate", "share of links to hosts with no DNS record (NXDOMAIN)", c -> num(c.deadHostRate), (b, s) -> b.deadHostRate(parseDouble("deadHostRate", s))));
-    k.add(new Knob("serverErrorRate", "share of pages that always answer 500", c -> num(c.serverErrorRate), (b, s) -> b.serverErrorRate(parseDouble("serverErrorRate", s))));
-    k.add(new Knob("throttleRate", "share of pages that first answer 429 with Retry-After", c -> num(c.throttleRate), (b, s) -> b.throttleRate(parseDouble("throttleRate", s))));
-    k.add(new Knob("throttleCount", "429 answers a throttled page gives before it answers 200", c -> "" + c.throttleCount, (b, s) -> b.throttleCount(parseInt("throttleCount", s))));
-    k.add(new Knob("retryAfter", "Retry-After of a 429 answer (whole seconds)", c -> Units.formatDuration(c.retryAfter), (b, s) -> b.retryAfter(Units.parseDuration("retryAfter", s))));
-    k.add(new Knob("resetRate", "share of pages whose connection is reset (TCP RST) instead of answered", c -> num(c.resetRate), (b, s) -> b.resetRate(parseDouble("resetRate", s))));
-    k.add(new Knob("slowDripRate", "share of pages that drip their body slowly", c -> num(c.slowDripRate), (b, s) -> b.slowDripRate(parseDouble("slowDripRate", s))));
-    k.add(new Knob("slowDripBandwidth", "bytes per second of a dripping page", c -> Units.formatSize(c.slowDripBandwidth), (b, s) -> b.slowDripBandwidth(Units.parseSize("slowDripBandwidth", s))));
-    k.add(new Knob("slowDripDuration", "how long a dripping page drips before it completes", c -> Units.formatDuration(c.slowDripDuration), (b, s) -> b.slowDripDuration(Units.parseDuration("slowDripDuration", s))));
-    k.add(new Knob("redirectRate", "share of pages that redirect (301) to another page", c -> num(c.redirectRate), (b, s) -> b.redirectRate(parseDouble("redirectRate", s))));
-    k.add(new Knob("disallowedRate", "share of pages under /private/, which robots.txt disallows", c -> num(c.disallowedRate), (b, s) -> b.disallowedRate(parseDouble("disallowedRate", s))));
-    k.add(new Knob("sitemapOnlyRate", "share of pages no page links to: only the sitemap lists them", c -> num(c.sitemapOnlyRate), (b, s) -> b.sitemapOnlyRate(parseDouble("sitemapOnlyRate", s))));
-    k.add(new Knob("robotsMissingRate", "share of hosts without robots.txt (404: all allowed)", c -> num(c.robotsMissingRate), (b, s) -> b.robotsMissingRate(parseDouble("robotsMissingRate", s))));
-    k.add(new Knob("robotsErrorRate", "share of hosts whose robots.txt answers 503 (RFC 9309: nothing allowed)", c -> num(c.robotsErrorRate), (b, s) -> b.robotsErrorRate(parseDouble("robotsErrorRate", s))));
-    k.add(new Knob("crawlDelay", "Crawl-delay in robots.txt (0: no such line)", c -> Units.formatDuration(c.crawlDelay), (b, s) -> b.crawlDelay(Units.parseDuration("crawlDelay", s))));
-    k.add(new Knob("sitemaps", "robots.txt lists /sitemap.xml", c -> "" + c.sitemaps, (b, s) -> b.sitemaps(parseBoolean("sitemaps", s))));
-    k.add(new Knob("calendarHosts", "hosts with a calendar trap: /calendar/YYYY/MM.html links to the next and previous month, forever", c -> "" + c.calendarHosts, (b, s) -> b.calendarHosts(parseInt("calendarHosts", s))));
-    k.add(new Knob("sessionIdHosts", "hosts with a session-id trap: /shop/ pages whose links carry a new ?sid= every other hop", c -> "" + c.sessionIdHosts, (b, s) -> b.sessionIdHosts(parseInt("sessionIdHosts", s))));
-    k.add(new Knob("deepPathHosts", "hosts with an infinitely deep path: /deep/1/2/3/...", c -> "" + c.deepPathHosts, (b, s) -> b.deepPathHosts(parseInt("deepPathHosts", s))));
-    k.add(new Knob("redirectLoopHosts", "hosts with a redirect loop: /loop/0 -> /loop/1 -> ... -> /loop/0 (302)", c -> "" + c.redirectLoopHosts, (b, s) -> b.redirectLoopHosts(parseInt("redirectLoopHosts", s))));
-    k.add(new Knob("redirectLoopLength", "URLs in a redirect loop", c -> "" + c.redirectLoopLength, (b, s) -> b.redirectLoopLength(parseInt("redirectLoopLength", s))));
-    k.add(new Knob("gzipBombHosts", "hosts with a gzip bomb at /bomb.html", c -> "" + c.gzipBombHosts, (b, s) -> b.gzipBombHosts(parseInt("gzipBombHosts", s))));
-    k.add(new Knob("gzipBombBytes", "size the gzip bomb inflates to (it is about 1/1000 of that on the wire)", c -> Units.formatSize(c.gzipBombBytes), (b, s) -> b.gzipBombBytes(Units.parseSize("gzipBombBytes", s))));
-    k.add(new Knob("dnsTtl", "TTL of the DNS answers (whole seconds)", c -> Units.formatDuration(c.dnsTtl), (b, s) -> b.dnsTtl(Units.parseDuration("dnsTtl", s))));
-    k.add(new Knob("dnsFailureHosts", "hosts whose DNS answer is SERVFAIL (never a seed host)", c -> "" + c.dnsFailureHosts, (b, s) -> b.dnsFailureHosts(parseInt("dnsFailureHosts", s))));
-    k.add(new Knob("dnsTimeoutHosts", "hosts whose DNS queries get no answer (never a seed host)", c -> "" + c.dnsTimeoutHosts, (b, s) -> b.dnsTimeoutHosts(parseInt("dnsTimeoutHosts", s))));
-    k.add(new Knob("accessLogLimit", "most entries the access log keeps (a few hundred bytes each); later requests are only counted", c -> "" + c.accessLogLimit, (b, s) -> b.accessLogLimit(parseInt("accessLogLimit", s))));
-    KNOBS = Collections.unmodifiableList(k);
-  }
-
-  private static String num(double d) {
-    String s = Double.toString(d);
-    return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
-  }
-
-  private static int parseInt(String name, String s) {
-    try {
-      return Integer.parseInt(s.trim().replace("_", "").replace(",", ""));
-    } catch (NumberFormatException e) {
-      throw Args.bad(name, s, "an integer");
-    }
-  }
-
-  private static long parseLong(String name, String s) {
-    try {
-      return Long.parseLong(s.trim());
-    } catch (NumberFormatException e) {
-      throw Args.bad(name, s, "an integer");
-    }
-  }
-
-  private static double parseDouble(String name, String s) {
-    try {
-      return Double.parseDouble(s.trim());
-    } catch (NumberFormatException e) {
-      throw Args.bad(name, s, "a number");
-    }
-  }
-
-  private static boolean parseBoolean(String name, String s) {
-    switch (s.trim().toLowerCase(Locale.ROOT)) {
-      case "true":
-      case "yes":
-      case "on":
-        return true;
-      case "false":
-      case "no":
-      case "off":
-        return false;
-      default:
-        throw Args.bad(name, s, "true or false");
-    }
   }
 }

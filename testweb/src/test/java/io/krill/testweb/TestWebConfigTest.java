@@ -33,21 +33,21 @@ class TestWebConfigTest {
         .dnsFailureHosts(10).dnsTimeoutHosts(11).accessLogLimit(12).build();
 
     assertThat(c.toBuilder().build()).isEqualTo(c);
-    assertThat(c.toString()).contains("--latency=50ms", "--bandwidth=0", "--first-ip=127.1.2.3", "--gzip-bomb-bytes=2MiB");
+    assertThat(c.toString()).contains("--latency=50ms", "--bandwidth=0B", "--first-ip=127.1.2.3", "--gzip-bomb-bytes=2MiB");
     assertThat(c).isNotEqualTo(TestWebConfig.defaults());
   }
 
   @Test
-  void knobs_eachHasAUniqueFlagAndAParsableDefault() {
+  void settings_eachHasAUniqueFlagAndTheDefaultsBuildTheDefaultWeb() {
     Set<String> flags = new HashSet<>();
-    TestWebConfig.Builder b = TestWebConfig.builder();
-    for (TestWebConfig.Knob k : TestWebConfig.KNOBS) {
-      assertThat(flags.add(k.flag())).as(k.flag()).isTrue();
-      assertThat(k.description).isNotBlank();
-      k.parse.accept(b, k.defaultValue());
+    for (io.krill.config.Setting<?> s : TestWebSettings.BINDING.schema().settings()) {
+      assertThat(flags.add(s.flag())).as(s.flag()).isTrue();
+      assertThat(s.doc()).isNotBlank();
     }
-    assertThat(b.build()).isEqualTo(TestWebConfig.defaults());
-    assertThat(flags).contains("--pages-per-host", "--slow-drip-bandwidth", "--dns-port", "--crawl-delay");
+    io.krill.config.Settings defaults = TestWebSettings.BINDING.schema().defaults();
+    assertThat(TestWebSettings.BINDING.build(defaults, TestWebConfig.builder(), TestWebConfig.Builder::build))
+        .isEqualTo(TestWebConfig.defaults());
+    assertThat(flags).contains("--pages-per-host", "--slow-drip-bandwidth", "--dns-port", "--crawl-delay", "--no-sitemaps");
   }
 
   @Test
@@ -55,7 +55,7 @@ class TestWebConfigTest {
     assertThatThrownBy(() -> TestWebConfig.builder().hosts(0)).hasMessage("hosts: 0 (expected: 1..100000)");
     assertThatThrownBy(() -> TestWebConfig.builder().crossHostRate(1.5)).hasMessage("crossHostRate: 1.5 (expected: 0..1)");
     assertThatThrownBy(() -> TestWebConfig.builder().crossHostRate(Double.NaN)).hasMessage("crossHostRate: NaN (expected: 0..1)");
-    assertThatThrownBy(() -> TestWebConfig.builder().latency(Duration.ofSeconds(61))).hasMessage("latency: 61s (expected: 0s..60s)");
+    assertThatThrownBy(() -> TestWebConfig.builder().latency(Duration.ofSeconds(61))).hasMessage("latency: 61s (expected: 0s..1m)");
     assertThatThrownBy(() -> TestWebConfig.builder().firstIp("10.0.0.1"))
         .hasMessage("firstIp: 10.0.0.1 (expected: a host address in 127.0.0.0/8 (loopback only))");
     assertThatThrownBy(() -> TestWebConfig.builder().firstIp("127.0.0.x"))
@@ -82,18 +82,13 @@ class TestWebConfigTest {
   }
 
   @Test
-  void units_parseAndPrint() {
-    assertThat(Units.parseDuration("d", "250ms")).isEqualTo(Duration.ofMillis(250));
-    assertThat(Units.parseDuration("d", "1.5s")).isEqualTo(Duration.ofMillis(1500));
-    assertThat(Units.parseDuration("d", "3m")).isEqualTo(Duration.ofMinutes(3));
-    assertThat(Units.parseDuration("d", "40")).isEqualTo(Duration.ofMillis(40));
-    assertThat(Units.formatDuration(Duration.ofMillis(1500))).isEqualTo("1500ms");
-    assertThat(Units.formatDuration(Duration.ofNanos(1_500_000))).isEqualTo("1.5ms");
-    assertThat(Units.parseSize("s", "64MiB")).isEqualTo(64L << 20);
-    assertThat(Units.parseSize("s", "4k")).isEqualTo(4096);
-    assertThat(Units.formatSize(1L << 20)).isEqualTo("1MiB");
-    assertThat(Units.formatSize(1000)).isEqualTo("1000");
-    assertThatThrownBy(() -> Units.parseDuration("latency", "fast")).hasMessage("latency: fast (expected: a duration such as 250ms, 2s, 1.5s, 3m)");
-    assertThatThrownBy(() -> Units.parseSize("pageBytes", "-1")).hasMessage("pageBytes: -1 (expected: a byte size such as 4096, 4KiB, 64MiB)");
+  void settings_readTheOneGrammar() {
+    io.krill.config.Settings s = TestWebSettings.BINDING.schema().loader().environment(java.util.Map.of())
+        .set("testweb.latency=1.5s").set("testweb.page-bytes=4k").set("testweb.crawl-delay=0").load();
+    TestWebConfig c = TestWebSettings.BINDING.build(s, TestWebConfig.builder(), TestWebConfig.Builder::build);
+    assertThat(c.latency()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(c.pageBytes()).isEqualTo(4096);
+    assertThat(c.crawlDelay()).isZero();
+    assertThat(c.toString()).contains("--latency=1500ms", "--page-bytes=4KiB");
   }
 }
