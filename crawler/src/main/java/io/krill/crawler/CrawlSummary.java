@@ -1,7 +1,9 @@
 package io.krill.crawler;
 
-import io.krill.crawler.internal.Json;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -27,6 +29,7 @@ import java.util.Map;
 public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, Long> statuses, Map<String, Long> errors,
     long robotsDisallowed, double seconds, String stoppedBy, String seenSet, String dns, int warcFiles, Path out,
     String mode, int peakInFlight) {
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** @return pages per second */
   public double pagesPerSecond() {
@@ -48,19 +51,28 @@ public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, L
         dns, peakInFlight, out, warcFiles, warcFiles == 1 ? "" : "s");
   }
 
-  /** @return the summary as one JSON object */
+  /** @return the summary as one JSON object; its field names are the format of {@code summary.json} */
   public String toJson() {
-    StringBuilder st = new StringBuilder("{");
-    statuses.forEach((k, v) -> st.append(st.length() > 1 ? "," : "").append('"').append(k).append("\":").append(v));
-    StringBuilder er = new StringBuilder("{");
-    errors.forEach((k, v) -> {
-      er.append(er.length() > 1 ? "," : "");
-      Json.quote(er, k);
-      er.append(':').append(v);
-    });
-    return new Json().put("stopped_by", stoppedBy).put("mode", mode).put("pages", pages).put("requests", requests)
-        .put("bytes", bytes).put("seconds", seconds).put("pages_per_second", pagesPerSecond())
-        .putRaw("statuses", st + "}").putRaw("errors", er + "}").put("robots_disallowed", robotsDisallowed)
-        .put("seen_set", seenSet).put("dns", dns).put("peak_in_flight", peakInFlight).put("warc_files", warcFiles).put("out", out.toString()).toString();
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("stopped_by", stoppedBy);
+    json.put("mode", mode);
+    json.put("pages", pages);
+    json.put("requests", requests);
+    json.put("bytes", bytes);
+    json.put("seconds", seconds);
+    json.put("pages_per_second", pagesPerSecond());
+    json.put("statuses", statuses);
+    json.put("errors", errors);
+    json.put("robots_disallowed", robotsDisallowed);
+    json.put("seen_set", seenSet);
+    json.put("dns", dns);
+    json.put("peak_in_flight", peakInFlight);
+    json.put("warc_files", warcFiles);
+    json.put("out", out.toString());
+    try {
+      return JSON.writeValueAsString(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("summary: " + e.getMessage(), e); // maps of strings and numbers always serialize
+    }
   }
 }

@@ -9,11 +9,12 @@ import io.krill.crawler.frontier.Frontier;
 import io.krill.crawler.frontier.Scope;
 import io.krill.crawler.frontier.SeenSet;
 import io.krill.crawler.frontier.UrlNormalizer;
-import io.krill.crawler.internal.Json;
 import io.krill.crawler.journal.Journal;
 import io.krill.crawler.links.LinkExtractor;
 import io.krill.crawler.output.CrawlStats;
 import io.krill.crawler.output.LineOutput;
+import io.krill.crawler.output.CrawlLine;
+import io.krill.crawler.output.CrawlMetrics;
 import io.krill.crawler.output.MetricsServer;
 import io.krill.crawler.output.ProgressReporter;
 import io.krill.crawler.output.WarcOutput;
@@ -199,7 +200,8 @@ public final class Crawler {
       System.err.println("krill crawl: WARNING: --insecure: TLS certificates and host names are not verified");
     }
     ProgressReporter progress = startProgress();
-    MetricsServer metrics = config.metricsPort >= 0 ? new MetricsServer(config.metricsPort, this::metricsText) : null;
+    MetricsServer metrics = config.metricsPort >= 0 ? new MetricsServer(config.metricsPort,
+        new CrawlMetrics(stats, frontier, writer::pending, resolver::metrics)::scrape) : null;
     if (metrics != null) {
       metricsPort = metrics.port();
     }
@@ -440,7 +442,7 @@ public final class Crawler {
     List<String> done = new ArrayList<>();
     for (CrawlUrl c : drained) {
       stats.error(kindName(e));
-      lines.add(line(c.url(), "page", c, null, e.describe(), null, 0));
+      lines.add(CrawlLine.of(c.url(), "page", c, null, e.describe(), null, 0));
       done.add(c.url());
     }
     writer.submit(new OutputWriter.Commit(List.of(), lines, List.of(), done));
@@ -458,7 +460,7 @@ public final class Crawler {
     for (Exchange ex : hops) {
       count(ex);
       addRecords(records, ex);
-      lines.add(line(ex.uri().toString(), "robots", null, ex, ex.error() == null ? null : ex.error().describe(), null, 0));
+      lines.add(CrawlLine.of(ex.uri().toString(), "robots", null, ex, ex.error() == null ? null : ex.error().describe(), null, 0));
     }
     RobotsPolicy.Decision d = robots.decide(last.uri().toString(), last.error() == null ? last.status() : 0, last.body(),
         last.header("Content-Type"));
@@ -499,7 +501,7 @@ public final class Crawler {
       pagesDispatched.decrementAndGet(); // no request: not a page against --max-pages
       stats.robotsDisallowed.increment();
       stats.error("robots");
-      writer.submit(new OutputWriter.Commit(List.of(), List.of(line(cu.url(), "page", cu, null,
+      writer.submit(new OutputWriter.Commit(List.of(), List.of(CrawlLine.of(cu.url(), "page", cu, null,
           "robots: disallowed by robots.txt", null, 0)), List.of(), List.of(cu.url())));
       return;
     }
@@ -584,7 +586,7 @@ public final class Crawler {
         canonical = canon[0];
       }
       boolean sitemap = isSitemap(ex, self);
-      lines.add(line(ex.uri().toString(), sitemap ? "sitemap" : "page", self, ex,
+      lines.add(CrawlLine.of(ex.uri().toString(), sitemap ? "sitemap" : "page", self, ex,
           ex.error() == null ? null : ex.error().describe(), canonical, outlinks));
       done.add(self != null ? self.url() : ex.uri().toString());
       stats.pages.increment();
@@ -684,86 +686,4 @@ public final class Crawler {
     return e.kind().name().toLowerCase(Locale.ROOT);
   }
 
-  private String line(String url, String kind, CrawlUrl c, Exchange ex, String error, String canonical, int outlinks) {
-    Json j = new Json().put("url", url).put("kind", kind);
-    j.put("status", ex == null ? 0 : ex.status());
-    j.put("content_type", ex == null ? null : ex.contentType());
-    j.put("bytes", ex == null ? 0 : ex.bodyBytes());
-    j.put("depth", c == null ? -1 : c.depth());
-    j.put("parent", c == null ? null : c.parent());
-    j.put("ip", ex == null || ex.address() == null ? null : ex.address().getHostAddress());
-    j.put("fetched_at", ex == null || ex.startedAt() == null ? Instant.now().toString() : ex.startedAt().toString());
-    if (ex != null) {
-      j.putRaw("timings", new Json().put("connect_ms", ms(ex.connectTime())).put("ttfb_ms", ms(ex.firstByteTime()))
-          .put("total_ms", ms(ex.totalTime())).put("reused", ex.reusedConnection()).toString());
-      URI loc = ex.location();
-      j.put("redirect", loc == null ? null : loc.toString());
-    }
-    j.put("attempt", c == null ? 1 : c.attempts() + 1);
-    j.put("canonical", canonical);
-    j.put("outlinks", outlinks);
-    j.put("error", error);
-    return j.toString();
-  }
-
-  private static double ms(Duration d) {
-    return Math.round(d.toNanos() / 10_000.0) / 100.0;
-  }
-
-  // ------------------------------------------------------------------ metrics
-
-  private String metricsText() {
-    StringBuilder sb = new StringBuilder();
-    counter(sb, "krill_crawl_pages", "Pages fetched.", stats.pages.sum());
-    counter(sb, "krill_crawl_requests", "HTTP requests sent.", stats.requests.sum());
-    counter(sb, "krill_crawl_bytes", "Response bytes received.", stats.bytes.sum());
-    counter(sb, "krill_crawl_robots_fetches", "robots.txt fetches.", stats.robotsFetches.sum());
-    counter(sb, "krill_crawl_retries", "Retries after 429/503.", stats.retries.sum());
-    gauge(sb, "krill_crawl_in_flight", "Work items in flight.", stats.inFlight.get());
-    gauge(sb, "krill_crawl_queued", "URLs queued.", frontier.queued());
-    gauge(sb, "krill_crawl_seen", "URLs in the seen-set.", frontier.seenCount());
-    gauge(sb, "krill_crawl_output_pending", "Commits waiting for the writer.", writer.pending());
-    sb.append("# TYPE krill_crawl_responses counter\n# HELP krill_crawl_responses Final responses by status.\n");
-    for (Map.Entry<Integer, Long> e : stats.statuses().entrySet()) {
-      sb.append("krill_crawl_responses_total{status=\"").append(e.getKey()).append("\"} ").append(e.getValue()).append('\n');
-    }
-    sb.append("# TYPE krill_crawl_errors counter\n# HELP krill_crawl_errors Errors by kind.\n");
-    for (Map.Entry<String, Long> e : stats.errors().entrySet()) {
-      sb.append("krill_crawl_errors_total{kind=\"").append(label(e.getKey())).append("\"} ").append(e.getValue()).append('\n');
-    }
-    DnsMetrics m = resolver.metrics();
-    counter(sb, "krill_crawl_dns_lookups", "DNS lookups.", m.lookups());
-    counter(sb, "krill_crawl_dns_failures", "DNS lookups that failed.", m.failures());
-    List<Frontier.HostStats> hs = frontier.hostStats(100);
-    sb.append("# TYPE krill_crawl_host_queued gauge\n# HELP krill_crawl_host_queued URLs queued per host (busiest 100).\n");
-    for (Frontier.HostStats h : hs) {
-      sb.append("krill_crawl_host_queued{host=\"").append(label(h.hostKey())).append("\",state=\"").append(h.state())
-          .append("\"} ").append(h.queued()).append('\n');
-    }
-    sb.append("# TYPE krill_crawl_host_in_flight gauge\n# HELP krill_crawl_host_in_flight Requests in flight per host.\n");
-    for (Frontier.HostStats h : hs) {
-      sb.append("krill_crawl_host_in_flight{host=\"").append(label(h.hostKey())).append("\"} ").append(h.inFlight()).append('\n');
-    }
-    sb.append("# TYPE krill_crawl_host_backoff_seconds gauge\n# HELP krill_crawl_host_backoff_seconds Back-off left per host.\n");
-    for (Frontier.HostStats h : hs) {
-      sb.append("krill_crawl_host_backoff_seconds{host=\"").append(label(h.hostKey())).append("\"} ")
-          .append(h.backoffRemainingMillis() / 1000.0).append('\n');
-    }
-    sb.append("# EOF\n");
-    return sb.toString();
-  }
-
-  private static void counter(StringBuilder sb, String name, String help, long v) {
-    sb.append("# TYPE ").append(name).append(" counter\n# HELP ").append(name).append(' ').append(help).append('\n')
-        .append(name).append("_total ").append(v).append('\n');
-  }
-
-  private static void gauge(StringBuilder sb, String name, String help, long v) {
-    sb.append("# TYPE ").append(name).append(" gauge\n# HELP ").append(name).append(' ').append(help).append('\n')
-        .append(name).append(' ').append(v).append('\n');
-  }
-
-  private static String label(String s) {
-    return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
-  }
 }
