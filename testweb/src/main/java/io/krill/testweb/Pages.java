@@ -1,5 +1,6 @@
 package io.krill.testweb;
 
+import io.krill.netio.GzipFraming;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -115,7 +116,7 @@ final class Pages {
     byte[] spaces = new byte[BOMB_CHUNK];
     Arrays.fill(spaces, (byte) ' ');
     ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE, inflatedBytes / 900 + 1024));
-    out.write(GZIP_HEADER, 0, GZIP_HEADER.length);
+    out.writeBytes(GzipFraming.header(Deflater.BEST_COMPRESSION));
     Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
     CRC32 crc = new CRC32();
     try {
@@ -145,14 +146,11 @@ final class Pages {
     } finally {
       deflater.end();
     }
-    writeIntLe(out, crc.getValue());
-    writeIntLe(out, inflatedBytes);
+    out.writeBytes(GzipFraming.trailer(crc.getValue(), inflatedBytes, new byte[GzipFraming.TRAILER_BYTES]));
     return out.toByteArray();
   }
 
   private static final int BOMB_CHUNK = 1 << 20;
-  /** A gzip member header: magic, deflate, no flags, no time, no extra flags, unknown OS. */
-  private static final byte[] GZIP_HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
 
   /* Deflates all of input[0, length) and flushes: a full output buffer means there may be more. */
   private static byte[] deflate(Deflater deflater, byte[] input, int length, int flush) {
@@ -165,12 +163,6 @@ final class Pages {
       out.write(buf, 0, n);
     } while (n == buf.length || !deflater.needsInput());
     return out.toByteArray();
-  }
-
-  private static void writeIntLe(ByteArrayOutputStream out, long value) {
-    for (int i = 0; i < 4; i++) {
-      out.write((int) (value >>> (8 * i)) & 0xff);
-    }
   }
 
   private static String seconds(long millis) {
