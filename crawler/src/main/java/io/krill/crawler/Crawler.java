@@ -505,39 +505,8 @@ public final class Crawler {
           "robots: disallowed by robots.txt", null, 0)), List.of(), List.of(cu.url())));
       return;
     }
-    List<CrawlUrl> queued = new ArrayList<>();
-    List<CrawlUrl> hopsClaimed = new ArrayList<>();
-    List<Exchange> hops = fetcher.fetchFollowing(URI.create(cu.url()), w.address(), (from, to) -> {
-      String n = UrlNormalizer.normalize(to.toString());
-      if (n == null) {
-        return "invalid target";
-      }
-      if (scope.refusal(n, cu.depth()) != null) {
-        return "out of scope";
-      }
-      if (!UrlNormalizer.hostKey(n).equals(hostKey)) {
-        CrawlUrl c = frontier.offer(n, cu.depth(), from.toString());
-        if (c != null) {
-          queued.add(c);
-          stats.queued.increment();
-        }
-        return "other host: queued";
-      }
-      if (!frontier.robots(hostKey).test(n)) {
-        stats.robotsDisallowed.increment();
-        return "disallowed by robots.txt";
-      }
-      CrawlUrl claimed = frontier.claim(n, cu.depth(), from.toString());
-      if (claimed == null) {
-        return "seen";
-      }
-      hopsClaimed.add(claimed);
-      long delay = config.delay.toNanos();
-      if (delay > 0) {
-        Fiber.sleep(Duration.ofNanos(delay));
-      }
-      return null;
-    });
+    RedirectPolicy redirects = new RedirectPolicy(frontier, scope, stats, config.delay, cu, hostKey);
+    List<Exchange> hops = fetcher.fetchFollowing(URI.create(cu.url()), w.address(), redirects);
     Exchange last = hops.get(hops.size() - 1);
     int status = last.error() == null ? last.status() : 0;
     if ((last.status() == 429 || last.status() == 503) && cu.attempts() < config.maxRetries) {
@@ -551,7 +520,7 @@ public final class Crawler {
     } else if (status > 0) {
       frontier.succeeded(hostKey);
     }
-    commitPage(cu, hops, hopsClaimed, queued);
+    commitPage(cu, hops, redirects.claimed(), redirects.queued());
   }
 
   /** A 429/503 answer: back the host off and queue the URL again; the answer stays in the WARC, the JSONL line comes with the final attempt. */
