@@ -3,7 +3,7 @@ package io.krill.cli;
 import io.krill.config.ConfigSchema;
 import io.krill.config.Setting;
 import io.krill.config.Settings;
-import io.krill.httpd.ExecutionMode;
+import io.krill.fibers.ExecutionMode;
 import io.krill.httpd.HttpServer;
 import io.krill.httpd.files.StaticFiles;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package io.krill.cli;
 
-import io.krill.netio.internal.LeakRecordingDetector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.httpd.HttpServer;
+import io.krill.netio.internal.LeakRecordingDetector;
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
 import java.io.ByteArrayOutputStream;
@@ -194,7 +194,7 @@ class ServeCommandTest {
           + " virtual threads need JDK 21 or newer, this is " + Runtime.version().feature() + ") from flag --mode");
     } else {
       assertThat(parsed("--mode", "virtual").settings().get(ServeSettings.MODE))
-          .isEqualTo(io.krill.httpd.ExecutionMode.VIRTUAL);
+          .isEqualTo(io.krill.fibers.ExecutionMode.VIRTUAL);
     }
   }
 

@@ -5,9 +5,10 @@ import io.krill.crawler.frontier.Frontier;
 import io.krill.crawler.frontier.Scope;
 import io.krill.crawler.frontier.SeenSet;
 import io.krill.crawler.frontier.UrlNormalizer;
-import io.krill.crawler.internal.Checks;
 import io.krill.crawler.links.LinkExtractor;
 import io.krill.crawler.output.WarcOutput;
+import io.krill.fibers.Checks;
+import io.krill.fibers.ExecutionMode;
 import io.krill.netio.dns.DnsResolver;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -26,16 +27,6 @@ import java.util.regex.Pattern;
  * {@code docs/readme/crawler.md}. Immutable; build with {@link #builder()}.
  */
 public final class CrawlConfig {
-  /** How fetches run. */
-  public enum Mode {
-    /** A fiber per fetch on event-loop carriers (default). */
-    FIBERS,
-    /** A fixed pool of platform threads. */
-    THREADS,
-    /** A virtual thread per fetch (JDK 21+). */
-    VIRTUAL
-  }
-
   /** When output files are forced to disk. */
   public enum Fsync {
     /** After every commit: survives power loss, slowest. */
@@ -60,7 +51,7 @@ public final class CrawlConfig {
 
   /** Default output directory. */
   public static final Path DEFAULT_OUT = Paths.get("crawl-out");
-  /** Default threads for {@link Mode#THREADS}. */
+  /** Default threads for {@link ExecutionMode#PLATFORM}. */
   public static final int DEFAULT_THREADS = 32;
   /** Default fetches in flight at once (fibers and virtual threads). */
   public static final int DEFAULT_MAX_IN_FLIGHT = 1000;
@@ -104,7 +95,7 @@ public final class CrawlConfig {
   final List<String> seeds;
   final Path out;
   final boolean resume;
-  final Mode mode;
+  final ExecutionMode mode;
   final int threads;
   final boolean naive;
   final int maxInFlight;
@@ -237,7 +228,7 @@ public final class CrawlConfig {
   }
 
   /** @return the execution mode */
-  public Mode mode() {
+  public ExecutionMode mode() {
     return mode;
   }
 
@@ -251,7 +242,7 @@ public final class CrawlConfig {
     private final List<String> seeds = new ArrayList<>();
     private Path out = DEFAULT_OUT;
     private boolean resume;
-    private Mode mode = Mode.FIBERS;
+    private ExecutionMode mode = ExecutionMode.FIBER;
     private int threads = DEFAULT_THREADS;
     private boolean naive;
     private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
@@ -346,12 +337,12 @@ public final class CrawlConfig {
     }
 
     /** @param m the execution mode @return this */
-    public Builder mode(Mode m) {
+    public Builder mode(ExecutionMode m) {
       this.mode = Objects.requireNonNull(m, "mode");
       return this;
     }
 
-    /** @param n platform threads for {@link Mode#THREADS} @return this */
+    /** @param n platform threads for {@link ExecutionMode#PLATFORM} @return this */
     public Builder threads(int n) {
       this.threads = Checks.positive("threads", n);
       return this;
@@ -622,7 +613,7 @@ public final class CrawlConfig {
      * @throws IllegalArgumentException naming {@code warcGzipLevel} outside 1..9
      */
     public Builder warcGzipLevel(int level) {
-      this.warcGzipLevel = io.krill.crawler.internal.Checks.inRange("warcGzipLevel", level, 1, 9);
+      this.warcGzipLevel = io.krill.fibers.Checks.inRange("warcGzipLevel", level, 1, 9);
       return this;
     }
 

@@ -7,6 +7,7 @@ import io.krill.crawler.frontier.Frontier;
 import io.krill.crawler.frontier.Scope;
 import io.krill.crawler.frontier.SeenSet;
 import io.krill.crawler.output.WarcOutput;
+import io.krill.fibers.ExecutionMode;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,9 +37,10 @@ public final class CrawlSettings {
   public static final ConfigBinding<CrawlConfig, CrawlConfig.Builder> BINDING =
       ConfigBinding.<CrawlConfig, CrawlConfig.Builder>builder()
           .bind(OUT, CrawlConfig.Builder::out)
-          .bind(Setting.ofEnum("crawl.mode", CrawlConfig.Mode.class).defaultValue(CrawlConfig.Mode.FIBERS)
+          .bind(Setting.ofString("crawl.mode").defaultValue(ExecutionMode.FIBER.alias())
+              .oneOf(List.of(ExecutionMode.FIBER.alias(), ExecutionMode.PLATFORM.alias(), ExecutionMode.VIRTUAL.alias()))
               .doc("how fetches run: a fiber each, a pool of platform threads, or a virtual thread each").build(),
-              CrawlConfig.Builder::mode)
+              (b, m) -> b.mode(ExecutionMode.parse(m)))
           .bind(Setting.ofInt("crawl.threads").defaultValue(CrawlConfig.DEFAULT_THREADS)
               .doc("platform threads for --mode threads").build(), CrawlConfig.Builder::threads)
           .bind(Setting.ofBoolean("crawl.naive").defaultValue(false)

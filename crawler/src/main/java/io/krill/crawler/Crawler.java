@@ -21,10 +21,12 @@ import io.krill.crawler.output.WarcOutput;
 import io.krill.crawler.robots.RobotsPolicy;
 import io.krill.crawler.robots.Sitemaps;
 import io.krill.fibers.Continuation;
+import io.krill.fibers.ExecutionMode;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.FiberSemaphore;
 import io.krill.fibers.Suspendable;
+import io.krill.fibers.VirtualThreads;
 import io.krill.netio.dns.DnsMetrics;
 import io.krill.netio.dns.DnsResolver;
 import java.io.IOException;
@@ -57,7 +59,7 @@ import org.netpreserve.jwarc.WarcRequest;
  *
  * <p>Threading: {@link #run()} blocks the calling thread until the crawl ends; {@link #stop()}
  * may be called from any thread. Fetches run as fibers on event-loop carriers, on platform
- * threads or on virtual threads ({@link CrawlConfig.Mode}); output is written by one thread.
+ * threads or on virtual threads ({@link ExecutionMode}); output is written by one thread.
  */
 public final class Crawler {
   /*
@@ -146,9 +148,8 @@ public final class Crawler {
       }
       Files.createDirectories(dir);
     }
-    if (config.mode == CrawlConfig.Mode.VIRTUAL && !Runner.virtualThreadsAvailable()) {
-      throw new UnsupportedOperationException("--mode virtual needs JDK 21 or newer (this is JDK "
-          + Runtime.version().feature() + ")");
+    if (config.mode == ExecutionMode.VIRTUAL && !VirtualThreads.available()) {
+      throw new UnsupportedOperationException("--mode virtual " + VirtualThreads.UNAVAILABLE);
     }
     scheduler = FiberScheduler.eventLoop(config.carriers);
     resolver = config.resolver != null ? config.resolver : buildResolver();
@@ -194,7 +195,7 @@ public final class Crawler {
     }
     stats.queued.add(frontier.queued());
     runner = runners.apply(config, scheduler);
-    slots = FiberSemaphore.create(config.mode == CrawlConfig.Mode.THREADS && !config.naive ? config.threads
+    slots = FiberSemaphore.create(config.mode == ExecutionMode.PLATFORM && !config.naive ? config.threads
         : config.naive ? Integer.MAX_VALUE / 2 : config.maxInFlight);
     if (config.insecure) {
       System.err.println("krill crawl: WARNING: --insecure: TLS certificates and host names are not verified");
@@ -211,7 +212,7 @@ public final class Crawler {
       if (!seeds.isEmpty()) {
         Continuation.runOnThread(() -> writer.submit(new OutputWriter.Commit(List.of(), List.of(), seeds, List.of())));
       }
-      if (config.mode == CrawlConfig.Mode.FIBERS) {
+      if (config.mode == ExecutionMode.FIBER) {
         String[] result = new String[1];
         Fiber d = Fiber.builder().scheduler(scheduler).name("krill-crawl-dispatcher").start(() -> result[0] = dispatch(start));
         Continuation.runOnThread(d::join);
@@ -243,7 +244,7 @@ public final class Crawler {
     double seconds = (System.nanoTime() - start) / 1e9;
     CrawlSummary summary = new CrawlSummary(stats.pages.sum(), stats.requests.sum(), stats.bytes.sum(), stats.statuses(),
         stats.errors(), stats.robotsDisallowed.sum(), seconds, stoppedBy, frontier.seenDescription(), dnsText(),
-        writer.warcFiles(), dir, config.mode.name().toLowerCase(Locale.ROOT) + (config.naive ? " (naive)" : ""),
+        writer.warcFiles(), dir, config.mode.alias() + (config.naive ? " (naive)" : ""),
         stats.peakFetching.get());
     Files.writeString(dir.resolve("summary.json"), summary.toJson() + "\n");
     return summary;

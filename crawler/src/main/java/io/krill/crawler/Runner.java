@@ -4,6 +4,7 @@ import io.krill.fibers.Continuation;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.SuspendableRunnable;
+import io.krill.fibers.VirtualThreads;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -21,31 +22,14 @@ abstract class Runner implements AutoCloseable {
 
   static Runner create(CrawlConfig c, FiberScheduler scheduler) {
     switch (c.mode) {
-      case FIBERS:
+      case FIBER:
         return new Fibers(scheduler);
-      case THREADS:
+      case PLATFORM:
         return c.naive ? new ThreadPerTask() : new Pool(Executors.newFixedThreadPool(c.threads, named("krill-crawl-")));
       case VIRTUAL:
-        return new Pool(virtualExecutor());
+        return new Pool(VirtualThreads.newThreadPerTaskExecutor());
       default:
         throw new IllegalArgumentException("mode: " + c.mode);
-    }
-  }
-
-  /** @return true if this JDK has virtual threads */
-  static boolean virtualThreadsAvailable() {
-    return Runtime.version().feature() >= 21;
-  }
-
-  private static ExecutorService virtualExecutor() {
-    if (!virtualThreadsAvailable()) {
-      throw new UnsupportedOperationException("--mode virtual needs JDK 21 or newer (this is JDK "
-          + Runtime.version().feature() + ")");
-    }
-    try {
-      return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-    } catch (ReflectiveOperationException e) {
-      throw new UnsupportedOperationException("--mode virtual: virtual threads unavailable: " + e, e);
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.crawler.TestHttpServer.Response;
+import io.krill.fibers.ExecutionMode;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -155,11 +156,11 @@ class CrawlerTest {
   void run_threadsModeAndNaive_sameFetchedSetAsFibers() throws Exception {
     try (SmallWeb web = new SmallWeb(6, 5)) {
       Path threads = tmp.resolve("threads");
-      Crawler.create(web.config(threads).mode(CrawlConfig.Mode.THREADS).threads(4).build()).run();
+      Crawler.create(web.config(threads).mode(ExecutionMode.PLATFORM).threads(4).build()).run();
       Path naive = tmp.resolve("naive");
       Crawler.create(web.config(naive).naive(true).build()).run();
       Path naiveThreads = tmp.resolve("naive-threads");
-      Crawler.create(web.config(naiveThreads).mode(CrawlConfig.Mode.THREADS).naive(true).build()).run();
+      Crawler.create(web.config(naiveThreads).mode(ExecutionMode.PLATFORM).naive(true).build()).run();
       assertThat(fetchedPages(threads)).isEqualTo(web.reachablePages());
       assertThat(fetchedPages(naive)).isEqualTo(web.reachablePages());
       assertThat(fetchedPages(naiveThreads)).isEqualTo(web.reachablePages());
@@ -170,7 +171,7 @@ class CrawlerTest {
   void run_virtualMode_crawlsOnJdk21OrRefusesClearlyOn17() throws Exception {
     try (SmallWeb web = new SmallWeb(4, 5)) {
       Path out = tmp.resolve("virtual");
-      CrawlConfig c = web.config(out).mode(CrawlConfig.Mode.VIRTUAL).build();
+      CrawlConfig c = web.config(out).mode(ExecutionMode.VIRTUAL).build();
       if (Runtime.version().feature() >= 21) {
         Crawler.create(c).run();
         assertThat(fetchedPages(out)).isEqualTo(web.reachablePages());

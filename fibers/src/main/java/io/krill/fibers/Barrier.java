@@ -118,7 +118,7 @@ public final class Barrier {
       if (++arrived == enrolled) {
         released = endPhaseLocked();
       } else {
-        w = new Waiter(Strands.current(), null);
+        w = new Waiter(Strand.current(), null);
         waiting.add(w);
       }
     } finally {

@@ -52,15 +52,8 @@ public final class Channel<T> {
 
   private static final AtomicLong IDS = new AtomicLong();
 
-  private static final java.lang.invoke.VarHandle LOCKED;
-
-  static {
-    try {
-      LOCKED = java.lang.invoke.MethodHandles.lookup().findVarHandle(Channel.class, "locked", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final java.lang.invoke.VarHandle LOCKED =
+      SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), Channel.class);
 
   final long id = IDS.incrementAndGet();
   private volatile int locked;
@@ -295,7 +288,7 @@ public final class Channel<T> {
     try {
       r = offerLocked(item);
       if (r == FULL) {
-        w = new Waiter(Strands.current(), item);
+        w = new Waiter(Strand.current(), item);
         senders.add(w);
       }
     } finally {
@@ -313,7 +306,7 @@ public final class Channel<T> {
     try {
       x = pollLocked();
       if (x == EMPTY) {
-        Waiter w = new Waiter(Strands.current(), null);
+        Waiter w = new Waiter(Strand.current(), null);
         receivers.add(w);
         x = w;
       }
@@ -401,35 +394,13 @@ public final class Channel<T> {
     }
   }
 
-  /*
-   * The channel's lock: a test-and-set spin lock in one field of the channel. Critical sections
-   * are a few field updates and never park, so a waiting strand spins briefly, then yields, then
-   * naps for a microsecond; uncontended it costs one CAS and one release store, and no lock
-   * objects per channel.
-   */
+  /* The channel's lock: its sections are a few field updates and never park (see SpinLocks). */
   void lock() {
-    if (!LOCKED.compareAndSet(this, 0, 1)) {
-      lockContended();
-    }
-  }
-
-  private void lockContended() {
-    for (int spins = 1; ; spins++) {
-      if (locked == 0 && LOCKED.compareAndSet(this, 0, 1)) {
-        return;
-      }
-      if (spins < 64) {
-        Thread.onSpinWait();
-      } else if (spins < 128) {
-        Thread.yield();
-      } else {
-        java.util.concurrent.locks.LockSupport.parkNanos(1_000);
-      }
-    }
+    SpinLocks.lock(LOCKED, this);
   }
 
   void unlock() {
-    LOCKED.setRelease(this, 0);
+    SpinLocks.unlock(LOCKED, this);
   }
 
   /** Unlocks, then wakes the strand that a locked step completed, if any. */
@@ -438,7 +409,7 @@ public final class Channel<T> {
     woken = null;
     unlock();
     if (w != null) {
-      Strands.wake(w.strand);
+      Strand.wake(w.strand);
     }
   }
 

@@ -508,7 +508,7 @@ public final class Fiber extends Stack implements Runnable {
     Object j = JOINERS.getAndSet(this, CLOSED);
     while (j instanceof Joiner) {
       Joiner n = (Joiner) j;
-      Strands.wake(n.strand);
+      Strand.wake(n.strand);
       j = n.next;
     }
   }
@@ -819,7 +819,7 @@ public final class Fiber extends Stack implements Runnable {
     if (isDone()) {
       return true;
     }
-    Object me = Strands.current();
+    Object me = Strand.current();
     for (;;) {
       Object j = joiners;
       if (j == CLOSED) {
@@ -835,13 +835,13 @@ public final class Fiber extends Stack implements Runnable {
     try {
       while (!isDone()) {
         if (nanos == Long.MAX_VALUE) {
-          Strands.park(this);
+          Strand.park(this);
         } else {
           long left = nanos - ((clock != null ? clock.nanoTime() : System.nanoTime()) - start);
           if (left <= 0) {
             return false;
           }
-          Strands.parkNanos(this, left);
+          Strand.parkNanos(this, left);
         }
       }
       finished = true;

@@ -95,7 +95,7 @@ public final class FiberCountDownLatch {
       if (!wait) {
         return NOT_OPEN;
       }
-      Waiter w = new Waiter(Strands.current(), null);
+      Waiter w = new Waiter(Strand.current(), null);
       waiters.add(w);
       return w;
     } finally {

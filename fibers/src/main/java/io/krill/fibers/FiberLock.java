@@ -94,7 +94,7 @@ public final class FiberLock {
 
   /* Returns null if acquired; else a registered waiter, or NOT_ACQUIRED if !register. */
   private Waiter acquireOrRegister(boolean register) {
-    Object me = Strands.current();
+    Object me = Strand.current();
     mutex.lock();
     try {
       if (owner == null) {
@@ -126,7 +126,7 @@ public final class FiberLock {
    * @throws IllegalMonitorStateException if the calling strand does not hold the lock
    */
   public void unlock() {
-    Object me = Strands.current();
+    Object me = Strand.current();
     Waiter next = null;
     mutex.lock();
     try {
@@ -145,7 +145,7 @@ public final class FiberLock {
       mutex.unlock();
     }
     if (next != null) {
-      Strands.wake(next.strand);
+      Strand.wake(next.strand);
     }
   }
 
@@ -174,7 +174,7 @@ public final class FiberLock {
 
   /** @return true if the calling strand (fiber, or thread off-fiber) holds the lock */
   public boolean isHeldByCurrentStrand() {
-    Object me = Strands.current();
+    Object me = Strand.current();
     mutex.lock();
     try {
       return owner == me;

@@ -119,7 +119,7 @@ public final class FiberSemaphore {
       if (!register) {
         return NOT_ACQUIRED;
       }
-      Waiter w = new Waiter(Strands.current(), null);
+      Waiter w = new Waiter(Strand.current(), null);
       w.amount = n;
       waiters.add(w);
       return w;

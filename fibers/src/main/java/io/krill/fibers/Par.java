@@ -77,7 +77,7 @@ public final class Par {
   }
 
   private void start(FiberScheduler scheduler, List<? extends SuspendableRunnable> bodies) {
-    Object parent = Strands.current();
+    Object parent = Strand.current();
     String prefix = (parent instanceof Fiber ? ((Fiber) parent).name() : ((Thread) parent).getName()) + "/par-";
     Fiber.Builder b = Fiber.builder();
     if (scheduler != null) {

@@ -317,7 +317,7 @@ public final class Select<R> {
   }
 
   private Waiter[] registerLocked() {
-    Waiter owner = new Waiter(Strands.current(), null);
+    Waiter owner = new Waiter(Strand.current(), null);
     Waiter[] ws = new Waiter[Math.max(1, size)];
     for (int i = 0; i < size; i++) {
       Waiter w = new Waiter(owner, i, sends[i] ? items[i] : null);

@@ -129,7 +129,7 @@ final class Waiter {
     while (owner.decision == null) {
       try {
         if (deadline == NO_DEADLINE) {
-          Strands.park(blocker);
+          Strand.park(blocker);
         } else {
           long left = deadline - now();
           if (left <= 0) {
@@ -138,7 +138,7 @@ final class Waiter {
             }
             break;
           }
-          Strands.parkNanos(blocker, left);
+          Strand.parkNanos(blocker, left);
         }
       } catch (FiberCancelledException e) {
         if (withdraw.test(owner)) {
@@ -155,12 +155,12 @@ final class Waiter {
   static void wakeAll(Waiter first) {
     for (Waiter w = first; w != null; ) {
       Waiter next = w.next;
-      Strands.wake(w.strand);
+      Strand.wake(w.strand);
       w = next;
     }
   }
 
-  /* Off-fiber, Strands already re-interrupted the thread. */
+  /* Off-fiber, Strand already re-interrupted the thread. */
   private static void rearmCancellation() {
     Fiber f = Fiber.current();
     if (f != null) {

@@ -1,12 +1,12 @@
 package io.krill.httpd;
 
 import io.krill.fibers.FiberCancelledException;
+import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.internal.ByteSink;
 import io.krill.netio.internal.ByteSource;
-import io.krill.netio.internal.Strand;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;

@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.fibers.ExecutionMode;
 import io.krill.fibers.Suspendable;
 
 /**

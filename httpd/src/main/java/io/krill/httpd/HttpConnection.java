@@ -1,9 +1,10 @@
 package io.krill.httpd;
 
 import io.krill.fibers.Fiber;
+import io.krill.fibers.SpinLocks;
+import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
-import io.krill.netio.internal.Strand;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
@@ -519,13 +520,13 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
   private volatile int locked;
   private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.netio.internal.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), HttpConnection.class);
+      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), HttpConnection.class);
 
   private void lock() {
-    io.krill.netio.internal.SpinLocks.lock(LOCKED, this);
+    io.krill.fibers.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    io.krill.netio.internal.SpinLocks.unlock(LOCKED, this);
+    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

@@ -1,6 +1,9 @@
 package io.krill.httpd;
 
+import io.krill.fibers.Checks;
+import io.krill.fibers.ExecutionMode;
 import io.krill.fibers.FiberScheduler;
+import io.krill.fibers.VirtualThreads;
 import io.krill.netio.Tls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -379,9 +382,8 @@ public final class HttpServer implements AutoCloseable {
      *     {@link ExecutionMode#VIRTUAL} is asked for on a JDK without virtual threads
      */
     public HttpServer build() {
-      if (mode == ExecutionMode.VIRTUAL && !Strands.virtualThreadsAvailable()) {
-        throw new IllegalArgumentException("mode: VIRTUAL needs JDK 21 or newer (running Java "
-            + Runtime.version() + "); use FIBER or PLATFORM");
+      if (mode == ExecutionMode.VIRTUAL && !VirtualThreads.available()) {
+        throw new IllegalArgumentException("mode: VIRTUAL " + VirtualThreads.UNAVAILABLE + "; use FIBER or PLATFORM");
       }
       Builder copy = copy();
       return new HttpServer(copy);

@@ -1,10 +1,12 @@
 package io.krill.httpd;
 
 import io.krill.fibers.Continuation;
+import io.krill.fibers.ExecutionMode;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
-import io.krill.netio.Transport;
+import io.krill.fibers.VirtualThreads;
 import io.krill.netio.Tls;
+import io.krill.netio.Transport;
 import io.krill.netio.internal.Transports;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -159,14 +161,20 @@ final class ServerCore {
         fb.start(c);
         break;
       case VIRTUAL:
-        Strands.startVirtual(() -> Continuation.runOnThread(c));
+        VirtualThreads.start(() -> Continuation.runOnThread(c));
         break;
       case PLATFORM:
-        Strands.startPlatform("httpd " + ch.remoteAddress(), () -> Continuation.runOnThread(c));
+        startPlatform("httpd " + ch.remoteAddress(), () -> Continuation.runOnThread(c));
         break;
       default:
         throw new AssertionError(mode);
     }
+  }
+
+  private static void startPlatform(String name, Runnable body) {
+    Thread t = new Thread(body, name);
+    t.setDaemon(true);
+    t.start();
   }
 
   /* One pass over the open connections: wakes readers whose deadline passed. */

@@ -6,7 +6,8 @@
  *
  * <p>Threading: a connection's requests are served one after another by one strand (a fiber
  * on the channel's event loop by default, or a virtual or platform thread by
- * {@link io.krill.httpd.ExecutionMode}); request and response methods that read or write the
+ * {@link io.krill.fibers.ExecutionMode}); request and response methods that read or write the
  * network may suspend that fiber, never its carrier, and block the thread off-fiber.
  */
 package io.krill.httpd;
+

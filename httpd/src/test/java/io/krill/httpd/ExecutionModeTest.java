@@ -3,6 +3,7 @@ package io.krill.httpd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.krill.fibers.ExecutionMode;
 import io.krill.fibers.Fiber;
 import io.krill.netio.FiberOutput;
 import java.time.Duration;
@@ -46,7 +47,7 @@ class ExecutionModeTest {
     HttpServer.Builder b = TestServers.builder().mode(mode).post("/work", SAME_HANDLER);
     if (mode == ExecutionMode.VIRTUAL && !virtualThreads()) {
       assertThatThrownBy(b::build).isInstanceOf(IllegalArgumentException.class)
-          .hasMessageStartingWith("mode: VIRTUAL needs JDK 21 or newer (running Java 17");
+          .hasMessageStartingWith("mode: VIRTUAL needs JDK 21+ (virtual threads are absent on JDK 17");
       return;
     }
     try (HttpServer server = b.build().start()) {

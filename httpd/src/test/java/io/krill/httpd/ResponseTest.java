@@ -2,6 +2,7 @@ package io.krill.httpd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.krill.fibers.ExecutionMode;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.Tls;
 import io.netty.pkitesting.CertificateBuilder;

@@ -1,8 +1,9 @@
 package io.krill.netio;
 
+import io.krill.fibers.Checks;
+import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.internal.ByteSource;
-import io.krill.netio.internal.Checks;
 import io.krill.netio.internal.Errors;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ReferenceCountUtil;
@@ -325,13 +326,13 @@ public final class FiberInput {
   /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
   private volatile int locked;
   private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.netio.internal.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberInput.class);
+      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberInput.class);
 
   private void lock() {
-    io.krill.netio.internal.SpinLocks.lock(LOCKED, this);
+    io.krill.fibers.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    io.krill.netio.internal.SpinLocks.unlock(LOCKED, this);
+    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

@@ -1,5 +1,6 @@
 package io.krill.netio;
 
+import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.internal.ByteSink;
 import io.krill.netio.internal.Errors;
@@ -38,7 +39,7 @@ public final class FiberOutput {
    */
   public static FiberOutput of(ByteSink sink, int bufferSize) {
     java.util.Objects.requireNonNull(sink, "sink");
-    io.krill.netio.internal.Checks.positive("bufferSize", bufferSize);
+    io.krill.fibers.Checks.positive("bufferSize", bufferSize);
     return new FiberOutput(sink, bufferSize);
   }
 
@@ -209,13 +210,13 @@ public final class FiberOutput {
   /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
   private volatile int locked;
   private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.netio.internal.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberOutput.class);
+      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberOutput.class);
 
   private void lock() {
-    io.krill.netio.internal.SpinLocks.lock(LOCKED, this);
+    io.krill.fibers.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    io.krill.netio.internal.SpinLocks.unlock(LOCKED, this);
+    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

@@ -1,12 +1,12 @@
 package io.krill.netio;
 
+import io.krill.fibers.Checks;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
+import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.internal.Await;
-import io.krill.netio.internal.Checks;
 import io.krill.netio.internal.Connection;
-import io.krill.netio.internal.Strand;
 import io.krill.netio.internal.Transports;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;

@@ -1,14 +1,14 @@
 package io.krill.netio;
 
 import io.krill.fibers.Blocking;
+import io.krill.fibers.Checks;
+import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.internal.Await;
 import io.krill.netio.internal.ByteSink;
 import io.krill.netio.internal.ByteSource;
-import io.krill.netio.internal.Checks;
 import io.krill.netio.internal.Connection;
 import io.krill.netio.internal.Errors;
-import io.krill.netio.internal.Strand;
 import io.krill.netio.internal.Transports;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;

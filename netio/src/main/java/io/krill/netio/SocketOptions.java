@@ -1,8 +1,8 @@
 package io.krill.netio;
 
+import io.krill.fibers.Checks;
 import io.krill.fibers.FiberScheduler;
 import io.krill.netio.dns.DnsResolver;
-import io.krill.netio.internal.Checks;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package io.krill.netio;
 
-import io.krill.netio.internal.Checks;
+import io.krill.fibers.Checks;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;

@@ -1,5 +1,6 @@
 package io.krill.testweb;
 
+import io.krill.fibers.Checks;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -109,7 +110,7 @@ public final class DnsServer implements AutoCloseable {
    * @throws IOException if the port cannot be bound
    */
   public static DnsServer start(SyntheticWeb web, int port) throws IOException {
-    return new DnsServer(Objects.requireNonNull(web, "web"), Args.inRange("port", port, 0, 65535));
+    return new DnsServer(Objects.requireNonNull(web, "web"), Checks.inRange("port", port, 0, 65535));
   }
 
   /** @return the address to send queries to (UDP and TCP) */

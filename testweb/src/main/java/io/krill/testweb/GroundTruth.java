@@ -1,6 +1,7 @@
 package io.krill.testweb;
 
 import crawlercommons.filters.basic.BasicURLNormalizer;
+import io.krill.fibers.Checks;
 import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.Collections;
@@ -225,7 +226,7 @@ public final class GroundTruth {
     Search(SyntheticWeb web, Scope scope, int port) {
       this.web = web;
       this.scope = scope;
-      this.port = Args.inRange("port", port, 1, 65535);
+      this.port = Checks.inRange("port", port, 1, 65535);
       this.normalizer = BasicURLNormalizer.newBuilder().queryParamsToRemove(scope.removeQueryParams).build();
     }
 
@@ -233,7 +234,7 @@ public final class GroundTruth {
       for (String seed : scope.seeds != null ? scope.seeds : web.seedUrls(port)) {
         String url = normalize(seed);
         if (url == null) {
-          throw Args.bad("seeds", seed, "http URLs");
+          throw Checks.bad("seeds", seed, "http URLs");
         }
         String host = URI.create(url).getHost();
         seedHosts.add(host);

@@ -1,5 +1,6 @@
 package io.krill.testweb;
 
+import io.krill.fibers.Checks;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -168,7 +169,7 @@ public final class Scope {
     public Builder allowDomains(Collection<String> domains) {
       for (String d : domains) {
         if (d == null || d.isBlank() || d.startsWith(".") || d.endsWith(".")) {
-          throw Args.bad("allowDomains", d, "domain names such as krill.test");
+          throw Checks.bad("allowDomains", d, "domain names such as krill.test");
         }
         allowDomains.add(d.toLowerCase(Locale.ROOT));
       }
@@ -178,13 +179,13 @@ public final class Scope {
 
     /** @param depth the deepest link depth crawled, 0.. or {@link #UNLIMITED} @return this */
     public Builder maxDepth(int depth) {
-      this.maxDepth = Args.inRange("maxDepth", depth, 0, UNLIMITED);
+      this.maxDepth = Checks.inRange("maxDepth", depth, 0, UNLIMITED);
       return this;
     }
 
     /** @param pages the most URLs fetched, 1.. or {@link #UNLIMITED} @return this */
     public Builder maxPages(long pages) {
-      this.maxPages = Args.inRange("maxPages", pages, 1, Long.MAX_VALUE);
+      this.maxPages = Checks.inRange("maxPages", pages, 1, Long.MAX_VALUE);
       return this;
     }
 
@@ -216,7 +217,7 @@ public final class Scope {
     public Builder removeQueryParams(String... names) {
       for (String n : names) {
         if (n == null || n.isEmpty()) {
-          throw Args.bad("removeQueryParams", n, "parameter names");
+          throw Checks.bad("removeQueryParams", n, "parameter names");
         }
         removeQueryParams.add(n);
       }
@@ -226,7 +227,7 @@ public final class Scope {
     /** @param urls seed URLs (default: the web's seeds) @return this */
     public Builder seeds(List<String> urls) {
       if (urls.isEmpty()) {
-        throw Args.bad("seeds", urls, "at least one URL");
+        throw Checks.bad("seeds", urls, "at least one URL");
       }
       this.seeds = List.copyOf(urls);
       return this;
@@ -235,7 +236,7 @@ public final class Scope {
     /** @return the scope */
     public Scope build() {
       if (hosts == Hosts.ALLOW_LIST && allowDomains.isEmpty()) {
-        throw Args.bad("allowDomains", "[]", "at least one domain for hosts ALLOW_LIST");
+        throw Checks.bad("allowDomains", "[]", "at least one domain for hosts ALLOW_LIST");
       }
       return new Scope(this);
     }
@@ -244,7 +245,7 @@ public final class Scope {
       try {
         return Pattern.compile(Objects.requireNonNull(regex, name));
       } catch (PatternSyntaxException e) {
-        throw Args.bad(name, regex, "a regular expression (" + e.getDescription() + ")");
+        throw Checks.bad(name, regex, "a regular expression (" + e.getDescription() + ")");
       }
     }
   }

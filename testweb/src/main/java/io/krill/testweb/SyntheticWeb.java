@@ -1,5 +1,6 @@
 package io.krill.testweb;
 
+import io.krill.fibers.Checks;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -614,7 +615,7 @@ public final class SyntheticWeb {
         }
       }
       if (chosen.size() < want) {
-        throw Args.bad(knobs[t.ordinal()], want, "<= " + chosen.size() + ", the hosts whose robots.txt and DNS answer");
+        throw Checks.bad(knobs[t.ordinal()], want, "<= " + chosen.size() + ", the hosts whose robots.txt and DNS answer");
       }
       Collections.sort(chosen);
       trapHosts.put(t, Collections.unmodifiableList(chosen));

@@ -1,6 +1,7 @@
 package io.krill.testweb;
 
 import io.krill.config.Units;
+import io.krill.fibers.Checks;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -513,19 +514,19 @@ public final class TestWebConfig {
 
     /** @param hosts virtual hosts, 1..{@value #MAX_HOSTS} @return this */
     public Builder hosts(int hosts) {
-      this.hosts = Args.inRange("hosts", hosts, 1, MAX_HOSTS);
+      this.hosts = Checks.inRange("hosts", hosts, 1, MAX_HOSTS);
       return this;
     }
 
     /** @param domains registrable domains ({@code krill.test}, {@code krill-1.test}, ...; host i is in domain i % domains), 1..{@value #MAX_HOSTS} @return this */
     public Builder domains(int domains) {
-      this.domains = Args.inRange("domains", domains, 1, MAX_HOSTS);
+      this.domains = Checks.inRange("domains", domains, 1, MAX_HOSTS);
       return this;
     }
 
     /** @param ips loopback addresses the hosts are spread over, 1..{@value #MAX_IPS} @return this */
     public Builder ips(int ips) {
-      this.ips = Args.inRange("ips", ips, 1, MAX_IPS);
+      this.ips = Checks.inRange("ips", ips, 1, MAX_IPS);
       return this;
     }
 
@@ -537,56 +538,56 @@ public final class TestWebConfig {
 
     /** @param port the HTTP port of every address, 0..65535 (0: a free one) @return this */
     public Builder port(int port) {
-      this.port = Args.inRange("port", port, 0, 65535);
+      this.port = Checks.inRange("port", port, 0, 65535);
       return this;
     }
 
     /** @param dnsPort the DNS port on 127.0.0.1, 0..65535 (0: a free one) @return this */
     public Builder dnsPort(int dnsPort) {
-      this.dnsPort = Args.inRange("dnsPort", dnsPort, 0, 65535);
+      this.dnsPort = Checks.inRange("dnsPort", dnsPort, 0, 65535);
       return this;
     }
 
     /** @param seeds seed URLs, the roots of hosts 0..seeds-1, 1..hosts @return this */
     public Builder seeds(int seeds) {
-      this.seeds = Args.inRange("seeds", seeds, 1, MAX_HOSTS);
+      this.seeds = Checks.inRange("seeds", seeds, 1, MAX_HOSTS);
       return this;
     }
 
     /** @param pages pages per host including the root, 1..{@value #MAX_PAGES_PER_HOST} @return this */
     public Builder pagesPerHost(int pages) {
-      this.pagesPerHost = Args.inRange("pagesPerHost", pages, 1, MAX_PAGES_PER_HOST);
+      this.pagesPerHost = Checks.inRange("pagesPerHost", pages, 1, MAX_PAGES_PER_HOST);
       return this;
     }
 
     /** @param links links per page, 0..1000 @return this */
     public Builder outDegree(int links) {
-      this.outDegree = Args.inRange("outDegree", links, 0, 1000);
+      this.outDegree = Checks.inRange("outDegree", links, 0, 1000);
       return this;
     }
 
     /** @param rate share of links to another host, 0..1 @return this */
     public Builder crossHostRate(double rate) {
-      this.crossHostRate = Args.rate("crossHostRate", rate);
+      this.crossHostRate = Checks.rate("crossHostRate", rate);
       return this;
     }
 
     /** @param bytes mean page size, 256..16MiB @return this */
     public Builder pageBytes(long bytes) {
-      this.pageBytes = Args.inRange("pageBytes", bytes, 256, 16L << 20);
+      this.pageBytes = Checks.inRange("pageBytes", bytes, 256, 16L << 20);
       return this;
     }
 
     /** @param latency server time before the first byte, 0..60s @return this */
     public Builder latency(Duration latency) {
-      this.latency = Args.inRange("latency", latency, Duration.ZERO, Duration.ofSeconds(60));
+      this.latency = Checks.inRange("latency", latency, Duration.ZERO, Duration.ofSeconds(60));
       return this;
     }
 
     /** @param jitter spread of latency and bandwidth between hosts, 0..0.9 @return this */
     public Builder latencyJitter(double jitter) {
       if (!(jitter >= 0 && jitter <= 0.9)) {
-        throw Args.bad("latencyJitter", jitter, "0..0.9");
+        throw Checks.bad("latencyJitter", jitter, "0..0.9");
       }
       this.latencyJitter = jitter;
       return this;
@@ -595,7 +596,7 @@ public final class TestWebConfig {
     /** @param bytesPerSecond speed of one response, 0 (unlimited) or 1KiB..1GiB @return this */
     public Builder bandwidth(long bytesPerSecond) {
       if (bytesPerSecond != 0) {
-        Args.inRange("bandwidth", bytesPerSecond, 1024, 1L << 30);
+        Checks.inRange("bandwidth", bytesPerSecond, 1024, 1L << 30);
       }
       this.bandwidth = bytesPerSecond;
       return this;
@@ -603,39 +604,39 @@ public final class TestWebConfig {
 
     /** @param rate share of links to missing pages, 0..1 @return this */
     public Builder notFoundRate(double rate) {
-      this.notFoundRate = Args.rate("notFoundRate", rate);
+      this.notFoundRate = Checks.rate("notFoundRate", rate);
       return this;
     }
 
     /** @param rate share of links to hosts without DNS, 0..1 @return this */
     public Builder deadHostRate(double rate) {
-      this.deadHostRate = Args.rate("deadHostRate", rate);
+      this.deadHostRate = Checks.rate("deadHostRate", rate);
       return this;
     }
 
     /** @param rate share of pages answering 500, 0..1 @return this */
     public Builder serverErrorRate(double rate) {
-      this.serverErrorRate = Args.rate("serverErrorRate", rate);
+      this.serverErrorRate = Checks.rate("serverErrorRate", rate);
       return this;
     }
 
     /** @param rate share of pages first answering 429, 0..1 @return this */
     public Builder throttleRate(double rate) {
-      this.throttleRate = Args.rate("throttleRate", rate);
+      this.throttleRate = Checks.rate("throttleRate", rate);
       return this;
     }
 
     /** @param count 429 answers before a throttled page answers 200, 1..100 @return this */
     public Builder throttleCount(int count) {
-      this.throttleCount = Args.inRange("throttleCount", count, 1, 100);
+      this.throttleCount = Checks.inRange("throttleCount", count, 1, 100);
       return this;
     }
 
     /** @param retryAfter the Retry-After of a 429, whole seconds 1s..1h @return this */
     public Builder retryAfter(Duration retryAfter) {
-      Args.inRange("retryAfter", retryAfter, Duration.ofSeconds(1), Duration.ofHours(1));
+      Checks.inRange("retryAfter", retryAfter, Duration.ofSeconds(1), Duration.ofHours(1));
       if (retryAfter.toNanos() % 1_000_000_000L != 0) {
-        throw Args.bad("retryAfter", Units.format(retryAfter), "whole seconds");
+        throw Checks.bad("retryAfter", Units.format(retryAfter), "whole seconds");
       }
       this.retryAfter = retryAfter;
       return this;
@@ -643,63 +644,63 @@ public final class TestWebConfig {
 
     /** @param rate share of pages whose connection is reset, 0..1 @return this */
     public Builder resetRate(double rate) {
-      this.resetRate = Args.rate("resetRate", rate);
+      this.resetRate = Checks.rate("resetRate", rate);
       return this;
     }
 
     /** @param rate share of slowly dripping pages, 0..1 @return this */
     public Builder slowDripRate(double rate) {
-      this.slowDripRate = Args.rate("slowDripRate", rate);
+      this.slowDripRate = Checks.rate("slowDripRate", rate);
       return this;
     }
 
     /** @param bytesPerSecond drip speed, 1..1024 @return this */
     public Builder slowDripBandwidth(long bytesPerSecond) {
-      this.slowDripBandwidth = Args.inRange("slowDripBandwidth", bytesPerSecond, 1, 1024);
+      this.slowDripBandwidth = Checks.inRange("slowDripBandwidth", bytesPerSecond, 1, 1024);
       return this;
     }
 
     /** @param duration how long a slow page drips before completing, 1s..10m @return this */
     public Builder slowDripDuration(Duration duration) {
-      this.slowDripDuration = Args.inRange("slowDripDuration", duration, Duration.ofSeconds(1), Duration.ofMinutes(10));
+      this.slowDripDuration = Checks.inRange("slowDripDuration", duration, Duration.ofSeconds(1), Duration.ofMinutes(10));
       return this;
     }
 
     /** @param rate share of pages redirecting (301) to another page, 0..1 @return this */
     public Builder redirectRate(double rate) {
-      this.redirectRate = Args.rate("redirectRate", rate);
+      this.redirectRate = Checks.rate("redirectRate", rate);
       return this;
     }
 
     /** @param rate share of pages under /private/, 0..1 @return this */
     public Builder disallowedRate(double rate) {
-      this.disallowedRate = Args.rate("disallowedRate", rate);
+      this.disallowedRate = Checks.rate("disallowedRate", rate);
       return this;
     }
 
     /** @param rate share of pages listed only in the sitemap, 0..1 @return this */
     public Builder sitemapOnlyRate(double rate) {
-      this.sitemapOnlyRate = Args.rate("sitemapOnlyRate", rate);
+      this.sitemapOnlyRate = Checks.rate("sitemapOnlyRate", rate);
       return this;
     }
 
     /** @param rate share of hosts without robots.txt, 0..1 @return this */
     public Builder robotsMissingRate(double rate) {
-      this.robotsMissingRate = Args.rate("robotsMissingRate", rate);
+      this.robotsMissingRate = Checks.rate("robotsMissingRate", rate);
       return this;
     }
 
     /** @param rate share of hosts whose robots.txt answers 503, 0..1 @return this */
     public Builder robotsErrorRate(double rate) {
-      this.robotsErrorRate = Args.rate("robotsErrorRate", rate);
+      this.robotsErrorRate = Checks.rate("robotsErrorRate", rate);
       return this;
     }
 
     /** @param delay the Crawl-delay of robots.txt, 0 (no line) or 1ms..60s @return this */
     public Builder crawlDelay(Duration delay) {
-      Args.inRange("crawlDelay", delay, Duration.ZERO, Duration.ofSeconds(60));
+      Checks.inRange("crawlDelay", delay, Duration.ZERO, Duration.ofSeconds(60));
       if (delay.toNanos() % 1_000_000L != 0) {
-        throw Args.bad("crawlDelay", Units.format(delay), "whole milliseconds");
+        throw Checks.bad("crawlDelay", Units.format(delay), "whole milliseconds");
       }
       this.crawlDelay = delay;
       return this;
@@ -713,51 +714,51 @@ public final class TestWebConfig {
 
     /** @param hosts hosts with a calendar trap, 0..hosts @return this */
     public Builder calendarHosts(int hosts) {
-      this.calendarHosts = Args.inRange("calendarHosts", hosts, 0, MAX_HOSTS);
+      this.calendarHosts = Checks.inRange("calendarHosts", hosts, 0, MAX_HOSTS);
       return this;
     }
 
     /** @param hosts hosts with a session-id trap, 0..hosts @return this */
     public Builder sessionIdHosts(int hosts) {
-      this.sessionIdHosts = Args.inRange("sessionIdHosts", hosts, 0, MAX_HOSTS);
+      this.sessionIdHosts = Checks.inRange("sessionIdHosts", hosts, 0, MAX_HOSTS);
       return this;
     }
 
     /** @param hosts hosts with an infinitely deep path, 0..hosts @return this */
     public Builder deepPathHosts(int hosts) {
-      this.deepPathHosts = Args.inRange("deepPathHosts", hosts, 0, MAX_HOSTS);
+      this.deepPathHosts = Checks.inRange("deepPathHosts", hosts, 0, MAX_HOSTS);
       return this;
     }
 
     /** @param hosts hosts with a redirect loop, 0..hosts @return this */
     public Builder redirectLoopHosts(int hosts) {
-      this.redirectLoopHosts = Args.inRange("redirectLoopHosts", hosts, 0, MAX_HOSTS);
+      this.redirectLoopHosts = Checks.inRange("redirectLoopHosts", hosts, 0, MAX_HOSTS);
       return this;
     }
 
     /** @param length URLs in a redirect loop, 1..100 @return this */
     public Builder redirectLoopLength(int length) {
-      this.redirectLoopLength = Args.inRange("redirectLoopLength", length, 1, 100);
+      this.redirectLoopLength = Checks.inRange("redirectLoopLength", length, 1, 100);
       return this;
     }
 
     /** @param hosts hosts with a gzip bomb, 0..hosts @return this */
     public Builder gzipBombHosts(int hosts) {
-      this.gzipBombHosts = Args.inRange("gzipBombHosts", hosts, 0, MAX_HOSTS);
+      this.gzipBombHosts = Checks.inRange("gzipBombHosts", hosts, 0, MAX_HOSTS);
       return this;
     }
 
     /** @param bytes size the bomb inflates to, 1MiB..1GiB @return this */
     public Builder gzipBombBytes(long bytes) {
-      this.gzipBombBytes = Args.inRange("gzipBombBytes", bytes, 1L << 20, 1L << 30);
+      this.gzipBombBytes = Checks.inRange("gzipBombBytes", bytes, 1L << 20, 1L << 30);
       return this;
     }
 
     /** @param ttl TTL of DNS answers, whole seconds 0..1d @return this */
     public Builder dnsTtl(Duration ttl) {
-      Args.inRange("dnsTtl", ttl, Duration.ZERO, Duration.ofDays(1));
+      Checks.inRange("dnsTtl", ttl, Duration.ZERO, Duration.ofDays(1));
       if (ttl.toNanos() % 1_000_000_000L != 0) {
-        throw Args.bad("dnsTtl", Units.format(ttl), "whole seconds");
+        throw Checks.bad("dnsTtl", Units.format(ttl), "whole seconds");
       }
       this.dnsTtl = ttl;
       return this;
@@ -765,19 +766,19 @@ public final class TestWebConfig {
 
     /** @param hosts hosts whose DNS answer is SERVFAIL, 0..hosts-1 @return this */
     public Builder dnsFailureHosts(int hosts) {
-      this.dnsFailureHosts = Args.inRange("dnsFailureHosts", hosts, 0, MAX_HOSTS);
+      this.dnsFailureHosts = Checks.inRange("dnsFailureHosts", hosts, 0, MAX_HOSTS);
       return this;
     }
 
     /** @param hosts hosts whose DNS queries go unanswered, 0..hosts-1 @return this */
     public Builder dnsTimeoutHosts(int hosts) {
-      this.dnsTimeoutHosts = Args.inRange("dnsTimeoutHosts", hosts, 0, MAX_HOSTS);
+      this.dnsTimeoutHosts = Checks.inRange("dnsTimeoutHosts", hosts, 0, MAX_HOSTS);
       return this;
     }
 
     /** @param entries most entries the access log keeps, 0..10,000,000 @return this */
     public Builder accessLogLimit(int entries) {
-      this.accessLogLimit = Args.inRange("accessLogLimit", entries, 0, 10_000_000);
+      this.accessLogLimit = Checks.inRange("accessLogLimit", entries, 0, 10_000_000);
       return this;
     }
 
@@ -788,19 +789,19 @@ public final class TestWebConfig {
      * @throws IllegalArgumentException naming the first knob out of its range
      */
     public TestWebConfig build() {
-      Args.inRange("seeds", seeds, 1, hosts);
+      Checks.inRange("seeds", seeds, 1, hosts);
       long lastIp = ipv4(firstIp) + ips - 1;
       if (lastIp > 0x7fff_fffeL) {
-        throw Args.bad("ips", ips, "<= " + (0x7fff_fffeL - ipv4(firstIp) + 1) + " addresses after firstIp " + firstIp.getHostAddress()
+        throw Checks.bad("ips", ips, "<= " + (0x7fff_fffeL - ipv4(firstIp) + 1) + " addresses after firstIp " + firstIp.getHostAddress()
             + ", to stay in 127.0.0.0/8");
       }
       for (String[] t : new String[][] {
           {"calendarHosts", "" + calendarHosts}, {"sessionIdHosts", "" + sessionIdHosts}, {"deepPathHosts", "" + deepPathHosts},
           {"redirectLoopHosts", "" + redirectLoopHosts}, {"gzipBombHosts", "" + gzipBombHosts}}) {
-        Args.inRange(t[0], Integer.parseInt(t[1]), 0, hosts);
+        Checks.inRange(t[0], Integer.parseInt(t[1]), 0, hosts);
       }
       if (dnsFailureHosts + dnsTimeoutHosts > hosts - seeds) {
-        throw Args.bad("dnsFailureHosts + dnsTimeoutHosts", dnsFailureHosts + dnsTimeoutHosts,
+        throw Checks.bad("dnsFailureHosts + dnsTimeoutHosts", dnsFailureHosts + dnsTimeoutHosts,
             "<= hosts - seeds = " + (hosts - seeds) + ": seed hosts always resolve");
       }
       sumAtMostOne("serverErrorRate + throttleRate + resetRate + slowDripRate + redirectRate",
@@ -812,7 +813,7 @@ public final class TestWebConfig {
 
     private static void sumAtMostOne(String name, double sum) {
       if (sum > 1 + 1e-9) {
-        throw Args.bad(name, sum, "<= 1");
+        throw Checks.bad(name, sum, "<= 1");
       }
     }
   }
@@ -835,17 +836,17 @@ public final class TestWebConfig {
     Objects.requireNonNull(text, "firstIp");
     String[] parts = text.trim().split("\\.", -1);
     if (parts.length != 4) {
-      throw Args.bad("firstIp", text, "an IPv4 literal in 127.0.0.0/8 such as 127.0.1.1");
+      throw Checks.bad("firstIp", text, "an IPv4 literal in 127.0.0.0/8 such as 127.0.1.1");
     }
     long value = 0;
     for (String p : parts) {
       if (!p.matches("\\d{1,3}") || Integer.parseInt(p) > 255) {
-        throw Args.bad("firstIp", text, "an IPv4 literal in 127.0.0.0/8 such as 127.0.1.1");
+        throw Checks.bad("firstIp", text, "an IPv4 literal in 127.0.0.0/8 such as 127.0.1.1");
       }
       value = value << 8 | Integer.parseInt(p);
     }
     if ((value >>> 24) != 127 || (value & 0xff_ffffL) == 0 || (value & 0xff_ffffL) == 0xff_ffffL) {
-      throw Args.bad("firstIp", text, "a host address in 127.0.0.0/8 (loopback only)");
+      throw Checks.bad("firstIp", text, "a host address in 127.0.0.0/8 (loopback only)");
     }
     return ipv4(value);
   }

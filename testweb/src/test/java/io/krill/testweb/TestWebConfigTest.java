@@ -55,7 +55,7 @@ class TestWebConfigTest {
     assertThatThrownBy(() -> TestWebConfig.builder().hosts(0)).hasMessage("hosts: 0 (expected: 1..100000)");
     assertThatThrownBy(() -> TestWebConfig.builder().crossHostRate(1.5)).hasMessage("crossHostRate: 1.5 (expected: 0..1)");
     assertThatThrownBy(() -> TestWebConfig.builder().crossHostRate(Double.NaN)).hasMessage("crossHostRate: NaN (expected: 0..1)");
-    assertThatThrownBy(() -> TestWebConfig.builder().latency(Duration.ofSeconds(61))).hasMessage("latency: 61s (expected: 0s..1m)");
+    assertThatThrownBy(() -> TestWebConfig.builder().latency(Duration.ofSeconds(61))).hasMessage("latency: 61s (expected: 0s..60s)");
     assertThatThrownBy(() -> TestWebConfig.builder().firstIp("10.0.0.1"))
         .hasMessage("firstIp: 10.0.0.1 (expected: a host address in 127.0.0.0/8 (loopback only))");
     assertThatThrownBy(() -> TestWebConfig.builder().firstIp("127.0.0.x"))

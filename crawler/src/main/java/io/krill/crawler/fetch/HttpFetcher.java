@@ -1,6 +1,6 @@
 package io.krill.crawler.fetch;
 
-import io.krill.crawler.internal.Checks;
+import io.krill.fibers.Checks;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.FiberSocket;

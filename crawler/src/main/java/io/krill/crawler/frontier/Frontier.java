@@ -1,6 +1,6 @@
 package io.krill.crawler.frontier;
 
-import io.krill.crawler.internal.Checks;
+import io.krill.fibers.Checks;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;

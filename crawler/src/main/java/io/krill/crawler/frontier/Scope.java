@@ -1,7 +1,7 @@
 package io.krill.crawler.frontier;
 
 import crawlercommons.domains.EffectiveTldFinder;
-import io.krill.crawler.internal.Checks;
+import io.krill.fibers.Checks;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;

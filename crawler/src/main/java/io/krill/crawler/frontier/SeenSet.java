@@ -1,6 +1,6 @@
 package io.krill.crawler.frontier;
 
-import io.krill.crawler.internal.Checks;
+import io.krill.fibers.Checks;
 import java.util.HashSet;
 import java.util.Set;
 

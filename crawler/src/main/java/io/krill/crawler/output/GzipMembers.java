@@ -1,6 +1,6 @@
 package io.krill.crawler.output;
 
-import io.krill.crawler.internal.Checks;
+import io.krill.fibers.Checks;
 import io.krill.netio.GzipFraming;
 import java.io.ByteArrayOutputStream;
 import java.util.zip.CRC32;

@@ -1,6 +1,6 @@
 package io.krill.crawler.output;
 
-import io.krill.crawler.internal.Checks;
+import io.krill.fibers.Checks;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -24,8 +24,8 @@ import org.netpreserve.jwarc.WarcRequest;
 import org.netpreserve.jwarc.WarcResource;
 import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcTruncationReason;
-import org.netpreserve.jwarc.Warcinfo;
 import org.netpreserve.jwarc.WarcWriter;
+import org.netpreserve.jwarc.Warcinfo;
 
 /**
  * WARC files written with jwarc, rotated by size ({@code crawl-00000.warc.gz}, ...). A batch

@@ -9,8 +9,8 @@ import static io.krill.loadtest.internal.Reports.q;
 import static io.krill.loadtest.internal.Reports.ratio;
 import static io.krill.loadtest.internal.Reports.uptime;
 
+import io.krill.fibers.VirtualThreads;
 import io.krill.loadtest.internal.Reports;
-import io.krill.loadtest.internal.VirtualThreads;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +46,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <p>The first {@code --jdk} is the one the goals are judged on (the newest). Each JDK gets
  * one JMH invocation with both benchmark classes ({@code -f 1 -wi 3 -i 5}, 1 s iterations,
  * {@code --quick}: 1 and 1), then one JVM per heap measurement with a fixed heap. Virtual
- * thread competitors are left out, with {@link VirtualThreads#SKIPPED}, on JDKs before 21.
+ * thread competitors are left out, with {@link VirtualThreads#UNAVAILABLE}, on JDKs before 21.
  * Pin the process ({@code taskset -c 0}) to run everything on one core; forks inherit it.
  */
 public final class ContinuationsReport {
@@ -284,7 +284,7 @@ public final class ContinuationsReport {
     double[] r1 = ratio(cont1, vt1);
     if (r1 == null) {
       rows.add(new String[] {"suspend+resume at depth 1 ÷ virtual-thread park/unpark switch", "≤ 0.2×",
-          "—", "NOT MEASURED", VirtualThreads.SKIPPED});
+          "—", "NOT MEASURED", "skipped: " + VirtualThreads.UNAVAILABLE});
     } else {
       boolean met = r1[0] <= GOAL_SWITCH;
       boolean metWithError = !(r1[2] > GOAL_SWITCH);

@@ -1,8 +1,8 @@
 package io.krill.loadtest.continuations;
 
 import io.krill.fibers.Continuation;
+import io.krill.fibers.VirtualThreads;
 import io.krill.loadtest.internal.BatchWorker;
-import io.krill.loadtest.internal.VirtualThreads;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Every competitor runs {@link #BATCH} operations per benchmark invocation on a worker
  * thread that the JMH thread hands the batch to, so the hand-off is the same and amortized.
- * Virtual-thread competitors throw {@link VirtualThreads#SKIPPED} on JDKs before 21.
+ * Virtual-thread competitors throw {@link VirtualThreads#UNAVAILABLE} on JDKs before 21.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -3,7 +3,7 @@ package io.krill.loadtest.continuations;
 import io.krill.fibers.Continuation;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
-import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.fibers.VirtualThreads;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
  * more frames that hold no live locals, and the bottom one suspends. Bodies are non-capturing,
  * so they are shared and not counted; the holding array is allocated before the baseline.
  * Prints one line: {@code heap kind=... count=... bytesPerItem=... jdk=...}, or
- * {@link VirtualThreads#SKIPPED} for virtual threads on JDK 17.
+ * {@link VirtualThreads#UNAVAILABLE} for virtual threads on JDK 17.
  */
 public final class SuspendedHeap {
   private static final Object ATTACHMENT = new Object();
@@ -59,7 +59,7 @@ public final class SuspendedHeap {
     }
     boolean virtual = kind.startsWith("virtualThread");
     if (virtual && !VirtualThreads.available()) {
-      System.out.println("heap kind=" + kind + " " + VirtualThreads.SKIPPED);
+      System.out.println("heap kind=" + kind + " skipped: " + VirtualThreads.UNAVAILABLE);
       return;
     }
     Object[] held = new Object[count];

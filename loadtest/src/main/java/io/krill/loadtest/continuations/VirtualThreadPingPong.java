@@ -1,7 +1,7 @@
 package io.krill.loadtest.continuations;
 
+import io.krill.fibers.VirtualThreads;
 import io.krill.loadtest.internal.BatchWorker;
-import io.krill.loadtest.internal.VirtualThreads;
 import java.util.concurrent.locks.LockSupport;
 
 /**

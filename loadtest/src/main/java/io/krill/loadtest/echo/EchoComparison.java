@@ -1,7 +1,7 @@
 package io.krill.loadtest.echo;
 
+import io.krill.fibers.VirtualThreads;
 import io.krill.loadtest.internal.ChildProcess;
-import io.krill.loadtest.internal.VirtualThreads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -94,8 +94,8 @@ public final class EchoComparison {
     try {
       for (String kind : s.servers) {
         if (kind.equals("virtual") && !VirtualThreads.available()) {
-          System.out.println("virtual: " + VirtualThreads.SKIPPED);
-          s.skipped.add("virtual: " + VirtualThreads.SKIPPED);
+          System.out.println("virtual: skipped: " + VirtualThreads.UNAVAILABLE);
+          s.skipped.add("virtual: skipped: " + VirtualThreads.UNAVAILABLE);
           continue;
         }
         servers.put(kind, null);

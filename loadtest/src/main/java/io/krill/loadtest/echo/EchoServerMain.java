@@ -2,9 +2,9 @@ package io.krill.loadtest.echo;
 
 import io.krill.fibers.Continuation;
 import io.krill.fibers.FiberScheduler;
+import io.krill.fibers.VirtualThreads;
 import io.krill.fibers.internal.CarrierIo;
 import io.krill.fibers.internal.EventLoopScheduler;
-import io.krill.loadtest.internal.VirtualThreads;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.FiberServerSocket;
@@ -107,7 +107,7 @@ public final class EchoServerMain {
       }
       case "virtual":
         if (!VirtualThreads.available()) {
-          System.out.println(VirtualThreads.SKIPPED);
+          System.out.println("skipped: " + VirtualThreads.UNAVAILABLE);
           return;
         }
         server = threadPerConnection(VirtualThreads::unstarted);

@@ -5,7 +5,7 @@ import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.FiberSemaphore;
 import io.krill.fibers.Suspendable;
-import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.fibers.VirtualThreads;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Locale;
@@ -88,7 +88,7 @@ public final class Mandelbrot {
       }
       for (String c : COMPETITORS) {
         if (c.equals("virtualThread") && !VirtualThreads.available()) {
-          System.out.println("mandelbrot competitor=virtualThread " + VirtualThreads.SKIPPED);
+          System.out.println("mandelbrot competitor=virtualThread skipped: " + VirtualThreads.UNAVAILABLE);
           continue;
         }
         long t0 = System.nanoTime();

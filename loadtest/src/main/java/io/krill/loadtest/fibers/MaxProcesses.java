@@ -6,8 +6,8 @@ import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
+import io.krill.fibers.VirtualThreads;
 import io.krill.fibers.internal.EventLoopScheduler;
-import io.krill.loadtest.internal.VirtualThreads;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -87,7 +87,7 @@ public final class MaxProcesses {
       max++;
     }
     if (virtual && !VirtualThreads.available()) {
-      System.out.println("result kind=" + kind + " " + VirtualThreads.SKIPPED);
+      System.out.println("result kind=" + kind + " skipped: " + VirtualThreads.UNAVAILABLE);
       return;
     }
     int cores = Runtime.getRuntime().availableProcessors();

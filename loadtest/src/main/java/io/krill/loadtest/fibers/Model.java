@@ -5,8 +5,8 @@ import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberCancelledException;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.SuspendableRunnable;
+import io.krill.fibers.VirtualThreads;
 import io.krill.fibers.internal.EventLoopScheduler;
-import io.krill.loadtest.internal.VirtualThreads;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ public abstract class Model implements AutoCloseable {
       case "virtualThreadSyncQueue":
       case "virtualThreadChannel":
         if (!VirtualThreads.available()) {
-          throw new UnsupportedOperationException(VirtualThreads.SKIPPED);
+          throw new UnsupportedOperationException("skipped: " + VirtualThreads.UNAVAILABLE);
         }
         return new ThreadModel(true, competitor.endsWith("SyncQueue"));
       case "platformSyncQueue":

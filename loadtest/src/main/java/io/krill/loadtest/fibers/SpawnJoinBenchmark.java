@@ -2,7 +2,7 @@ package io.krill.loadtest.fibers;
 
 import io.krill.fibers.Fiber;
 import io.krill.fibers.Suspendable;
-import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.fibers.VirtualThreads;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

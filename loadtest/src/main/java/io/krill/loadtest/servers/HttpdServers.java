@@ -1,11 +1,11 @@
 package io.krill.loadtest.servers;
 
+import io.krill.fibers.ExecutionMode;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
-import io.krill.httpd.ExecutionMode;
+import io.krill.fibers.VirtualThreads;
 import io.krill.httpd.Handler;
 import io.krill.httpd.HttpServer;
-import io.krill.loadtest.internal.VirtualThreads;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
@@ -47,7 +47,7 @@ final class HttpdServers {
   /** @return why {@code kind} cannot run in this JVM, or null when it can */
   static String unavailable(String kind) {
     if (kind.equals("httpd-virtual") && !VirtualThreads.available()) {
-      return "needs JDK 21+ (" + VirtualThreads.SKIPPED + ")";
+      return VirtualThreads.UNAVAILABLE;
     }
     return null;
   }

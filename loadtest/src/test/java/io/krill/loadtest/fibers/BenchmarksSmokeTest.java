@@ -2,14 +2,14 @@ package io.krill.loadtest.fibers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.krill.loadtest.internal.VirtualThreads;
+import io.krill.fibers.VirtualThreads;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import java.util.stream.Stream;
 
 /**
  * Runs each issue-3 benchmark once per competitor at its smallest size, outside JMH, and checks
@@ -22,7 +22,7 @@ class BenchmarksSmokeTest {
     return Stream.of(competitors).filter(c -> {
       boolean ok = !c.startsWith("virtual") || VirtualThreads.available();
       if (!ok) {
-        System.out.println(c + ": " + VirtualThreads.SKIPPED);
+        System.out.println(c + ": skipped: " + VirtualThreads.UNAVAILABLE);
       }
       return ok;
     });

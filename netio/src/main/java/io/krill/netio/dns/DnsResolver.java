@@ -1,8 +1,8 @@
 package io.krill.netio.dns;
 
+import io.krill.fibers.Checks;
+import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
-import io.krill.netio.internal.Checks;
-import io.krill.netio.internal.Strand;
 import io.netty.util.NetUtil;
 import java.io.IOException;
 import java.net.InetAddress;

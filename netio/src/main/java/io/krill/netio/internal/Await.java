@@ -1,5 +1,6 @@
 package io.krill.netio.internal;
 
+import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.netty.util.concurrent.Future;
 

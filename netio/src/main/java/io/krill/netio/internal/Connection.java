@@ -1,5 +1,7 @@
 package io.krill.netio.internal;
 
+import io.krill.fibers.SpinLocks;
+import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -474,13 +476,13 @@ public final class Connection extends ChannelDuplexHandler implements ChannelFut
   }
   private volatile int locked;
   private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.netio.internal.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), Connection.class);
+      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), Connection.class);
 
   private void lock() {
-    io.krill.netio.internal.SpinLocks.lock(LOCKED, this);
+    io.krill.fibers.SpinLocks.lock(LOCKED, this);
   }
 
   private void unlock() {
-    io.krill.netio.internal.SpinLocks.unlock(LOCKED, this);
+    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

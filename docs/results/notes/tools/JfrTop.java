@@ -1,4 +1,4 @@
-/** java docs/perf/tools/JfrTop.java file.jfr [thread-name-part]: the hottest methods by JFR execution samples, self and inclusive. */
+/** java docs/results/notes/tools/JfrTop.java file.jfr [thread-name-part]: the hottest methods by JFR execution samples, self and inclusive. */
 import jdk.jfr.consumer.*;
 import java.nio.file.*;
 import java.util.*;

@@ -1,4 +1,4 @@
-package io.krill.netio.internal;
+package io.krill.fibers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
