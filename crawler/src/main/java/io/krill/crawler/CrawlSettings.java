@@ -29,6 +29,10 @@ public final class CrawlSettings {
   public static final Setting<Integer> MAX_DEPTH = Setting.ofInt("crawl.max-depth")
       .defaultValue(CrawlConfig.DEFAULT_MAX_DEPTH).doc("links from a seed").build();
 
+  /** Skip TLS certificate verification. */
+  public static final Setting<Boolean> INSECURE = Setting.ofBoolean("crawl.insecure").defaultValue(false)
+      .doc("do not verify TLS certificates (prints a warning)").build();
+
   /** DNS servers, {@code HOST} or {@code HOST:PORT}. */
   public static final Setting<List<String>> DNS = Setting.ofStringList("crawl.dns").defaultValue(List.of())
       .paramLabel("HOST:PORT").doc("DNS server (repeatable; default: the system's)").build();
@@ -91,26 +95,25 @@ public final class CrawlSettings {
           .bind(Setting.ofBoolean("crawl.sitemaps").defaultValue(true)
               .doc("follow sitemaps listed in robots.txt (the flag turns it off)").build(), CrawlConfig.Builder::sitemaps)
           .bind(Setting.ofString("crawl.user-agent").defaultValue(HttpFetcher.DEFAULT_USER_AGENT).paramLabel("UA")
-              .doc("User-Agent header").build(), CrawlConfig.Builder::userAgent)
+              .doc("User-Agent header").build(), (b, v) -> b.fetch(f -> f.userAgent(v)))
           .bind(duration("crawl.connect-timeout", HttpFetcher.DEFAULT_CONNECT_TIMEOUT, "TCP connect and TLS handshake"),
-              CrawlConfig.Builder::connectTimeout)
+              (b, v) -> b.fetch(f -> f.connectTimeout(v)))
           .bind(duration("crawl.read-timeout", HttpFetcher.DEFAULT_READ_TIMEOUT,
-              "longest silence while a response is due"), CrawlConfig.Builder::readTimeout)
+              "longest silence while a response is due"), (b, v) -> b.fetch(f -> f.readTimeout(v)))
           .bind(duration("crawl.total-timeout", HttpFetcher.DEFAULT_TOTAL_TIMEOUT, "one whole request/response"),
-              CrawlConfig.Builder::totalTimeout)
+              (b, v) -> b.fetch(f -> f.totalTimeout(v)))
           .bind(Setting.ofBytes("crawl.min-rate").defaultValue(HttpFetcher.DEFAULT_MIN_BYTES_PER_SECOND)
               .doc("slow-drip guard: minimum bytes per second after --slow-grace, 0 off").build(),
-              CrawlConfig.Builder::minBytesPerSecond)
+              (b, v) -> b.fetch(f -> f.minBytesPerSecond(v)))
           .bind(duration("crawl.slow-grace", HttpFetcher.DEFAULT_SLOW_GRACE, "time before the slow-drip guard applies"),
-              CrawlConfig.Builder::slowGrace)
+              (b, v) -> b.fetch(f -> f.slowGrace(v)))
           .bind(Setting.ofBytes("crawl.max-body").defaultValue(HttpFetcher.DEFAULT_MAX_BODY_BYTES)
-              .doc("body bytes as received").build(), CrawlConfig.Builder::maxBodyBytes)
+              .doc("body bytes as received").build(), (b, v) -> b.fetch(f -> f.maxBodyBytes(v)))
           .bind(Setting.ofBytes("crawl.max-decompressed").defaultValue(HttpFetcher.DEFAULT_MAX_DECOMPRESSED_BYTES)
-              .doc("body after gzip/deflate, the bomb guard").build(), CrawlConfig.Builder::maxDecompressedBytes)
+              .doc("body after gzip/deflate, the bomb guard").build(), (b, v) -> b.fetch(f -> f.maxDecompressedBytes(v)))
           .bind(Setting.ofInt("crawl.max-redirects").defaultValue(HttpFetcher.DEFAULT_MAX_REDIRECTS)
-              .doc("redirects followed").build(), CrawlConfig.Builder::maxRedirects)
-          .bind(Setting.ofBoolean("crawl.insecure").defaultValue(false)
-              .doc("do not verify TLS certificates (prints a warning)").build(), CrawlConfig.Builder::insecure)
+              .doc("redirects followed").build(), (b, v) -> b.fetch(f -> f.maxRedirects(v)))
+          .bind(INSECURE, (b, on) -> b.fetch(f -> f.insecure(on)))
           .bind(Setting.ofBoolean("crawl.allow-private").defaultValue(false)
               .doc("allow private, loopback and link-local addresses (tests, the demo)").build(),
               CrawlConfig.Builder::allowPrivate)

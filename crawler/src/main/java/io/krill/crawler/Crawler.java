@@ -155,13 +155,8 @@ public final class Crawler {
     resolver = config.resolver != null ? config.resolver : buildResolver();
     HttpFetcher.Builder fb = HttpFetcher.builder().resolver(resolver).scheduler(scheduler)
         .addressPolicy(config.allowPrivate ? AddressPolicy.allowPrivate() : AddressPolicy.publicOnly())
-        .insecure(config.insecure).userAgent(config.userAgent).connectTimeout(config.connectTimeout)
-        .readTimeout(config.readTimeout).totalTimeout(config.totalTimeout).minBytesPerSecond(config.minBytesPerSecond)
-        .slowGrace(config.slowGrace).maxBodyBytes(config.maxBodyBytes).maxDecompressedBytes(config.maxDecompressedBytes)
-        .maxRedirects(config.maxRedirects).maxIdlePerOrigin(Math.max(1, config.perHost));
-    if (config.trusted != null) {
-      fb.trust(config.trusted);
-    }
+        .maxIdlePerOrigin(Math.max(1, config.perHost));
+    config.fetch.accept(fb);
     fetcher = fb.build();
     lookup = lookupWrap.apply(fetcher::resolveAll);
     robots = new RobotsPolicy(config.robotsAgent);
@@ -197,9 +192,6 @@ public final class Crawler {
     runner = runners.apply(config, scheduler);
     slots = FiberSemaphore.create(config.mode == ExecutionMode.PLATFORM && !config.naive ? config.threads
         : config.naive ? Integer.MAX_VALUE / 2 : config.maxInFlight);
-    if (config.insecure) {
-      System.err.println("krill crawl: WARNING: --insecure: TLS certificates and host names are not verified");
-    }
     ProgressReporter progress = startProgress();
     MetricsServer metrics = config.metricsPort >= 0 ? new MetricsServer(config.metricsPort,
         new CrawlMetrics(stats, frontier, writer::pending, resolver::metrics)::scrape) : null;

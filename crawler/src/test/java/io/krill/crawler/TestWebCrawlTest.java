@@ -40,7 +40,7 @@ class TestWebCrawlTest {
       Path out = tmp.resolve("out");
       CrawlConfig.Builder b = CrawlConfig.builder().out(out).resolver(web.newResolver()).allowPrivate(true)
           .scope(Scope.Kind.ANY).maxDepth(TestWeb.DEMO_MAX_DEPTH).delay(DELAY).perHost(1).perIp(PER_IP)
-          .robotsRetry(Duration.ofMillis(300)).robotsAttempts(2).slowGrace(Duration.ofSeconds(1)).minBytesPerSecond(1024)
+          .robotsRetry(Duration.ofMillis(300)).robotsAttempts(2).fetch(f -> f.slowGrace(Duration.ofSeconds(1)).minBytesPerSecond(1024))
           .progress(CrawlConfig.Progress.OFF).fsync(CrawlConfig.Fsync.NEVER);
       web.seedUrls().forEach(b::seed);
       CrawlSummary s = Crawler.create(b.build()).run();

@@ -110,7 +110,7 @@ public final class CrawlCommand implements Callable<Integer> {
       Settings settings = loader(Map.of()).load();
       Path out = startOutput(settings);
       Files.write(out.resolve(ARGS_FILE), originalArgs(), StandardCharsets.UTF_8);
-      return crawl(config(settings, false).build());
+      return crawl(settings, config(settings, false).build());
     } catch (ConfigException e) {
       return usageError(CommandOptions.describe(e.problems().get(0)));
     } catch (BadUsage | IllegalArgumentException | IllegalStateException | UnsupportedOperationException e) {
@@ -188,7 +188,7 @@ public final class CrawlCommand implements Callable<Integer> {
       seeds = new ArrayList<>(web.seedUrls());
       Path out = startOutput(settings);
       stderr.println("krill crawl --demo: " + web.describe() + "; crawling into " + out);
-      int code = crawl(config(settings, false).resolver(web.newResolver()).build());
+      int code = crawl(settings, config(settings, false).resolver(web.newResolver()).build());
       stdout.println("  " + web.expectation(settings.get(CrawlSettings.MAX_DEPTH)));
       return code;
     }
@@ -218,10 +218,13 @@ public final class CrawlCommand implements Callable<Integer> {
       throw new BadUsage("--resume: " + argsFile + ": " + e.getMessage());
     }
     Settings settings = original.loader(Map.of()).flag(CrawlSettings.OUT, resume.toString(), "--resume").load();
-    return original.crawl(original.config(settings, journaled).build());
+    return original.crawl(settings, original.config(settings, journaled).build());
   }
 
-  private int crawl(CrawlConfig config) throws IOException {
+  private int crawl(Settings settings, CrawlConfig config) throws IOException {
+    if (settings.get(CrawlSettings.INSECURE)) {
+      stderr.println("krill crawl: WARNING: --insecure: TLS certificates and host names are not verified");
+    }
     Crawler crawler = Crawler.create(config);
     Thread hook = new Thread(crawler::stop, "krill-crawl-stop");
     Runtime.getRuntime().addShutdownHook(hook);

@@ -64,6 +64,8 @@ class CrawlCommandTest {
     assertUsageError(run("--warc-gzip-level", "0", "http://a.test/"), "--warc-gzip-level: 0 (expected: 1..9)");
     assertUsageError(run("--warc-gzip-level", "10", "http://a.test/"), "--warc-gzip-level: 10 (expected: 1..9)");
     assertUsageError(run("--max-bytes", "lots", "http://a.test/"), "--max-bytes: lots (expected: a byte size");
+    assertUsageError(run("--connect-timeout", "0s", "http://a.test/"), "--connect-timeout: 0s (expected: > 0)");
+    assertUsageError(run("--mode", "quantum", "http://a.test/"), "--mode: quantum (expected: one of fibers, threads, virtual)");
   }
 
   @Test
