@@ -106,10 +106,10 @@ public final class SyntheticWeb {
     hosts = new Host[n];
     byName = new HashMap<>(n * 2);
     List<String> nameList = new ArrayList<>(n);
-    long first = TestWebConfig.ipv4(config.firstIp);
+    long first = Loopback.ipv4(config.firstIp);
     List<InetAddress> ips = new ArrayList<>(config.ips);
     for (int i = 0; i < config.ips; i++) {
-      ips.add(TestWebConfig.ipv4(first + i));
+      ips.add(Loopback.ipv4(first + i));
     }
     addresses = Collections.unmodifiableList(ips);
     for (int i = 0; i < n; i++) {

@@ -3,9 +3,7 @@ package io.krill.testweb;
 import io.krill.config.Units;
 import io.krill.fibers.Checks;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * The knobs of the synthetic web: its size, shape, speed, faults and traps. Every knob has a
@@ -464,7 +462,7 @@ public final class TestWebConfig {
     private int hosts = DEFAULT_HOSTS;
     private int domains = DEFAULT_DOMAINS;
     private int ips = DEFAULT_IPS;
-    private InetAddress firstIp = loopback(DEFAULT_FIRST_IP);
+    private InetAddress firstIp = Loopback.parse(DEFAULT_FIRST_IP);
     private int port = DEFAULT_PORT;
     private int dnsPort = DEFAULT_DNS_PORT;
     private int seeds = DEFAULT_SEEDS;
@@ -532,7 +530,7 @@ public final class TestWebConfig {
 
     /** @param firstIp the first loopback address, an IPv4 literal in 127.0.0.0/8 @return this */
     public Builder firstIp(String firstIp) {
-      this.firstIp = loopback(firstIp);
+      this.firstIp = Loopback.parse(firstIp);
       return this;
     }
 
@@ -790,9 +788,9 @@ public final class TestWebConfig {
      */
     public TestWebConfig build() {
       Checks.inRange("seeds", seeds, 1, hosts);
-      long lastIp = ipv4(firstIp) + ips - 1;
+      long lastIp = Loopback.ipv4(firstIp) + ips - 1;
       if (lastIp > 0x7fff_fffeL) {
-        throw Checks.bad("ips", ips, "<= " + (0x7fff_fffeL - ipv4(firstIp) + 1) + " addresses after firstIp " + firstIp.getHostAddress()
+        throw Checks.bad("ips", ips, "<= " + (0x7fff_fffeL - Loopback.ipv4(firstIp) + 1) + " addresses after firstIp " + firstIp.getHostAddress()
             + ", to stay in 127.0.0.0/8");
       }
       for (String[] t : new String[][] {
@@ -816,38 +814,5 @@ public final class TestWebConfig {
         throw Checks.bad(name, sum, "<= 1");
       }
     }
-  }
-
-  static long ipv4(InetAddress a) {
-    byte[] b = a.getAddress();
-    return ((b[0] & 0xffL) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff);
-  }
-
-  static InetAddress ipv4(long value) {
-    byte[] b = {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value};
-    try {
-      return InetAddress.getByAddress(b);
-    } catch (UnknownHostException e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  private static InetAddress loopback(String text) {
-    Objects.requireNonNull(text, "firstIp");
-    String[] parts = text.trim().split("\\.", -1);
-    if (parts.length != 4) {
-      throw Checks.bad("firstIp", text, "an IPv4 literal in 127.0.0.0/8 such as 127.0.1.1");
-    }
-    long value = 0;
-    for (String p : parts) {
-      if (!p.matches("\\d{1,3}") || Integer.parseInt(p) > 255) {
-        throw Checks.bad("firstIp", text, "an IPv4 literal in 127.0.0.0/8 such as 127.0.1.1");
-      }
-      value = value << 8 | Integer.parseInt(p);
-    }
-    if ((value >>> 24) != 127 || (value & 0xff_ffffL) == 0 || (value & 0xff_ffffL) == 0xff_ffffL) {
-      throw Checks.bad("firstIp", text, "a host address in 127.0.0.0/8 (loopback only)");
-    }
-    return ipv4(value);
   }
 }
