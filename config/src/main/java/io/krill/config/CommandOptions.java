@@ -45,11 +45,15 @@ public final class CommandOptions {
     return o.paramLabel(s.paramLabel()).type(String.class).build();
   }
 
+  /* An optional setting says in its doc what its absence means; a switch says what it turns off. */
   private static String defaultNote(Setting<?> s) {
-    if (s.isSwitch() || s.isList()) {
+    if (s.isSwitch()) {
+      return s.defaultValue().map(Boolean.TRUE::equals).orElse(false) ? " (default: on; this flag turns it off)" : "";
+    }
+    if (s.isList() || s.defaultValue().isEmpty()) {
       return "";
     }
-    return " (default: " + (s.defaultValue().isPresent() ? s.describeDefault() : "none") + ")";
+    return " (default: " + s.describeDefault() + ")";
   }
 
   /**

@@ -317,6 +317,11 @@ abstract class ValueType<T> {
     }
 
     @Override
+    String paramLabel(String name) {
+      return describe();
+    }
+
+    @Override
     E parse(String text) {
       String t = text.trim();
       for (E c : constants) {

@@ -47,7 +47,7 @@ class CommandOptionsTest {
     CommandOptions.addTo(spec, BINDING.schema());
     String usage = new CommandLine(spec).getUsageMessage();
     assertThat(usage).contains("--max-pages=N", "pages (default: 10)", "--delay=TIME", "(default: 1s)", "--no-sitemaps",
-        "--include=INCLUDE");
+        "--include=INCLUDE", "--no-sitemaps ");
   }
 
   @Test

@@ -42,6 +42,7 @@ public final class CrawlSettings {
       ConfigBinding.<CrawlConfig, CrawlConfig.Builder>builder()
           .bind(OUT, CrawlConfig.Builder::out)
           .bind(Setting.ofString("crawl.mode").defaultValue(ExecutionMode.FIBER.alias())
+              .paramLabel("fibers|threads|virtual")
               .oneOf(List.of(ExecutionMode.FIBER.alias(), ExecutionMode.PLATFORM.alias(), ExecutionMode.VIRTUAL.alias()))
               .doc("how fetches run: a fiber each, a pool of platform threads, or a virtual thread each").build(),
               (b, m) -> b.mode(ExecutionMode.parse(m)))
@@ -93,7 +94,7 @@ public final class CrawlSettings {
           .bind(Setting.ofString("crawl.robots-agent").defaultValue(CrawlConfig.DEFAULT_ROBOTS_AGENT).paramLabel("TOKEN")
               .doc("robots.txt product token").build(), CrawlConfig.Builder::robotsAgent)
           .bind(Setting.ofBoolean("crawl.sitemaps").defaultValue(true)
-              .doc("follow sitemaps listed in robots.txt (the flag turns it off)").build(), CrawlConfig.Builder::sitemaps)
+              .doc("follow sitemaps listed in robots.txt").build(), CrawlConfig.Builder::sitemaps)
           .bind(Setting.ofString("crawl.user-agent").defaultValue(HttpFetcher.DEFAULT_USER_AGENT).paramLabel("UA")
               .doc("User-Agent header").build(), (b, v) -> b.fetch(f -> f.userAgent(v)))
           .bind(duration("crawl.connect-timeout", HttpFetcher.DEFAULT_CONNECT_TIMEOUT, "TCP connect and TLS handshake"),
@@ -121,12 +122,12 @@ public final class CrawlSettings {
           .bind(Setting.ofBytes("crawl.warc-max-size").defaultValue(WarcOutput.DEFAULT_MAX_FILE_BYTES)
               .doc("start a new WARC file past this size").build(), CrawlConfig.Builder::warcMaxSize)
           .bind(Setting.ofBoolean("crawl.warc-gzip").defaultValue(true)
-              .doc("write .warc.gz rather than .warc (the flag turns it off)").build(), CrawlConfig.Builder::warcGzip)
+              .doc("write .warc.gz rather than .warc").build(), CrawlConfig.Builder::warcGzip)
           .bind(Setting.ofInt("crawl.warc-gzip-level").defaultValue(WarcOutput.DEFAULT_GZIP_LEVEL)
               .doc("deflate level of .warc.gz records, 1 (fastest) to 9 (smallest)").build(),
               CrawlConfig.Builder::warcGzipLevel)
           .bind(Setting.ofEnum("crawl.fsync", CrawlConfig.Fsync.class).defaultValue(CrawlConfig.Fsync.BATCH)
-              .paramLabel("POLICY").doc("when output is forced to disk").build(), CrawlConfig.Builder::fsync)
+              .doc("when output is forced to disk").build(), CrawlConfig.Builder::fsync)
           .bind(duration("crawl.fsync-interval", CrawlConfig.DEFAULT_FSYNC_INTERVAL, "interval of --fsync batch"),
               CrawlConfig.Builder::fsyncInterval)
           .bind(Setting.ofLong("crawl.checkpoint-lines").defaultValue(CrawlConfig.DEFAULT_CHECKPOINT_LINES)
@@ -139,7 +140,7 @@ public final class CrawlSettings {
           .bind(Setting.ofDouble("crawl.bloom-fpp").defaultValue(SeenSet.DEFAULT_BLOOM_FPP).paramLabel("P")
               .doc("Bloom false-positive rate").build(), CrawlConfig.Builder::bloomFpp)
           .bind(Setting.ofEnum("crawl.progress", CrawlConfig.Progress.class).defaultValue(CrawlConfig.Progress.AUTO)
-              .paramLabel("HOW").doc("how progress is shown").build(), CrawlConfig.Builder::progress)
+              .doc("how progress is shown").build(), CrawlConfig.Builder::progress)
           .bind(duration("crawl.progress-interval", CrawlConfig.DEFAULT_PROGRESS_INTERVAL,
               "interval of plain progress lines"), CrawlConfig.Builder::progressInterval)
           .bind(Setting.ofInt("crawl.metrics-port").optional().paramLabel("PORT")
