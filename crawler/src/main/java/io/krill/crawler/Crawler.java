@@ -134,44 +134,64 @@ public final class Crawler {
    */
   public CrawlSummary run() throws IOException {
     Path dir = config.out;
-    Path journalFile = dir.resolve(Journal.FILE);
-    Journal.Replay replay = null;
-    if (config.resume) {
-      if (!Files.exists(journalFile)) {
-        throw new IllegalStateException("resume: " + dir + " holds no crawl (no " + Journal.FILE + ")");
-      }
-      replay = Journal.replay(dir);
-    } else {
-      if (Files.exists(journalFile)) {
-        throw new IllegalStateException("out: " + dir + " holds a crawl already (use --resume " + dir
-            + " to continue it, or another directory)");
-      }
-      Files.createDirectories(dir);
-    }
+    Journal.Replay replay = openOutput(dir);
     if (config.mode == ExecutionMode.VIRTUAL && !VirtualThreads.available()) {
       throw new UnsupportedOperationException("--mode virtual " + VirtualThreads.UNAVAILABLE);
     }
     scheduler = FiberScheduler.eventLoop(config.carriers);
     resolver = config.resolver != null ? config.resolver : buildResolver();
-    HttpFetcher.Builder fb = HttpFetcher.builder().resolver(resolver).scheduler(scheduler)
-        .addressPolicy(config.allowPrivate ? AddressPolicy.allowPrivate() : AddressPolicy.publicOnly())
-        .maxIdlePerOrigin(Math.max(1, config.perHost));
-    config.fetch.accept(fb);
-    fetcher = fb.build();
+    fetcher = buildFetcher();
     lookup = lookupWrap.apply(fetcher::resolveAll);
     robots = new RobotsPolicy(config.robotsAgent);
     scope = new Scope(config.scope, config.maxDepth, config.allowDomains, config.include, config.exclude);
-    for (String s : config.seeds) {
-      scope.addSeed(s);
-    }
+    config.seeds.forEach(scope::addSeed);
     SeenSet seen = new SeenSet(config.seenMemory, config.bloomExpected, config.bloomFpp);
     frontier = new Frontier(config.order, new Frontier.Politeness(config.perHost, config.perIp, config.delay,
         config.maxCrawlDelay, config.backoffBase, config.backoffMax), seen, config.randomSeed);
     WarcOutput warc = new WarcOutput(dir, config.warcMaxSize, config.warcGzip ? config.warcGzipLevel : 0,
         replay == null ? null : replay.warc());
     LineOutput jsonl = new LineOutput(dir.resolve(JSONL), replay == null ? 0 : Math.max(0, replay.jsonlEnd()));
-    Journal journal = new Journal(dir);
-    writer = new OutputWriter(warc, jsonl, journal, frontier, config, this::signal);
+    writer = new OutputWriter(warc, jsonl, new Journal(dir), frontier, config, this::signal);
+    List<CrawlUrl> seeds = fillFrontier(replay);
+    stats.queued.add(frontier.queued());
+    runner = runners.apply(config, scheduler);
+    slots = FiberSemaphore.create(config.mode == ExecutionMode.PLATFORM && !config.naive ? config.threads
+        : config.naive ? Integer.MAX_VALUE / 2 : config.maxInFlight);
+    long start = System.nanoTime();
+    String stoppedBy = crawl(seeds, start);
+    if (writer.failure() != null) {
+      stoppedBy = "failed: " + writer.failure().getMessage();
+    }
+    return summarize(dir, stoppedBy, (System.nanoTime() - start) / 1e9);
+  }
+
+  /** Checks the output directory against resume; returns what a resumed crawl replays, or null. */
+  private Journal.Replay openOutput(Path dir) throws IOException {
+    Path journalFile = dir.resolve(Journal.FILE);
+    if (config.resume) {
+      if (!Files.exists(journalFile)) {
+        throw new IllegalStateException("resume: " + dir + " holds no crawl (no " + Journal.FILE + ")");
+      }
+      return Journal.replay(dir);
+    }
+    if (Files.exists(journalFile)) {
+      throw new IllegalStateException("out: " + dir + " holds a crawl already (use --resume " + dir
+          + " to continue it, or another directory)");
+    }
+    Files.createDirectories(dir);
+    return null;
+  }
+
+  private HttpFetcher buildFetcher() {
+    HttpFetcher.Builder fb = HttpFetcher.builder().resolver(resolver).scheduler(scheduler)
+        .addressPolicy(config.allowPrivate ? AddressPolicy.allowPrivate() : AddressPolicy.publicOnly())
+        .maxIdlePerOrigin(Math.max(1, config.perHost));
+    config.fetch.accept(fb);
+    return fb.build();
+  }
+
+  /** Queues the seeds, or on resume what the journal left pending; returns the seeds newly queued. */
+  private List<CrawlUrl> fillFrontier(Journal.Replay replay) {
     List<CrawlUrl> seeds = new ArrayList<>();
     if (replay == null) {
       for (String s : config.seeds) {
@@ -180,38 +200,26 @@ public final class Crawler {
           seeds.add(c);
         }
       }
-    } else {
-      for (String u : replay.completed()) {
-        frontier.markSeen(u);
-      }
-      for (CrawlUrl c : replay.pending()) {
-        frontier.enqueue(c);
-      }
+      return seeds;
     }
-    stats.queued.add(frontier.queued());
-    runner = runners.apply(config, scheduler);
-    slots = FiberSemaphore.create(config.mode == ExecutionMode.PLATFORM && !config.naive ? config.threads
-        : config.naive ? Integer.MAX_VALUE / 2 : config.maxInFlight);
+    replay.completed().forEach(frontier::markSeen);
+    replay.pending().forEach(frontier::enqueue);
+    return seeds;
+  }
+
+  /** Runs the dispatcher with progress and metrics until the crawl ends; returns why it ended. */
+  private String crawl(List<CrawlUrl> seeds, long start) throws IOException {
     ProgressReporter progress = startProgress();
     MetricsServer metrics = config.metricsPort >= 0 ? new MetricsServer(config.metricsPort,
         new CrawlMetrics(stats, frontier, writer::pending, resolver::metrics)::scrape) : null;
     if (metrics != null) {
       metricsPort = metrics.port();
     }
-    long start = System.nanoTime();
-    String stoppedBy;
     try {
       if (!seeds.isEmpty()) {
         Continuation.runOnThread(() -> writer.submit(new OutputWriter.Commit(List.of(), List.of(), seeds, List.of())));
       }
-      if (config.mode == ExecutionMode.FIBER) {
-        String[] result = new String[1];
-        Fiber d = Fiber.builder().scheduler(scheduler).name("krill-crawl-dispatcher").start(() -> result[0] = dispatch(start));
-        Continuation.runOnThread(d::join);
-        stoppedBy = result[0] != null ? result[0] : "failed: dispatcher died";
-      } else {
-        stoppedBy = Continuation.callOnThread(() -> dispatch(start));
-      }
+      return runDispatcher(start);
     } finally {
       if (progress != null) {
         progress.close();
@@ -219,21 +227,32 @@ public final class Crawler {
       if (metrics != null) {
         metrics.close();
       }
-      runner.close();
-      fetcher.close();
-      try {
-        writer.close();
-      } catch (IOException e) {
-        stoppedBy = null;
-        throw e;
-      } finally {
-        scheduler.close();
-      }
+      shutDown();
     }
-    if (writer.failure() != null) {
-      stoppedBy = "failed: " + writer.failure().getMessage();
+  }
+
+  private String runDispatcher(long start) {
+    if (config.mode != ExecutionMode.FIBER) {
+      return Continuation.callOnThread(() -> dispatch(start));
     }
-    double seconds = (System.nanoTime() - start) / 1e9;
+    String[] result = new String[1];
+    Fiber d = Fiber.builder().scheduler(scheduler).name("krill-crawl-dispatcher").start(() -> result[0] = dispatch(start));
+    Continuation.runOnThread(d::join);
+    return result[0] != null ? result[0] : "failed: dispatcher died";
+  }
+
+  /* The writer's close flushes and syncs the last commits; the scheduler closes last whatever happens. */
+  private void shutDown() throws IOException {
+    runner.close();
+    fetcher.close();
+    try {
+      writer.close();
+    } finally {
+      scheduler.close();
+    }
+  }
+
+  private CrawlSummary summarize(Path dir, String stoppedBy, double seconds) throws IOException {
     CrawlSummary summary = new CrawlSummary(stats.pages.sum(), stats.requests.sum(), stats.bytes.sum(), stats.statuses(),
         stats.errors(), stats.robotsDisallowed.sum(), seconds, stoppedBy, frontier.seenDescription(), dnsText(),
         writer.warcFiles(), dir, config.mode.alias() + (config.naive ? " (naive)" : ""),
