@@ -87,6 +87,14 @@ public final class TestWebCommand implements Callable<Integer> {
       err.println("krill testweb: cannot serve: " + e.getMessage());
       return 1;
     }
+    describe(web, maxDepth);
+    serve(web, duration);
+    out.println("krill testweb: stopped after " + web.accessLog().total() + " requests");
+    return 0;
+  }
+
+  /** Serves until {@code duration} is over ({@code null}: until Ctrl-C or an interrupt), then closes the web. */
+  private static void serve(TestWeb web, Duration duration) {
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       web.close();
@@ -94,7 +102,6 @@ public final class TestWebCommand implements Callable<Integer> {
     }, "krill-testweb-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      describe(web, maxDepth);
       if (duration == null) {
         stopped.await();
       } else {
@@ -110,8 +117,6 @@ public final class TestWebCommand implements Callable<Integer> {
         // the hook closes it
       }
     }
-    out.println("krill testweb: stopped after " + web.accessLog().total() + " requests");
-    return 0;
   }
 
   private void describe(TestWeb web, int maxDepth) {
