@@ -27,10 +27,17 @@ import java.util.regex.Pattern;
 abstract class ValueType<T> {
   private final String name;
   private final String expectation;
+  private final String label;
 
   ValueType(String name, String expectation) {
+    this(name, expectation, null);
+  }
+
+  /** @param label the flags' parameter label, e.g. {@code N}; {@code null}: the key's last segment in upper case */
+  ValueType(String name, String expectation, String label) {
     this.name = name;
     this.expectation = expectation;
+    this.label = label;
   }
 
   /** The short name shown in help, e.g. {@code int} or {@code duration}. */
@@ -45,7 +52,7 @@ abstract class ValueType<T> {
 
   /** The parameter label of a flag of this type in help; {@code name} is the key's last segment. */
   String paramLabel(String name) {
-    return name.toUpperCase(Locale.ROOT);
+    return label != null ? label : name.toUpperCase(Locale.ROOT);
   }
 
   /** What a parse failure expected, e.g. {@code an integer}. */
@@ -80,12 +87,7 @@ abstract class ValueType<T> {
     return null;
   }
 
-  static final ValueType<Integer> INT = new ValueType<>("int", "an integer") {
-    @Override
-    String paramLabel(String name) {
-      return "N";
-    }
-
+  static final ValueType<Integer> INT = new ValueType<>("int", "an integer", "N") {
     @Override
     Integer parse(String text) {
       try {
@@ -101,12 +103,7 @@ abstract class ValueType<T> {
     }
   };
 
-  static final ValueType<Long> LONG = new ValueType<>("long", "an integer") {
-    @Override
-    String paramLabel(String name) {
-      return "N";
-    }
-
+  static final ValueType<Long> LONG = new ValueType<>("long", "an integer", "N") {
     @Override
     Long parse(String text) {
       try {
@@ -122,12 +119,7 @@ abstract class ValueType<T> {
     }
   };
 
-  static final ValueType<Double> DOUBLE = new ValueType<>("number", "a number") {
-    @Override
-    String paramLabel(String name) {
-      return "X";
-    }
-
+  static final ValueType<Double> DOUBLE = new ValueType<>("number", "a number", "X") {
     @Override
     Double parse(String text) {
       try {
@@ -353,12 +345,7 @@ abstract class ValueType<T> {
     };
 
     DurationType() {
-      super("duration", "a duration such as 30s or 500ms (units: ns, us, ms, s, m, h, d)");
-    }
-
-    @Override
-    String paramLabel(String name) {
-      return "TIME";
+      super("duration", "a duration such as 30s or 500ms (units: ns, us, ms, s, m, h, d)", "TIME");
     }
 
     @Override
@@ -410,12 +397,7 @@ abstract class ValueType<T> {
     private static final String[] BINARY = {"KiB", "MiB", "GiB", "TiB"};
 
     ByteSizeType() {
-      super("bytes", "a byte size such as 8k or 10MiB (k = 1024, kB = 1000)");
-    }
-
-    @Override
-    String paramLabel(String name) {
-      return "SIZE";
+      super("bytes", "a byte size such as 8k or 10MiB (k = 1024, kB = 1000)", "SIZE");
     }
 
     @Override

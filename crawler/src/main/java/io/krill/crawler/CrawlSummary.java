@@ -1,9 +1,8 @@
 package io.krill.crawler;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -53,26 +52,12 @@ public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, L
 
   /** @return the summary as one JSON object; its field names are the format of {@code summary.json} */
   public String toJson() {
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("stopped_by", stoppedBy);
-    json.put("mode", mode);
-    json.put("pages", pages);
-    json.put("requests", requests);
-    json.put("bytes", bytes);
-    json.put("seconds", seconds);
-    json.put("pages_per_second", pagesPerSecond());
-    json.put("statuses", statuses);
-    json.put("errors", errors);
-    json.put("robots_disallowed", robotsDisallowed);
-    json.put("seen_set", seenSet);
-    json.put("dns", dns);
-    json.put("peak_in_flight", peakInFlight);
-    json.put("warc_files", warcFiles);
-    json.put("out", out.toString());
-    try {
-      return JSON.writeValueAsString(json);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("summary: " + e.getMessage(), e); // maps of strings and numbers always serialize
-    }
+    ObjectNode json = JSON.createObjectNode().put("stopped_by", stoppedBy).put("mode", mode).put("pages", pages)
+        .put("requests", requests).put("bytes", bytes).put("seconds", seconds).put("pages_per_second", pagesPerSecond());
+    json.set("statuses", JSON.valueToTree(statuses));
+    json.set("errors", JSON.valueToTree(errors));
+    json.put("robots_disallowed", robotsDisallowed).put("seen_set", seenSet).put("dns", dns)
+        .put("peak_in_flight", peakInFlight).put("warc_files", warcFiles).put("out", out.toString());
+    return json.toString();
   }
 }
