@@ -188,19 +188,7 @@ public final class GroundTruth {
 
   // ---- the search ----
 
-  private static final class Node {
-    final String url;
-    final String host;
-    final String target;
-    final int depth;
-
-    Node(String url, String host, String target, int depth) {
-      this.url = url;
-      this.host = host;
-      this.target = target;
-      this.depth = depth;
-    }
-  }
+  private record Node(String url, String host, String target, int depth) {}
 
   static GroundTruth compute(SyntheticWeb web, Scope scope, int port) {
     return new Search(web, scope, port).run();
@@ -245,9 +233,9 @@ public final class GroundTruth {
       }
       while (!queue.isEmpty()) {
         Node n = queue.pollFirst();
-        Integer expanded = done.get(n.url);
-        if (best.get(n.url) == n.depth && (expanded == null || n.depth < expanded)) {
-          done.put(n.url, n.depth);
+        Integer expanded = done.get(n.url());
+        if (best.get(n.url()) == n.depth() && (expanded == null || n.depth() < expanded)) {
+          done.put(n.url(), n.depth());
           if (expanded == null) {
             visit(n);
           } else {
@@ -259,9 +247,9 @@ public final class GroundTruth {
     }
 
     private void visit(Node n) {
-      SyntheticWeb.Host host = web.host(n.host);
+      SyntheticWeb.Host host = web.host(n.host());
       if (host == null || host.dnsFault != null) {
-        unresolvable.add(n.url);
+        unresolvable.add(n.url());
         return;
       }
       if (contacted.add(host.name) && scope.followSitemaps && host.robots == SyntheticWeb.Robots.NORMAL
@@ -271,12 +259,12 @@ public final class GroundTruth {
         }
       }
       if (scope.honourRobots && (host.robots == SyntheticWeb.Robots.ERROR
-          || host.robots == SyntheticWeb.Robots.NORMAL && n.target.startsWith(SyntheticWeb.PRIVATE_PREFIX))) {
-        disallowed.add(n.url);
+          || host.robots == SyntheticWeb.Robots.NORMAL && n.target().startsWith(SyntheticWeb.PRIVATE_PREFIX))) {
+        disallowed.add(n.url());
         return;
       }
-      Resource r = web.resolve(host, n.target);
-      fetches.put(n.url, new Fetch(n.url, n.depth, r.kind.outcome, r.status, r.trap,
+      Resource r = web.resolve(host, n.target());
+      fetches.put(n.url(), new Fetch(n.url(), n.depth(), r.kind.outcome, r.status, r.trap,
           r.location == null ? null : normalize(r.location.url(port))));
       if (r.trap != null) {
         countTrap(host, r.trap);
@@ -286,21 +274,21 @@ public final class GroundTruth {
 
     /* A URL met again at a smaller depth (through a sitemap): its depth and its links' depths shrink. */
     private void revisit(Node n) {
-      Fetch f = fetches.get(n.url);
+      Fetch f = fetches.get(n.url());
       if (f == null) {
         return; // disallowed or unresolvable: nothing was fetched, nothing follows
       }
-      fetches.put(n.url, new Fetch(f.url, n.depth, f.outcome, f.status, f.trap, f.location));
-      expand(n, web.resolve(web.host(n.host), n.target));
+      fetches.put(n.url(), new Fetch(f.url, n.depth(), f.outcome, f.status, f.trap, f.location));
+      expand(n, web.resolve(web.host(n.host()), n.target()));
     }
 
     private void expand(Node n, Resource r) {
       if (r.location != null) {
-        offer(normalize(r.location.url(port)), n.depth, true);
+        offer(normalize(r.location.url(port)), n.depth(), true);
       }
-      if (r.hasContent() && n.depth < scope.maxDepth) {
+      if (r.hasContent() && n.depth() < scope.maxDepth) {
         for (Link l : r.links) {
-          offer(normalize(l.url(port)), n.depth + 1, false);
+          offer(normalize(l.url(port)), n.depth() + 1, false);
         }
       }
     }
