@@ -54,12 +54,12 @@ public final class Krill implements Callable<Integer> {
   /** The configured command line: one-line usage errors with status 2, the serve settings table in its help. */
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Krill());
+    cl.addSubcommand("crawl", CrawlDemo.commandLine(System.out, System.err));
     cl.addSubcommand("testweb", io.krill.testweb.TestWebCommand.commandLine(System.out, System.err));
     cl.setParameterExceptionHandler((e, a) -> {
       System.err.println("krill: " + e.getMessage() + " (see krill --help)");
       return 2;
     });
-    cl.addSubcommand("crawl", CrawlDemo.commandLine(System.out, System.err));
     ServeCommand.installHelp(cl.getSubcommands().get("serve"));
     return cl;
   }

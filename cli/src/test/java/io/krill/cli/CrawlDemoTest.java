@@ -42,4 +42,21 @@ class CrawlDemoTest {
     assertThat(((String) r[1]).lines().count()).isEqualTo(1);
     assertThat((String) r[1]).startsWith("krill crawl: ").contains("give no seed URLs");
   }
+
+  @Test
+  void krill_crawlUsageErrors_nameTheFlagAsTypedAndTheSubcommandsHelp() {
+    PrintStream err = System.err;
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+    int[] codes;
+    try {
+      codes = new int[] {Krill.run("crawl", "--max-pages", "0", "http://a.test/"), Krill.run("testweb", "--hosts", "0")};
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(codes).containsExactly(2, 2);
+    assertThat(e.toString(StandardCharsets.UTF_8).lines()).containsExactly(
+        "krill crawl: --max-pages: 0 (expected: > 0) (see krill crawl --help)",
+        "krill testweb: --hosts: 0 (expected: 1..100000) (see krill testweb --help)");
+  }
 }
