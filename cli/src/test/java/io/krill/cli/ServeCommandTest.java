@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.httpd.HttpServer;
-import io.krill.netio.internal.LeakRecordingDetector;
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
 import java.io.ByteArrayOutputStream;
@@ -19,13 +18,11 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,26 +32,6 @@ import picocli.CommandLine;
 class ServeCommandTest {
   @TempDir
   Path dir;
-
-  @AfterEach
-  void noBufferLeaked() throws InterruptedException {
-    assertThat(io.netty.util.ResourceLeakDetector.getLevel()).isEqualTo(io.netty.util.ResourceLeakDetector.Level.PARANOID);
-    assertThat(io.netty.util.ResourceLeakDetectorFactory.instance().newResourceLeakDetector(Object.class))
-        .isInstanceOf(LeakRecordingDetector.class);
-    assertThat(collectLeaks()).isEmpty();
-  }
-
-  /** Collects garbage, lets the detector poll (it does so on allocation), and returns the leaks it reported. */
-  private static List<String> collectLeaks() throws InterruptedException {
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-      Thread.sleep(20);
-      for (int j = 0; j < 50; j++) {
-        io.netty.buffer.PooledByteBufAllocator.DEFAULT.buffer(8).release();
-      }
-    }
-    return LeakRecordingDetector.drain();
-  }
 
   /** Runs {@code krill <args>} with the given environment; returns status, stdout, stderr. */
   private static String[] run(Map<String, String> env, String... args) {

@@ -1,9 +1,10 @@
 package io.krill.crawler;
 
+import io.krill.testkit.TestHttpServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.krill.crawler.TestHttpServer.Response;
+import io.krill.testkit.TestHttpServer.Response;
 import io.krill.fibers.ExecutionMode;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,6 +1,8 @@
 package io.krill.crawler;
 
-import io.krill.crawler.TestHttpServer.Response;
+import io.krill.testkit.TestDnsServer;
+import io.krill.testkit.TestHttpServer;
+import io.krill.testkit.TestHttpServer.Response;
 import io.krill.netio.dns.DnsResolver;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -36,7 +38,7 @@ public final class SmallWeb implements AutoCloseable {
   public SmallWeb(int pages, long latencyMillis, Function<FullHttpRequest, Response> extra) throws Exception {
     this.pages = pages;
     this.extra = extra;
-    dns = new TestDnsServer().answer("a.test", "127.0.0.2").answer("b.test", "127.0.0.2").answer("c.test", "127.0.0.3");
+    dns = TestDnsServer.start().answer("a.test", "127.0.0.2").answer("b.test", "127.0.0.2").answer("c.test", "127.0.0.3");
     ip2 = TestHttpServer.start("127.0.0.2", r -> serve(r).delay(latencyMillis));
     TestHttpServer s3 = null;
     for (int attempt = 0; s3 == null; attempt++) {

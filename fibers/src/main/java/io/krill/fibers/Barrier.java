@@ -44,10 +44,7 @@ public final class Barrier {
    * @throws IllegalArgumentException if parties is negative
    */
   public static Barrier create(int parties) {
-    if (parties < 0) {
-      throw new IllegalArgumentException("parties: " + parties + " (expected: >= 0)");
-    }
-    return new Barrier(parties);
+    return new Barrier(Checks.nonNegative("parties", parties));
   }
 
   /**

@@ -44,12 +44,8 @@ public final class Blocking {
   private static ThreadPoolExecutor createPool() {
     int threads = Integer.getInteger("krill.blocking.threads", DEFAULT_THREADS);
     int queue = Integer.getInteger("krill.blocking.queue", DEFAULT_QUEUE);
-    if (threads < 1) {
-      throw new IllegalArgumentException("krill.blocking.threads: " + threads + " (expected: > 0)");
-    }
-    if (queue < 0) {
-      throw new IllegalArgumentException("krill.blocking.queue: " + queue + " (expected: >= 0)");
-    }
+    Checks.positive("krill.blocking.threads", threads);
+    Checks.nonNegative("krill.blocking.queue", queue);
     AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
         queue == 0 ? new java.util.concurrent.SynchronousQueue<>() : new LinkedBlockingQueue<>(queue), r -> {

@@ -103,10 +103,7 @@ public final class Channel<T> {
    * @throws IllegalArgumentException if capacity is negative
    */
   public static <T> Channel<T> create(int capacity, String name) {
-    if (capacity < 0) {
-      throw new IllegalArgumentException("capacity: " + capacity + " (expected: >= 0)");
-    }
-    return new Channel<>(capacity, name);
+    return new Channel<>(Checks.nonNegative("capacity", capacity), name);
   }
 
   /** @return the name given at creation, or "channel-ID" */

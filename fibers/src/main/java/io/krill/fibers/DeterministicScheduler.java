@@ -120,9 +120,7 @@ public final class DeterministicScheduler extends FiberScheduler {
    * @param duration how far, not negative
    */
   public void advance(Duration duration) {
-    if (duration.isNegative()) {
-      throw new IllegalArgumentException("duration: " + duration + " (expected: >= 0)");
-    }
+    Checks.nonNegative("duration", duration);
     long target;
     synchronized (this) {
       target = now + duration.toNanos();

@@ -64,16 +64,12 @@ public final class Fiber extends Stack implements Runnable {
   private static final int CANCEL_THROWN = 32;
 
   private static final AtomicIntegerFieldUpdater<Fiber> STATE = AtomicIntegerFieldUpdater.newUpdater(Fiber.class, "state");
-  private static final AtomicReferenceFieldUpdater<Fiber, Object> JOINERS =
-      AtomicReferenceFieldUpdater.newUpdater(Fiber.class, Object.class, "joiners");
   private static final AtomicLong IDS = new AtomicLong();
-  private static final Object NO_JOINERS = new Object();
-  private static final Object CLOSED = new Object();
 
   final transient Object home;
   private volatile int state;
-  private volatile Object joiners = NO_JOINERS;
-  private Object aux;
+  volatile Object joiners = Joiner.NONE; // see Joiner
+  Object aux; // the blocker of the last park; the link of a LocalRunQueue; the outcome once done
   private volatile Extras extras;
 
   /*
@@ -102,17 +98,6 @@ public final class Fiber extends Stack implements Runnable {
       }
     }
     return x;
-  }
-
-  /** A node of the joiners stack. */
-  private static final class Joiner {
-    final Object strand;
-    final Object next;
-
-    Joiner(Object strand, Object next) {
-      this.strand = strand;
-      this.next = next;
-    }
   }
 
   private static final class Failure {
@@ -316,7 +301,7 @@ public final class Fiber extends Stack implements Runnable {
   }
 
   /* The home is the scheduler itself, or a home (an event loop) that knows its scheduler. */
-  private FiberScheduler sched() {
+  FiberScheduler sched() {
     Object h = home;
     return h instanceof FiberScheduler ? (FiberScheduler) h : ((io.krill.fibers.internal.Home) h).scheduler();
   }
@@ -334,9 +319,9 @@ public final class Fiber extends Stack implements Runnable {
       return;
     }
     CarrierThread carrier = (CarrierThread) t;
-    LocalQueue q = (LocalQueue) carrier.runQueue;
+    LocalRunQueue q = (LocalRunQueue) carrier.runQueue;
     if (q == null) {
-      q = new LocalQueue(carrier);
+      q = new LocalRunQueue(carrier);
       carrier.runQueue = q;
     }
     if (q.draining) { // a nested run (another scheduler's fiber run from a slice): just run it
@@ -353,98 +338,21 @@ public final class Fiber extends Stack implements Runnable {
     }
   }
 
-  /*
-   * The carrier-local run queue: a fiber woken (or started) by code running in a slice on
-   * its own home loop's carrier is queued here with plain stores instead of Netty's MPSC
-   * task queue, and run by the slice loop in run() after the current slice. At most
-   * LOCAL_BUDGET slices run per Netty task, so the loop's I/O and other tasks still get
-   * their turn; what is left is handed back as one drain task. Only the carrier touches it.
-   */
-  static final int LOCAL_BUDGET = 128;
-
-  private static final class LocalQueue implements Runnable {
-    final CarrierThread carrier;
-    Fiber head;
-    Fiber tail;
-    boolean draining;
-    boolean drainPending;
-
-    LocalQueue(CarrierThread carrier) {
-      this.carrier = carrier;
-    }
-
-    /* A queued fiber is runnable, so its aux (the blocker of its last park) is free to link the queue. */
-    void add(Fiber f) {
-      f.aux = null;
-      if (tail == null) {
-        head = f;
-      } else {
-        tail.aux = f;
-      }
-      tail = f;
-    }
-
-    Fiber poll() {
-      Fiber f = head;
-      if (f != null) {
-        head = (Fiber) f.aux;
-        if (head == null) {
-          tail = null;
-        }
-        f.aux = null;
-      }
-      return f;
-    }
-
-    void drain(CarrierThread c) {
-      for (int budget = LOCAL_BUDGET; budget > 0; budget--) {
-        Fiber f = poll();
-        if (f == null) {
-          return;
-        }
-        f.runSlice(c);
-      }
-    }
-
-    /* Called with draining just cleared: leftover fibers run in a task of their own. */
-    void handBack() {
-      if (head != null && !drainPending) {
-        drainPending = true;
-        ((java.util.concurrent.Executor) carrier.loop()).execute(this);
-      }
-    }
-
-    @Override
-    public void run() {
-      drainPending = false;
-      if (draining) {
-        return;
-      }
-      draining = true;
-      try {
-        drain(carrier);
-      } finally {
-        draining = false;
-        handBack();
-      }
-    }
-  }
-
   /* Makes a RUNNABLE fiber run: on the local queue when woken on its own loop inside a slice. */
   private void dispatch() {
     Thread t = Thread.currentThread();
     if (t instanceof CarrierThread) {
       CarrierThread c = (CarrierThread) t;
       Object q = c.runQueue;
-      if (q != null && ((LocalQueue) q).draining && c.loop() == home) {
-        ((LocalQueue) q).add(this);
+      if (q != null && ((LocalRunQueue) q).draining && c.loop() == home) {
+        ((LocalRunQueue) q).add(this);
         return;
       }
     }
     sched().submit(this);
   }
 
-  private void runSlice(CarrierThread carrier) {
+  void runSlice(CarrierThread carrier) {
     int s;
     do {
       s = state;
@@ -505,12 +413,7 @@ public final class Fiber extends Stack implements Runnable {
       s = state;
     } while (!STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | DONE));
     sched().finished(this);
-    Object j = JOINERS.getAndSet(this, CLOSED);
-    while (j instanceof Joiner) {
-      Joiner n = (Joiner) j;
-      Strand.wake(n.strand);
-      j = n.next;
-    }
+    Joiner.wakeAll(this);
   }
 
   private void uncaught(Throwable e) {
@@ -621,31 +524,13 @@ public final class Fiber extends Stack implements Runnable {
     if (s.tracking) {
       s.timers.increment();
     }
-    java.util.function.BooleanSupplier cancel = s.schedule(new Wake(f), nanos);
+    java.util.function.BooleanSupplier cancel = s.schedule(new WakeTask(f), nanos);
     try {
       park(blocker);
     } finally {
       if (cancel.getAsBoolean() && s.tracking) {
         s.timers.decrement();
       }
-    }
-  }
-
-  /** A timer task that unparks a fiber once; counted while pending. */
-  private static final class Wake implements Runnable {
-    private final Fiber fiber;
-
-    Wake(Fiber fiber) {
-      this.fiber = fiber;
-    }
-
-    @Override
-    public void run() {
-      FiberScheduler fs = fiber.sched();
-      if (fs.tracking) {
-        fs.timers.decrement();
-      }
-      fiber.unpark();
     }
   }
 
@@ -787,7 +672,7 @@ public final class Fiber extends Stack implements Runnable {
    * @throws Suspendable never; marks that this method may suspend
    */
   public void join() throws Suspendable {
-    awaitDone(Long.MAX_VALUE);
+    Joiner.await(this, Long.MAX_VALUE);
   }
 
   /**
@@ -798,7 +683,7 @@ public final class Fiber extends Stack implements Runnable {
    * @throws Suspendable never; marks that this method may suspend
    */
   public void join(Duration timeout) throws TimeoutException, Suspendable {
-    if (!awaitDone(timeout.toNanos())) {
+    if (!Joiner.await(this, timeout.toNanos())) {
       throw new TimeoutException("fiber " + name() + " did not finish within " + timeout);
     }
   }
@@ -813,69 +698,6 @@ public final class Fiber extends Stack implements Runnable {
     join();
     Object o = aux;
     return o instanceof Failure ? ((Failure) o).error : null;
-  }
-
-  private boolean awaitDone(long nanos) throws Suspendable {
-    if (isDone()) {
-      return true;
-    }
-    Object me = Strand.current();
-    for (;;) {
-      Object j = joiners;
-      if (j == CLOSED) {
-        return true;
-      }
-      if (JOINERS.compareAndSet(this, j, new Joiner(me, j))) {
-        break;
-      }
-    }
-    FiberScheduler clock = me instanceof Fiber ? ((Fiber) me).sched() : null;
-    long start = clock != null ? clock.nanoTime() : System.nanoTime();
-    boolean finished = false;
-    try {
-      while (!isDone()) {
-        if (nanos == Long.MAX_VALUE) {
-          Strand.park(this);
-        } else {
-          long left = nanos - ((clock != null ? clock.nanoTime() : System.nanoTime()) - start);
-          if (left <= 0) {
-            return false;
-          }
-          Strand.parkNanos(this, left);
-        }
-      }
-      finished = true;
-      return true;
-    } finally {
-      if (!finished) {
-        removeJoiner(me);
-      }
-    }
-  }
-
-  /* A waiter that gave up (timeout, cancellation) takes its node out, so polling never grows the stack. */
-  private void removeJoiner(Object strand) {
-    for (;;) {
-      Object head = joiners;
-      if (!(head instanceof Joiner)) {
-        return;
-      }
-      Object rebuilt = without((Joiner) head, strand);
-      if (rebuilt == head || JOINERS.compareAndSet(this, head, rebuilt)) {
-        return;
-      }
-    }
-  }
-
-  private static Object without(Joiner node, Object strand) {
-    if (node.strand == strand) {
-      return node.next;
-    }
-    if (!(node.next instanceof Joiner)) {
-      return node;
-    }
-    Object rest = without((Joiner) node.next, strand);
-    return rest == node.next ? node : new Joiner(node.strand, rest);
   }
 
   private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {

@@ -27,10 +27,7 @@ public final class FiberCountDownLatch {
    * @throws IllegalArgumentException if count is negative
    */
   public static FiberCountDownLatch create(long count) {
-    if (count < 0) {
-      throw new IllegalArgumentException("count: " + count + " (expected: >= 0)");
-    }
-    return new FiberCountDownLatch(count);
+    return new FiberCountDownLatch(Checks.nonNegative("count", count));
   }
 
   /** Counts down once; the call that reaches zero wakes every waiter. Extra calls do nothing. */
@@ -104,16 +101,7 @@ public final class FiberCountDownLatch {
   }
 
   private boolean withdraw(Waiter w) {
-    mutex.lock();
-    try {
-      if (!w.abort()) {
-        return false;
-      }
-      waiters.remove(w);
-      return true;
-    } finally {
-      mutex.unlock();
-    }
+    return waiters.withdraw(w, mutex);
   }
 
   /** @return the current count */

@@ -150,16 +150,7 @@ public final class FiberLock {
   }
 
   private boolean withdraw(Waiter w) {
-    mutex.lock();
-    try {
-      if (!w.abort()) {
-        return false;
-      }
-      waiters.remove(w);
-      return true;
-    } finally {
-      mutex.unlock();
-    }
+    return waiters.withdraw(w, mutex);
   }
 
   /** @return true if some strand holds the lock */

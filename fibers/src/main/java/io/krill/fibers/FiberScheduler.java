@@ -107,9 +107,7 @@ public abstract class FiberScheduler implements AutoCloseable {
   }
 
   private static void checkThreads(int threads) {
-    if (threads < 1 || threads > 4096) {
-      throw new IllegalArgumentException("threads: " + threads + " (expected: 1..4096)");
-    }
+    Checks.inRange("threads", threads, 1, 4096);
   }
 
   /** @return the scheduler's name */
@@ -283,8 +281,8 @@ public abstract class FiberScheduler implements AutoCloseable {
    * @param reporter receives each report (fiber name, time held, carrier stack)
    */
   public final void watchdog(Duration threshold, java.util.function.Consumer<String> reporter) {
-    if (threshold != null && (threshold.isNegative() || threshold.isZero())) {
-      throw new IllegalArgumentException("threshold: " + threshold + " (expected: > 0)");
+    if (threshold != null) {
+      Checks.positive("threshold", threshold);
     }
     this.watchdogReporter = java.util.Objects.requireNonNull(reporter, "reporter");
     this.watchdogThreshold = threshold;

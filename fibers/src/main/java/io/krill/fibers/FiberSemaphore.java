@@ -39,10 +39,7 @@ public final class FiberSemaphore {
    * @throws IllegalArgumentException if permits is negative
    */
   public static FiberSemaphore create(int permits) {
-    if (permits < 0) {
-      throw new IllegalArgumentException("permits: " + permits + " (expected: >= 0)");
-    }
-    return new FiberSemaphore(permits);
+    return new FiberSemaphore(Checks.nonNegative("permits", permits));
   }
 
   /**
@@ -103,10 +100,7 @@ public final class FiberSemaphore {
 
 
   private static int checkPermits(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("permits: " + n + " (expected: > 0)");
-    }
-    return n;
+    return Checks.positive("permits", n);
   }
 
   private Waiter acquireOrRegister(int n, boolean register) {

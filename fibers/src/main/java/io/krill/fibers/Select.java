@@ -158,9 +158,7 @@ public final class Select<R> {
    * @throws IllegalStateException if the select has a timeout or a default case already
    */
   public Select<R> onTimeout(Duration timeout, Handler<? extends R> handler) {
-    if (timeout.isNegative()) {
-      throw new IllegalArgumentException("timeout: " + timeout + " (expected: >= 0)");
-    }
+    Checks.nonNegative("timeout", timeout);
     Objects.requireNonNull(handler, "handler");
     if (timeoutHandler != null || defaultHandler != null) {
       throw new IllegalStateException("select: has a " + (timeoutHandler != null ? "timeout" : "default case")

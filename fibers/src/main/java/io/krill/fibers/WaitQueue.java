@@ -68,6 +68,25 @@ final class WaitQueue {
     return head;
   }
 
+  /**
+   * Withdraws a wait that timed out or was cancelled: aborts {@code w} and unlinks it, under
+   * {@code mutex} (the lock that guards this queue).
+   *
+   * @return false if a counterparty decided the wait first
+   */
+  boolean withdraw(Waiter w, java.util.concurrent.locks.Lock mutex) {
+    mutex.lock();
+    try {
+      if (!w.abort()) {
+        return false;
+      }
+      remove(w);
+      return true;
+    } finally {
+      mutex.unlock();
+    }
+  }
+
   /** Unlinks {@code w} if it is in this queue; idempotent. */
   void remove(Waiter w) {
     if (w.queue != this) {

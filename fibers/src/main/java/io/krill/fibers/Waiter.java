@@ -99,9 +99,7 @@ final class Waiter {
    * @throws IllegalArgumentException if the timeout is negative
    */
   static long timeoutNanos(java.time.Duration timeout) {
-    if (timeout.isNegative()) {
-      throw new IllegalArgumentException("timeout: " + timeout + " (expected: >= 0)");
-    }
+    Checks.nonNegative("timeout", timeout);
     try {
       return timeout.toNanos();
     } catch (ArithmeticException e) {

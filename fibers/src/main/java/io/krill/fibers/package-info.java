@@ -10,5 +10,11 @@
  * {@code throws }{@link io.krill.fibers.Suspendable}. Suspension suspends the calling
  * continuation, never the carrier thread; on a thread that runs no continuation, woven code
  * behaves exactly as unwoven code.
+ *
+ * <p>It also holds the kernel every krill module shares: {@link io.krill.fibers.Strand} (whoever
+ * waits: a fiber or a thread), {@link io.krill.fibers.ExecutionMode},
+ * {@link io.krill.fibers.VirtualThreads} (JDK 21+ by reflection), {@link io.krill.fibers.Checks}
+ * (argument checks in one format) and {@link io.krill.fibers.SpinLocks}; the last and
+ * {@code Strand} are for libraries that build blocking primitives, not for application code.
  */
 package io.krill.fibers;

@@ -1,7 +1,6 @@
 package io.krill.fibers;
 
 import static io.krill.fibers.CspTestSupport.assertQuiescent;
-import static io.krill.fibers.CspTestSupport.failureOf;
 import static io.krill.fibers.CspTestSupport.fiber;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,19 +10,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-@Timeout(30)
-class BarrierTest {
-  private final DeterministicScheduler s = FiberScheduler.deterministic();
-  private final List<String> log = new ArrayList<>();
-
-  @Test
-  void create_negativeParties_throwsWithHouseFormat() {
-    assertThatThrownBy(() -> Barrier.create(-1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("parties: -1 (expected: >= 0)");
-  }
-
+class BarrierTest extends CspTest {
   @Test
   void sync_everyPhase_nobodyPassesUntilAllArrived() {
     Barrier b = Barrier.create(3);
@@ -94,12 +82,9 @@ class BarrierTest {
   @Test
   void cancel_waitingParty_withdrawsItsArrival() {
     Barrier b = Barrier.create(2);
-    Fiber a = fiber(s, "a", b::sync);
-    s.runUntilIdle();
+    Fiber a = parked("a", b::sync);
     assertThat(b.toString()).isEqualTo("Barrier[1 of 2 synced, phase 0]");
-    a.cancel();
-    s.runUntilIdle();
-    assertThat(failureOf(a)).isInstanceOf(FiberCancelledException.class);
+    assertThat(cancelled(a)).isInstanceOf(FiberCancelledException.class);
     assertThat(b.toString()).isEqualTo("Barrier[0 of 2 synced, phase 0]");
     fiber(s, "b", () -> {
       b.sync();

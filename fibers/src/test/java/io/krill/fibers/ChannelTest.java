@@ -17,21 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-@Timeout(30)
-class ChannelTest {
-  private final DeterministicScheduler s = FiberScheduler.deterministic();
-  private final List<String> log = new ArrayList<>();
-
-  @Test
-  void create_negativeCapacity_throwsWithHouseFormat() {
-    assertThatThrownBy(() -> Channel.create(-1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("capacity: -1 (expected: >= 0)");
-  }
-
+class ChannelTest extends CspTest {
   @Test
   void rendezvous_senderFirst_waitsUntilReceiverTakesItem() {
     Channel<String> ch = Channel.rendezvous();
@@ -194,17 +183,14 @@ class ChannelTest {
   @Test
   void cancel_receiverParked_throwsAndUnregisters() {
     Channel<String> ch = Channel.rendezvous();
-    Fiber r = fiber(s, "receiver", () -> {
+    Fiber r = parked("receiver", () -> {
       try {
         ch.receive();
       } finally {
         log.add("finally");
       }
     });
-    s.runUntilIdle();
-    r.cancel();
-    s.runUntilIdle();
-    assertThat(failureOf(r)).isInstanceOf(FiberCancelledException.class);
+    assertThat(cancelled(r)).isInstanceOf(FiberCancelledException.class);
     assertThat(log).containsExactly("finally");
     assertThat(ch.trySend("nobody")).as("the cancelled receiver is gone").isFalse();
     assertQuiescent(s);
@@ -213,11 +199,7 @@ class ChannelTest {
   @Test
   void cancel_senderParked_throwsAndItemIsNotDelivered() {
     Channel<String> ch = Channel.rendezvous();
-    Fiber w = fiber(s, "sender", () -> ch.send("never"));
-    s.runUntilIdle();
-    w.cancel();
-    s.runUntilIdle();
-    assertThat(failureOf(w)).isInstanceOf(FiberCancelledException.class);
+    assertThat(cancelled(parked("sender", () -> ch.send("never")))).isInstanceOf(FiberCancelledException.class);
     assertThat(ch.tryReceive()).isNull();
     assertQuiescent(s);
   }
@@ -402,17 +384,11 @@ class ChannelTest {
           }
         }));
       }
-      List<StrandThread> senders = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        senders.add(StrandThread.start("sender-" + t, () -> {
-          for (int i = 1; i <= perThread; i++) {
-            ch.send(i);
-          }
-        }));
-      }
-      for (StrandThread t : senders) {
-        assertThat(t.join()).isNull();
-      }
+      StrandThread.runAll(threads, "sender", () -> {
+        for (int i = 1; i <= perThread; i++) {
+          ch.send(i);
+        }
+      });
       ch.close();
       fibers.forEach(CspTestSupport::join);
       assertThat(received.get()).isEqualTo((long) threads * perThread);

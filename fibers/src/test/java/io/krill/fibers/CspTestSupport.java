@@ -3,6 +3,8 @@ package io.krill.fibers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
@@ -67,6 +69,20 @@ final class CspTestSupport {
       self[0] = new StrandThread(t);
       t.start();
       return self[0];
+    }
+
+    /**
+     * Starts {@code count} threads named {@code name-0}, {@code name-1}, ... that each run
+     * {@code body}, then waits for all of them and asserts that none failed.
+     */
+    static void runAll(int count, String name, SuspendableRunnable body) throws InterruptedException {
+      List<StrandThread> started = new ArrayList<>();
+      for (int t = 0; t < count; t++) {
+        started.add(start(name + "-" + t, body));
+      }
+      for (StrandThread t : started) {
+        assertThat(t.join()).as(t.thread.getName() + " failed").isNull();
+      }
     }
 
     Throwable join() throws InterruptedException {

@@ -1,29 +1,15 @@
 package io.krill.fibers;
 
 import static io.krill.fibers.CspTestSupport.assertQuiescent;
-import static io.krill.fibers.CspTestSupport.failureOf;
 import static io.krill.fibers.CspTestSupport.fiber;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.fibers.CspTestSupport.StrandThread;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-@Timeout(30)
-class FiberCountDownLatchTest {
-  private final DeterministicScheduler s = FiberScheduler.deterministic();
-  private final List<String> log = new ArrayList<>();
-
-  @Test
-  void create_negativeCount_throwsWithHouseFormat() {
-    assertThatThrownBy(() -> FiberCountDownLatch.create(-1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("count: -1 (expected: >= 0)");
-  }
-
+class FiberCountDownLatchTest extends CspTest {
   @Test
   void await_releasedByTheLastCountDown_waitersWakeInArrivalOrder() {
     FiberCountDownLatch latch = FiberCountDownLatch.create(2);
@@ -58,11 +44,7 @@ class FiberCountDownLatchTest {
   @Test
   void cancel_waiter_throws() {
     FiberCountDownLatch latch = FiberCountDownLatch.create(1);
-    Fiber f = fiber(s, "waiter", latch::await);
-    s.runUntilIdle();
-    f.cancel();
-    s.runUntilIdle();
-    assertThat(failureOf(f)).isInstanceOf(FiberCancelledException.class);
+    assertThat(cancelled(parked("waiter", latch::await))).isInstanceOf(FiberCancelledException.class);
     assertQuiescent(s);
   }
 

@@ -13,14 +13,18 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-@Timeout(30)
-class FiberLockTest {
-  private final DeterministicScheduler s = FiberScheduler.deterministic();
-  private final List<String> log = new ArrayList<>();
+class FiberLockTest extends CspTest {
+  /** Starts a fiber "holder" that takes {@code lock}, sleeps {@code d} of virtual time holding it, and lets go. */
+  private void holdFor(FiberLock lock, Duration d) {
+    fiber(s, "holder", () -> {
+      lock.lock();
+      Fiber.sleep(d);
+      lock.unlock();
+    });
+  }
 
   @Test
   void lock_contended_handedOverInArrivalOrder_holderMaySuspend() {
@@ -90,11 +94,7 @@ class FiberLockTest {
   @Test
   void tryLock_timeout_failsExactlyAtTheVirtualDeadline_thenLaterWaiterStillServed() {
     FiberLock lock = new FiberLock();
-    fiber(s, "holder", () -> {
-      lock.lock();
-      Fiber.sleep(Duration.ofMillis(20));
-      lock.unlock();
-    });
+    holdFor(lock, Duration.ofMillis(20));
     fiber(s, "impatient", () -> log.add("impatient " + lock.tryLock(Duration.ofMillis(10)) + "@" + s.nanoTime() / 1_000_000));
     fiber(s, "patient", () -> {
       lock.lock();
@@ -121,11 +121,7 @@ class FiberLockTest {
   @Test
   void cancel_waitingFiber_throwsAndLeavesTheQueue() {
     FiberLock lock = new FiberLock();
-    fiber(s, "holder", () -> {
-      lock.lock();
-      Fiber.sleep(Duration.ofMillis(1));
-      lock.unlock();
-    });
+    holdFor(lock, Duration.ofMillis(1));
     Fiber waiter = fiber(s, "waiter", lock::lock);
     s.runUntilIdle();
     waiter.cancel();

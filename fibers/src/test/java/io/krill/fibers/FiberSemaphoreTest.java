@@ -1,34 +1,18 @@
 package io.krill.fibers;
 
 import static io.krill.fibers.CspTestSupport.assertQuiescent;
-import static io.krill.fibers.CspTestSupport.failureOf;
 import static io.krill.fibers.CspTestSupport.fiber;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.fibers.CspTestSupport.StrandThread;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-@Timeout(30)
-class FiberSemaphoreTest {
-  private final DeterministicScheduler s = FiberScheduler.deterministic();
-  private final List<String> log = new ArrayList<>();
-
-  @Test
-  void create_negativePermits_throwsWithHouseFormat() {
-    assertThatThrownBy(() -> FiberSemaphore.create(-1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("permits: -1 (expected: >= 0)");
-    assertThatThrownBy(() -> FiberSemaphore.create(1).release(0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("permits: 0 (expected: > 0)");
-  }
-
+class FiberSemaphoreTest extends CspTest {
   @Test
   void acquire_fair_bigRequestAtHeadIsNotOvertaken() {
     FiberSemaphore sem = FiberSemaphore.create(1);
@@ -69,11 +53,7 @@ class FiberSemaphoreTest {
   @Test
   void cancel_waitingFiber_takesNoPermit() {
     FiberSemaphore sem = FiberSemaphore.create(0);
-    Fiber f = fiber(s, "waiter", sem::acquire);
-    s.runUntilIdle();
-    f.cancel();
-    s.runUntilIdle();
-    assertThat(failureOf(f)).isInstanceOf(FiberCancelledException.class);
+    assertThat(cancelled(parked("waiter", sem::acquire))).isInstanceOf(FiberCancelledException.class);
     sem.release();
     assertThat(sem.availablePermits()).isEqualTo(1);
     assertQuiescent(s);
@@ -97,19 +77,11 @@ class FiberSemaphoreTest {
           }
         }));
       }
-      List<StrandThread> releasers = new ArrayList<>();
-      AtomicInteger started = new AtomicInteger();
-      for (int t = 0; t < threads; t++) {
-        releasers.add(StrandThread.start("releaser-" + t, () -> {
-          started.incrementAndGet();
-          for (int i = 0; i < perThread; i++) {
-            sem.release();
-          }
-        }));
-      }
-      for (StrandThread t : releasers) {
-        assertThat(t.join()).isNull();
-      }
+      StrandThread.runAll(threads, "releaser", () -> {
+        for (int i = 0; i < perThread; i++) {
+          sem.release();
+        }
+      });
       fibers.forEach(CspTestSupport::join);
       assertThat(acquired.get()).isEqualTo((long) threads * perThread);
       assertThat(sem.availablePermits()).isZero();

@@ -1,5 +1,7 @@
 package io.krill.fibers;
 
+import static io.krill.fibers.CspTestSupport.create;
+import static io.krill.fibers.CspTestSupport.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,15 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(30)
 class FiberTest {
   static Stream<String> schedulers() {
-    return Stream.of("eventLoop", "workStealing");
-  }
-
-  static FiberScheduler create(String kind) {
-    return kind.equals("eventLoop") ? FiberScheduler.eventLoop(2) : FiberScheduler.workStealing(2);
-  }
-
-  static void joinOnThread(Fiber f) {
-    Continuation.runOnThread(f::join);
+    return CspTestSupport.kinds();
   }
 
   @ParameterizedTest
@@ -46,7 +40,7 @@ class FiberTest {
           sum.addAndGet(v);
         }));
       }
-      fibers.forEach(FiberTest::joinOnThread);
+      fibers.forEach(CspTestSupport::join);
       assertThat(sum.get()).isEqualTo(10_000 * 9_999 / 2);
       assertThat(fibers).allMatch(Fiber::isDone);
     }
@@ -68,7 +62,7 @@ class FiberTest {
       assertThat(s.dumpParked()).contains("\"parker\"").contains("waiting on a test");
       seen.set("go");
       f.unpark();
-      joinOnThread(f);
+      join(f);
       assertThat(f.isDone()).isTrue();
     }
   }
@@ -80,7 +74,7 @@ class FiberTest {
       Fiber f = Fiber.builder().scheduler(s).unstarted(() -> Fiber.park());
       f.unpark();
       f.start();
-      joinOnThread(f);
+      join(f);
       assertThat(f.isDone()).isTrue();
     }
   }
@@ -118,7 +112,7 @@ class FiberTest {
       }))
           .isInstanceOf(TimeoutException.class).hasMessageContaining(f.name());
       f.unpark();
-      joinOnThread(f);
+      join(f);
     }
   }
 
@@ -153,7 +147,7 @@ class FiberTest {
           k.join();
         }
       });
-      joinOnThread(parent);
+      join(parent);
       assertThat(threads).hasSize(21);
       assertThat(threads.stream().distinct()).hasSize(1);
     }
@@ -229,22 +223,29 @@ class FiberTest {
     assertThat(s.liveFibers()).isEmpty();
   }
 
+  /* The fiber holds its carrier until the watchdog has reported it, then four thresholds more: no clock race. */
   @Test
   void watchdog_fiberBlockingItsCarrier_reportedOnceWithNameAndStack() throws Exception {
     try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
       List<String> reports = new CopyOnWriteArrayList<>();
-      s.watchdog(Duration.ofMillis(50), reports::add);
+      java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
+      s.watchdog(Duration.ofMillis(50), r -> {
+        reports.add(r);
+        reported.countDown();
+      });
       Fiber f = Fiber.builder().scheduler(s).name("sleepy").start(() -> {
         try {
-          Thread.sleep(300);
+          if (reported.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            Thread.sleep(200);
+          }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
       });
-      joinOnThread(f);
-      Thread.sleep(50);
+      join(f);
       assertThat(reports).hasSize(1);
-      assertThat(reports.get(0)).contains("fiber \"sleepy\" has held carrier").contains("java.lang.Thread.sleep");
+      assertThat(reports.get(0)).contains("fiber \"sleepy\" has held carrier")
+          .contains("java.util.concurrent.CountDownLatch.await");
     }
   }
 
@@ -276,7 +277,7 @@ class FiberTest {
           Fiber.yieldNow();
           onLoop.set(loop.inEventLoop());
         });
-        joinOnThread(f);
+        join(f);
         assertThat(onLoop).isTrue();
       }
       assertThatThrownBy(() -> Fiber.builder().scheduler(s).home("elsewhere").unstarted(() -> { }))
@@ -360,7 +361,7 @@ class FiberTest {
           f.join();
         }
       });
-      joinOnThread(main);
+      join(main);
       assertThat(main.isDone()).isTrue();
       assertThat(order).containsExactly(4, 3, 2, 1, 0);
     }
@@ -394,8 +395,8 @@ class FiberTest {
       assertThat(seen.get(10, java.util.concurrent.TimeUnit.SECONDS)).isGreaterThanOrEqualTo(1_000);
       ping.close();
       pong.close();
-      joinOnThread(a);
-      joinOnThread(b);
+      join(a);
+      join(b);
       assertThat(Continuation.callOnThread(a::joinFailure)).isInstanceOf(ChannelClosedException.class);
     }
   }

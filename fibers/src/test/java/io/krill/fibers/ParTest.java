@@ -12,13 +12,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-@Timeout(30)
-class ParTest {
-  private final DeterministicScheduler s = FiberScheduler.deterministic();
-  private final List<String> log = new ArrayList<>();
-
+class ParTest extends CspTest {
   @Test
   void run_allChildrenFinish_thenParentContinues() {
     fiber(s, "parent", () -> {

@@ -13,10 +13,9 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(30)
 class ResumeHereTest {
+  /** Waits until {@code f} parks; a fiber that never parks fails the test by its timeout. */
   private static void awaitParked(Fiber f) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!f.isParked()) {
-      assertThat(System.nanoTime() - deadline).as("fiber parks within 10 s").isNegative();
       Thread.sleep(1);
     }
   }

@@ -1,24 +1,20 @@
 package io.krill.httpd;
 
+import io.krill.fibers.Checks;
 import io.krill.fibers.FiberCancelledException;
-import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
-import io.krill.netio.internal.ByteSink;
-import io.krill.netio.internal.ByteSource;
+import io.krill.netio.spi.ByteSink;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.DefaultHeaders;
-import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -27,20 +23,11 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http.TooLongHttpHeaderException;
-import io.netty.handler.codec.http.TooLongHttpLineException;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -54,12 +41,15 @@ import org.slf4j.LoggerFactory;
  * response and the request body so the connection can serve the next request. Lives on the
  * connection's strand only.
  */
-final class Exchange implements Request, Response, ByteSource, ByteSink {
+final class Exchange implements Request, Response, ByteSink {
   /*
    * Implementation notes.
    *
-   * One object is the request, the response, the body's byte source and the streamed
-   * response's byte sink, so an exchange allocates little besides Netty's own messages.
+   * One object is the request, the response and the streamed response's byte sink, so an
+   * exchange allocates little besides Netty's own messages; the request body (RequestBody) is
+   * made only when the handler reads it or a body must be drained. The head's conformance
+   * checks are Conformance's, the request target's parsing RequestTarget's, file bodies
+   * FileBodies'.
    *
    * Flushing: a response is written as one message (head and body together for send()) with a
    * void promise and flushed only when no further decoded request head is waiting; pipelined
@@ -75,8 +65,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
   private static final Logger ACCESS = LoggerFactory.getLogger("io.krill.httpd.access");
   private static final int OUTPUT_BUFFER_SIZE = 8192;
-  private static final int FILE_CHUNK = 16384;
-  private static final long FILE_REGION = 1 << 20;
   private static final io.netty.util.AsciiString TEXT_PLAIN_UTF8 = io.netty.util.AsciiString.cached("text/plain; charset=utf-8");
 
   /* Response headers without the per-set name check: header() and addHeader() check names themselves. */
@@ -94,13 +82,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   private Map<String, List<String>> query;
 
   // request body
-  private boolean hasBody;
-  private boolean bodyDone;
-  private long bodyRead;
-  private boolean expectContinue;
-  private boolean continueSent;
-  private FiberInput body;
-  private int bodyFailure; // status for a body that failed: 400, 408 or 413
+  private int verdict; // Conformance's: NO_BODY, BODY or BODY_AFTER_CONTINUE
+  private RequestBody body;
 
   // response
   private int status = 200;
@@ -132,9 +115,9 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     server.stats.requests.increment();
     headOnly = head.method() == io.netty.handler.codec.http.HttpMethod.HEAD;
     try {
-      int refusal = check();
-      if (refusal != 0) {
-        sendError(refusal);
+      verdict = Conformance.check(head, server.maxHeaderCount, server.maxBodyBytes, conn.channel().remoteAddress());
+      if (verdict > Conformance.BODY_AFTER_CONTINUE) {
+        sendError(verdict);
         return false;
       }
       closeAfter = !keepAlive() || server.shuttingDown;
@@ -157,96 +140,15 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     }
   }
 
-  private void checkNotOver() {
+  void checkNotOver() {
     if (over) {
       throw new IllegalStateException(head.method() + " " + head.uri()
           + ": the exchange is over (expected: use request and response only inside Handler.handle)");
     }
   }
 
-  /* The head checks of RFC 9112 Netty leaves to us; 0 if the request is acceptable. */
-  private int check() {
-    if (head.decoderResult().isFailure()) {
-      Throwable cause = head.decoderResult().cause();
-      LOG.debug("bad request from {}: {}", conn.channel.remoteAddress(), cause.toString());
-      if (cause instanceof TooLongHttpLineException) {
-        return 414;
-      }
-      if (cause instanceof TooLongHttpHeaderException || cause instanceof TooLongFrameException) {
-        return 431;
-      }
-      return 400;
-    }
-    HttpHeaders h = head.headers();
-    if (h.size() > server.maxHeaderCount) {
-      return 431;
-    }
-    HttpVersion v = head.protocolVersion();
-    if (v.majorVersion() != 1 || v.minorVersion() > 1) {
-      return 505;
-    }
-    int hosts = hostCount(h);
-    if (hosts > 1 || hosts == 0 && v.minorVersion() == 1) {
-      return 400; // RFC 9112 3.2: exactly one Host in HTTP/1.1 (at most one in 1.0)
-    }
-    if (h.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
-      List<String> te = h.getAll(HttpHeaderNames.TRANSFER_ENCODING);
-      if (v.minorVersion() == 0 || te.size() > 1) {
-        return 400; // 6.1: HTTP/1.0 with Transfer-Encoding is faulty framing
-      }
-      String coding = te.get(0).trim();
-      if (!coding.equalsIgnoreCase("chunked")) {
-        return coding.toLowerCase(Locale.ROOT).endsWith("chunked") ? 501 : 400;
-      }
-      hasBody = true;
-    }
-    String cl = h.get(HttpHeaderNames.CONTENT_LENGTH); // Netty refused differing duplicates already
-    if (cl != null) {
-      String value = cl.trim();
-      if (!isDigits(value)) {
-        return 400;
-      }
-      long length = Long.parseLong(value);
-      if (length > server.maxBodyBytes) {
-        return 413;
-      }
-      hasBody = length > 0;
-    }
-    String expect = h.get(HttpHeaderNames.EXPECT);
-    if (expect != null) {
-      if (!expect.equalsIgnoreCase("100-continue")) {
-        return 417;
-      }
-      expectContinue = hasBody && v.minorVersion() == 1;
-    }
-    return 0;
-  }
-
-  /* 0, 1 or 2 (two or more) Host fields; walks the value iterator instead of building a list per request. */
-  private static int hostCount(HttpHeaders h) {
-    java.util.Iterator<? extends CharSequence> it = h.valueCharSequenceIterator(HttpHeaderNames.HOST);
-    if (!it.hasNext()) {
-      return 0;
-    }
-    it.next();
-    return it.hasNext() ? 2 : 1;
-  }
-
-  private static boolean isDigits(String s) {
-    if (s.isEmpty() || s.length() > 18) {
-      return false;
-    }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private void invoke() throws Exception, Suspendable {
-    match = server.router.match(head.method().name(), rawPath());
+    match = server.router.match(head.method().name(), RequestTarget.rawPath(head.uri()));
     if (match == null) {
       Handler fallback = server.fallback;
       if (fallback != null) {
@@ -266,6 +168,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     if (t instanceof FiberCancelledException) {
       throw (FiberCancelledException) t;
     }
+    int bodyFailure = body != null ? body.failure() : 0;
     if (bodyFailure != 0) {
       LOG.debug("request body failed: {} {}: {}", head.method(), head.uri(), t.toString());
       if (!committed) {
@@ -274,7 +177,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       lingerOnClose = true;
       return false;
     }
-    if (conn.failure() != null || !conn.channel.isActive()) {
+    if (conn.failure() != null || !conn.channel().isActive()) {
       LOG.debug("connection lost during {} {}: {}", head.method(), head.uri(), t.toString());
       return false;
     }
@@ -309,7 +212,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
         }
       }
       accessLog();
-      if (bodyFailure != 0) {
+      if (body != null && body.failure() != 0) {
         lingerOnClose = true; // the handler caught a body failure and answered: the framing is lost
         return false;
       }
@@ -329,27 +232,21 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   /* Reads what is left of the request body, so the next request can be decoded. */
   private boolean finishBody() throws IOException, Suspendable {
-    if (!hasBody || bodyDone) {
-      return true;
+    return verdict == Conformance.NO_BODY || requestBody().drain();
+  }
+
+  private RequestBody requestBody() {
+    RequestBody b = body;
+    if (b == null) {
+      b = new RequestBody(this, conn, verdict != Conformance.NO_BODY, verdict == Conformance.BODY_AFTER_CONTINUE);
+      body = b;
     }
-    if (expectContinue && !continueSent) {
-      return false; // the client waits for 100 before sending the body: close rather than read it
-    }
-    if (body != null) {
-      body.close();
-    }
-    for (;;) {
-      Object b = take();
-      if (b == null) {
-        return true;
-      }
-      ((ByteBuf) b).release();
-    }
+    return b;
   }
 
   private void accessLog() {
     if (server.accessLog && ACCESS.isInfoEnabled()) {
-      ACCESS.info("{} \"{} {} {}\" {} {} {}us", conn.channel.remoteAddress(), head.method(), head.uri(),
+      ACCESS.info("{} \"{} {} {}\" {} {} {}us", conn.channel().remoteAddress(), head.method(), head.uri(),
           head.protocolVersion(), status, bodySent, (System.nanoTime() - startNanos) / 1000);
     }
   }
@@ -372,7 +269,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
       LOG.debug("sending {} failed: {}", code, e.toString());
     }
     if (server.accessLog && ACCESS.isInfoEnabled()) {
-      ACCESS.info("{} \"{} {} {}\" {} - -", conn.channel.remoteAddress(), head.method(), head.uri(),
+      ACCESS.info("{} \"{} {} {}\" {} - -", conn.channel().remoteAddress(), head.method(), head.uri(),
           head.protocolVersion(), code);
     }
   }
@@ -405,36 +302,11 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     return head.uri();
   }
 
-  private String rawPath() {
-    String uri = head.uri();
-    int start = 0;
-    if (!uri.startsWith("/")) {
-      int scheme = uri.indexOf("://");
-      if (scheme > 0) { // absolute-form (RFC 9112 3.2.2)
-        int slash = uri.indexOf('/', scheme + 3);
-        if (slash < 0) {
-          return "/";
-        }
-        start = slash;
-      }
-    }
-    int end = uri.length();
-    int q = uri.indexOf('?', start);
-    if (q >= 0) {
-      end = q;
-    }
-    int hash = uri.indexOf('#', start);
-    if (hash >= 0 && hash < end) {
-      end = hash;
-    }
-    return uri.substring(start, end);
-  }
-
   @Override
   public String path() {
     String p = path;
     if (p == null) {
-      p = Paths.decode(rawPath());
+      p = Paths.decode(RequestTarget.rawPath(head.uri()));
       path = p;
     }
     return p;
@@ -442,31 +314,13 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   @Override
   public String query() {
-    String uri = head.uri();
-    int q = uri.indexOf('?');
-    if (q < 0) {
-      return null;
-    }
-    int hash = uri.indexOf('#', q);
-    return uri.substring(q + 1, hash < 0 ? uri.length() : hash);
+    return RequestTarget.query(head.uri());
   }
 
   private Map<String, List<String>> queryMap() {
     Map<String, List<String>> m = query;
     if (m == null) {
-      m = new LinkedHashMap<>();
-      String q = query();
-      if (q != null && !q.isEmpty()) {
-        for (String pair : q.split("&")) {
-          if (pair.isEmpty()) {
-            continue;
-          }
-          int eq = pair.indexOf('=');
-          String name = Paths.decode(eq < 0 ? pair : pair.substring(0, eq), true);
-          String value = eq < 0 ? "" : Paths.decode(pair.substring(eq + 1), true);
-          m.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
-        }
-      }
+      m = RequestTarget.parameters(query());
       query = m;
     }
     return m;
@@ -532,12 +386,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   @Override
   public FiberInput body() {
-    FiberInput in = body;
-    if (in == null) {
-      in = FiberInput.of(this);
-      body = in;
-    }
-    return in;
+    return requestBody().input();
   }
 
   @Override
@@ -554,12 +403,12 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   @Override
   public InetSocketAddress remoteAddress() {
-    return (InetSocketAddress) conn.channel.remoteAddress();
+    return (InetSocketAddress) conn.channel().remoteAddress();
   }
 
   @Override
   public InetSocketAddress localAddress() {
-    return (InetSocketAddress) conn.channel.localAddress();
+    return (InetSocketAddress) conn.channel().localAddress();
   }
 
   @Override
@@ -567,69 +416,9 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     return server.tls != null;
   }
 
-  // ------------------------------------------------------------------ the body as a ByteSource
-
-  /** Next piece of the request body (for {@link FiberInput}); enforces maxBodyBytes. May suspend. */
-  @Override
-  public Object take() throws IOException, Suspendable {
-    checkNotOver();
-    long deadline = Strand.deadline(server.idleTimeoutNanos);
-    for (;;) {
-      if (!hasBody || bodyDone) {
-        return null;
-      }
-      if (expectContinue && !continueSent) {
-        continueSent = true;
-        server.stats.response(100);
-        conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
-            Unpooled.EMPTY_BUFFER), true);
-      }
-      Object m = conn.next(deadline);
-      if (m == HttpConnection.NOTHING) {
-        continue;
-      }
-      if (m == HttpConnection.TIMEOUT) {
-        bodyFailure = 408;
-        throw new SocketTimeoutException("Request body: nothing came for "
-            + server.idleTimeoutNanos / 1_000_000 + " ms (idleTimeout) from " + peer());
-      }
-      if (m == null) {
-        bodyFailure = 400;
-        throw new EOFException("Request body: the connection ended after " + bodyRead + " bytes: " + peer());
-      }
-      if (!(m instanceof HttpContent)) {
-        io.netty.util.ReferenceCountUtil.release(m);
-        bodyFailure = 400;
-        throw new IOException("Request body: unexpected " + m.getClass().getSimpleName() + " from " + peer());
-      }
-      HttpContent c = (HttpContent) m;
-      if (c.decoderResult().isFailure()) {
-        c.release();
-        bodyFailure = 400;
-        throw new IOException("Request body: bad framing from " + peer() + ": " + c.decoderResult().cause());
-      }
-      ByteBuf content = c.content();
-      bodyRead += content.readableBytes();
-      if (c instanceof LastHttpContent) {
-        bodyDone = true;
-      }
-      if (bodyRead > server.maxBodyBytes) {
-        c.release();
-        bodyFailure = 413;
-        bodyDone = true;
-        throw new IOException("Request body: more than " + server.maxBodyBytes + " bytes (maxBodyBytes) from "
-            + peer());
-      }
-      if (content.isReadable()) {
-        return content; // releasing the content releases the HttpContent
-      }
-      c.release();
-    }
-  }
-
   @Override
   public String peer() {
-    return String.valueOf(conn.channel.remoteAddress());
+    return String.valueOf(conn.channel().remoteAddress());
   }
 
   // ------------------------------------------------------------------ Response
@@ -741,10 +530,10 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
    * flush (TLS), and the caller may reuse its array after send() returns: copy.
    */
   private ByteBuf body(byte[] bytes) {
-    if (server.tls == null && conn.channel.eventLoop().inEventLoop()) {
+    if (server.tls == null && conn.channel().eventLoop().inEventLoop()) {
       return Unpooled.wrappedBuffer(bytes);
     }
-    return conn.channel.alloc().buffer(bytes.length).writeBytes(bytes);
+    return conn.channel().alloc().buffer(bytes.length).writeBytes(bytes);
   }
 
   /* Marks the response committed and completes its headers: Date, Connection. */
@@ -755,7 +544,7 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     HttpHeaders h = headersForWrite();
     if (h.contains(HttpHeaderNames.CONNECTION) && h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true)
         || server.shuttingDown
-        || expectContinue && !continueSent) {
+        || verdict == Conformance.BODY_AFTER_CONTINUE && (body == null || body.awaitsContinue())) {
       closeAfter = true; // the client waits for 100 before it sends the body: we will not read it
     }
     if (closeAfter) {
@@ -812,12 +601,8 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
   @Override
   public void sendFile(Path file, long offset, long length) throws IOException, Suspendable {
     checkNotCommitted();
-    if (offset < 0) {
-      throw new IllegalArgumentException("offset: " + offset + " (expected: >= 0)");
-    }
-    if (length < 0) {
-      throw new IllegalArgumentException("length: " + length + " (expected: >= 0)");
-    }
+    Checks.nonNegative("offset", offset);
+    Checks.nonNegative("length", length);
     long size = java.nio.file.Files.size(file);
     if (offset + length > size) {
       throw new IllegalArgumentException("offset + length: " + (offset + length) + " (expected: <= the file size "
@@ -830,55 +615,13 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
     }
     conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), h), false);
     if (allowed && !headOnly && length > 0) {
-      if (server.tls == null) {
-        sendRegions(file, offset, length);
-      } else {
-        sendCopies(file, offset, length);
-      }
+      FileBodies.write(conn, server.tls != null, file, offset, length);
       bodySent = length;
     }
     boolean flush = flushNow();
     conn.write(LastHttpContent.EMPTY_LAST_CONTENT, flush);
     if (flush) {
       conn.awaitWritable();
-    }
-  }
-
-  /* Zero-copy: file regions of FILE_REGION bytes, so the write timeout measures progress, not the whole file. */
-  private void sendRegions(Path file, long offset, long length) throws IOException, Suspendable {
-    java.io.File f = file.toFile();
-    for (long done = 0; done < length; ) {
-      long n = Math.min(FILE_REGION, length - done);
-      conn.write(new DefaultFileRegion(f, offset + done, n), false);
-      done += n;
-      if (done < length) {
-        conn.flush();
-        conn.awaitWritable();
-      }
-    }
-  }
-
-  /* With TLS the bytes must pass through the SslHandler: copy them in pieces. */
-  private void sendCopies(Path file, long offset, long length) throws IOException, Suspendable {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long pos = offset;
-      long end = offset + length;
-      while (pos < end) {
-        int n = (int) Math.min(FILE_CHUNK, end - pos);
-        ByteBuf buf = conn.channel.alloc().buffer(n);
-        try {
-          int read = buf.writeBytes(ch, pos, n);
-          if (read <= 0) {
-            throw new EOFException("File " + file + " ended at " + pos + " (expected: " + end + " bytes)");
-          }
-          pos += read;
-        } catch (IOException | RuntimeException e) {
-          buf.release();
-          throw e;
-        }
-        conn.write(buf, true);
-        conn.awaitWritable();
-      }
     }
   }
 
@@ -921,6 +664,6 @@ final class Exchange implements Request, Response, ByteSource, ByteSink {
 
   @Override
   public ByteBufAllocator alloc() {
-    return conn.channel.alloc();
+    return conn.channel().alloc();
   }
 }

@@ -1,17 +1,15 @@
 package io.krill.httpd;
 
 import io.krill.fibers.Fiber;
-import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
+import io.krill.netio.spi.ConnectionHandler;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -20,27 +18,21 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.SocketException;
-import java.net.SocketTimeoutException;
-import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One HTTP connection: the last handler of its pipeline, which queues what the decoder
- * produces for the connection's strand, and the strand's loop that serves the requests one
- * after another ({@link #run()}).
+ * One HTTP connection: netio's {@link ConnectionHandler connection core} as the last handler of
+ * the pipeline, queueing what the decoder produces for the connection's strand, and the strand's
+ * loop that serves the requests one after another ({@link #run()}).
  */
-final class HttpConnection extends ChannelDuplexHandler implements ChannelFutureListener, SuspendableRunnable {
+final class HttpConnection extends ConnectionHandler implements ChannelFutureListener, SuspendableRunnable {
   /*
    * Implementation notes.
    *
-   * Like netio's Connection: the loop produces (channelRead, events) and one strand consumes;
-   * the queue and flags are guarded by `this`, never held across a park. A strand publishes
-   * itself in `reader`, re-checks, then parks; the loop wakes whoever is published, and a
-   * wake-up before the park leaves a permit. Reads are on demand (autoRead off): the strand
-   * asks for one more read only when the queue is empty, so a connection holds at most one
-   * read's worth of decoded requests and nothing while idle.
+   * The queue, the lock, the flags and the park/wake protocol are netio's connection core. What
+   * is HTTP's own:
    *
    * Idle state: the strand is parked in run() with the idle deadline; the decoder holds no
    * buffer, and no timer exists: one sweeper task per server wakes readers past their deadline
@@ -48,10 +40,13 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    * of a head arrives (channelReadComplete with nothing decoded), the reader is woken so it
    * re-parks with the header-read deadline instead.
    *
-   * Cost per keep-alive request in fiber mode (the loop resumes the fiber inside
-   * channelReadComplete): one message through the pipeline (RequestDecoder drops the end marker
-   * of a bodyless request), four monitor enters (channelRead, pollHead twice, the re-check before
-   * parking), one woven frame (run) unwound and rewound, no volatile store (publishReader).
+   * A reader fiber is woken once per read, in channelReadComplete, with the whole read decoded
+   * and queued (a GET is a head and an empty LastHttpContent), and it runs right there on the
+   * loop instead of after a hop through the task queue.
+   *
+   * Cost per keep-alive request in fiber mode: one message through the pipeline (RequestDecoder
+   * drops the end marker of a bodyless request), a few spin-lock sections, one woven frame (run)
+   * unwound and rewound, no volatile store (release stores publish the reader and deadline).
    */
   private static final Logger LOG = LoggerFactory.getLogger(HttpConnection.class);
 
@@ -59,21 +54,12 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   static final Object TIMEOUT = new Object();
   /** next(): woken without a message; re-check conditions. */
   static final Object NOTHING = new Object();
-  /** pollHead(): nothing more will be served. */
-  private static final Object END = new Object();
 
   final ServerCore server;
-  final Channel channel;
   final RequestDecoder decoder;
   private ChannelHandlerContext ctx;
-  private final ArrayDeque<Object> inbound = new ArrayDeque<>(4);
-  /* Written under the lock; volatile so the exchange's per-response checks need no lock. */
+  /* Counted under the core's lock; volatile so the exchange's per-response checks need no lock. */
   private volatile int queuedHeads;
-  private boolean inputEnded;
-  private volatile boolean closed;
-  private volatile Throwable failure;
-  private volatile Object reader;
-  private volatile Object writer;
   /** The deadline of the reader's current wait, {@link Long#MAX_VALUE} while none. */
   private volatile long deadline = Long.MAX_VALUE;
   /**
@@ -82,23 +68,25 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    */
   private volatile boolean wakePending;
 
-  private static final VarHandle READER;
   private static final VarHandle DEADLINE;
 
   static {
     try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      READER = l.findVarHandle(HttpConnection.class, "reader", Object.class);
-      DEADLINE = l.findVarHandle(HttpConnection.class, "deadline", long.class);
+      DEADLINE = MethodHandles.lookup().findVarHandle(HttpConnection.class, "deadline", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
   HttpConnection(ServerCore server, Channel channel, RequestDecoder decoder) {
+    super(channel);
     this.server = server;
-    this.channel = channel;
     this.decoder = decoder;
+  }
+
+  @Override
+  public String peer() {
+    return String.valueOf(channel.remoteAddress());
   }
 
   // ------------------------------------------------------------------ loop side
@@ -109,35 +97,25 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   }
 
   @Override
-  public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    boolean drop;
-    boolean wasEmpty;
-    lock();
-    try {
-      drop = closed;
-      wasEmpty = inbound.isEmpty();
-      if (!drop) {
-        inbound.add(msg);
-        if (msg instanceof HttpRequest) {
-          queuedHeads++;
-        }
-      }
-    } finally {
-      unlock();
+  protected void queued(Object msg) {
+    if (msg instanceof HttpRequest) {
+      queuedHeads++;
     }
-    if (drop) {
-      ReferenceCountUtil.release(msg);
-    } else if (wasEmpty) {
-      // Only the empty -> non-empty step wakes: the reader parks only after seeing an empty
-      // queue under the lock, so it drains whatever follows before it can park again. Waking
-      // for every message (a GET is a head and an empty LastHttpContent) left a permit that
-      // made the next park return at once for a useless extra round.
-      Object r = reader;
-      if (r instanceof Fiber) {
-        wakePending = true; // woken in channelReadComplete, once the whole read is decoded
-      } else {
-        Strand.wake(r);
-      }
+  }
+
+  @Override
+  protected void dequeued(Object msg) {
+    if (msg instanceof HttpRequest) {
+      queuedHeads--;
+    }
+  }
+
+  @Override
+  protected void readable(Object reader) {
+    if (reader instanceof Fiber) {
+      wakePending = true; // woken in channelReadComplete, once the whole read is decoded
+    } else {
+      Strand.wake(reader);
     }
   }
 
@@ -145,12 +123,11 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
   public void channelReadComplete(ChannelHandlerContext ctx) {
     if (wakePending) {
       wakePending = false;
-      // The fiber parked on this loop runs here and now, with the whole read queued, instead
-      // of after a hop through the task queue; no lock is held here.
-      Strand.wakeHere(reader);
+      // The fiber parked on this loop runs here and now, with the whole read queued; no lock is held.
+      Strand.wakeHere(reader());
       return;
     }
-    Object r = reader;
+    Object r = reader();
     if (r != null && isEmptyAndOpen()) {
       ctx.read(); // a read that decoded nothing (part of a head or chunk): read on
       if (decoder.headStartNanos != 0) {
@@ -159,78 +136,11 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
     }
   }
 
-  private boolean isEmptyAndOpen() {
-    lock();
-    try {
-      return inbound.isEmpty() && !inputEnded && failure == null && !closed;
-    } finally {
-      unlock();
-    }
-  }
-
-  @Override
-  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-    if (evt instanceof ChannelInputShutdownEvent) {
-      lock();
-      try {
-        inputEnded = true;
-      } finally {
-        unlock();
-      }
-      Strand.wake(reader);
-    }
-    ReferenceCountUtil.release(evt);
-  }
-
-  @Override
-  public void channelInactive(ChannelHandlerContext ctx) {
-    lock();
-    try {
-      inputEnded = true;
-    } finally {
-      unlock();
-    }
-    Strand.wake(reader);
-    Strand.wake(writer);
-  }
-
-  @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    Strand.wake(writer);
-  }
-
-  @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    lock();
-    try {
-      if (failure == null) {
-        failure = cause;
-      }
-    } finally {
-      unlock();
-    }
-    Strand.wake(reader);
-    Strand.wake(writer);
-  }
-
   /** The channel closed: count it and forget it. */
   @Override
   public void operationComplete(ChannelFuture future) {
     server.closed(this);
-    lock();
-    try {
-      closed = true;
-    } finally {
-      unlock();
-    }
-    releaseQueued();
-    Strand.wake(reader);
-    Strand.wake(writer);
-  }
-
-  /** Shutdown began: an idle connection's reader wakes up and ends. Any thread. */
-  void wakeReader() {
-    Strand.wake(reader);
+    closeQueue();
   }
 
   // ------------------------------------------------------------------ strand side
@@ -278,26 +188,31 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
           }
           break;
         }
-        Object strand = Strand.current();
-        publishReader(strand, deadline);
-        try {
-          if (isEmptyAndOpen()) {
-            ctx.read(); // from this handler down: the tail and this handler have nothing to add
-            if (strand instanceof Fiber) {
-              Fiber.park(this);
-            } else {
-              Strand.park(this, Long.MAX_VALUE); // a thread: also turns an interrupt into a cancel
-            }
-          }
-        } finally {
-          publishReader(null, Long.MAX_VALUE);
-        }
+        awaitHead(deadline);
         woken = true;
       }
     } catch (Throwable t) {
       LOG.debug("connection {} ended: {}", channel.remoteAddress(), t.toString());
     } finally {
       close();
+    }
+  }
+
+  /* Parks once until something is queued, the connection ends or the sweeper finds the deadline passed. */
+  private void awaitHead(long deadline) throws Suspendable {
+    Object strand = Strand.current();
+    publish(strand, deadline);
+    try {
+      if (isEmptyAndOpen()) {
+        ctx.read(); // from this handler down: the tail and this handler have nothing to add
+        if (strand instanceof Fiber) {
+          Fiber.park(this);
+        } else {
+          Strand.park(this, Long.MAX_VALUE); // a thread: also turns an interrupt into a cancel
+        }
+      }
+    } finally {
+      publish(null, Long.MAX_VALUE);
     }
   }
 
@@ -310,19 +225,9 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    */
   private Object pollHead() {
     for (;;) {
-      Object m;
-      lock();
-      try {
-        m = inbound.poll();
-        if (m == null) {
-          return closed || failure != null || inputEnded ? END : null;
-        }
-        if (m instanceof HttpRequest) {
-          queuedHeads--;
-          return m;
-        }
-      } finally {
-        unlock();
+      Object m = pollOrEnd();
+      if (m == null || m == END || m instanceof HttpRequest) {
+        return m;
       }
       ReferenceCountUtil.release(m); // content of a request already answered
     }
@@ -337,58 +242,43 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
    *     {@link #TIMEOUT} if the deadline passed, {@link #NOTHING} if woken without one
    */
   Object next(long deadline) throws Suspendable {
-    lock();
-    try {
-      Object m = inbound.poll();
-      if (m != null) {
-        if (m instanceof HttpRequest) {
-          queuedHeads--;
-        }
-        return m;
-      }
-      if (closed || failure != null || inputEnded) {
-        return null;
-      }
-    } finally {
-      unlock();
+    Object m = pollOrEnd();
+    if (m != null) {
+      return m == END ? null : m;
     }
     if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
       return TIMEOUT;
     }
-    publishReader(Strand.current(), deadline);
+    DEADLINE.setRelease(this, deadline);
     try {
-      lock();
-      try {
-        if (!inbound.isEmpty() || closed || failure != null || inputEnded) {
-          return NOTHING;
-        }
-      } finally {
-        unlock();
+      m = pollOrPublish(Strand.current());
+      if (m != null) {
+        return m == END ? null : m;
       }
       channel.read();
       Strand.park(this, Long.MAX_VALUE);
       return NOTHING;
     } finally {
-      publishReader(null, Long.MAX_VALUE);
+      publish(null, Long.MAX_VALUE);
     }
   }
 
   /*
    * Release stores, not volatile ones (no StoreLoad fence, two per park and two per wake-up on
-   * x86): whoever must see the reader changes the queue or the flags under this monitor first,
-   * and the reader re-checks them under it after publishing, so the monitor orders the two; the
-   * sweeper only needs to see the values within a sweep or two.
+   * x86): whoever must see the reader changes the queue or the flags under the core's lock
+   * first, and the reader re-checks them under it after publishing, so the lock orders the two;
+   * the sweeper only needs to see the values within a sweep or two.
    */
-  private void publishReader(Object strand, long deadline) {
+  private void publish(Object strand, long deadline) {
     DEADLINE.setRelease(this, deadline);
-    READER.setRelease(this, strand);
+    publishReader(strand);
   }
 
   /** Called by the sweeper: wakes the reader if its deadline passed (or a deferred wake-up is still due). Any thread. */
   void sweep(long now) {
     long d = deadline;
     if (d != Long.MAX_VALUE && now - d >= 0 || wakePending) {
-      Strand.wake(reader);
+      wakeReader();
     }
   }
 
@@ -397,19 +287,13 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
     return queuedHeads > 0;
   }
 
-  /** @return why the connection failed, or null */
-  Throwable failure() {
-    return failure;
-  }
-
   /**
    * Writes {@code msg} toward the encoder with a void promise; failures arrive in
    * exceptionCaught. The pipeline owns {@code msg}, also when this throws.
    */
   void write(Object msg, boolean flush) throws IOException {
-    Throwable fail = failure;
-    boolean refused = closed;
-    if (refused || fail != null) {
+    Throwable fail = failure();
+    if (fail != null || isClosed()) {
       ReferenceCountUtil.release(msg);
       throw fail != null ? new SocketException("Connection failed: " + fail + ": " + channel.remoteAddress())
           : new SocketException("Connection closed: " + channel.remoteAddress());
@@ -428,30 +312,12 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
 
   /** Parks while the channel is above its high water mark. May suspend. */
   void awaitWritable() throws IOException, Suspendable {
-    if (channel.isWritable()) {
-      return;
-    }
-    long deadline = Strand.deadline(server.writeTimeoutNanos);
-    writer = Strand.current();
-    try {
-      while (!channel.isWritable()) {
-        lock();
-        try {
-          if (failure != null || closed || !channel.isActive()) {
-            throw new SocketException("Connection closed while writing: " + channel.remoteAddress());
-          }
-        } finally {
-          unlock();
-        }
-        if (!Strand.park(this, deadline)) {
-          throw new SocketTimeoutException("Write timed out after "
-              + TimeUnit.NANOSECONDS.toMillis(server.writeTimeoutNanos) + " ms: " + channel.remoteAddress()
-              + " is not reading");
-        }
-      }
-    } finally {
-      writer = null;
-    }
+    awaitWritable(server.writeTimeoutNanos);
+  }
+
+  @Override
+  protected IOException writeRefused(Throwable failure) {
+    return new SocketException("Connection closed while writing: " + channel.remoteAddress());
   }
 
   /*
@@ -477,16 +343,9 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
 
   /** Closes once what was written is flushed (at the latest after the write timeout). Idempotent. */
   void close() {
-    lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-    } finally {
-      unlock();
+    if (!closeQueue()) {
+      return;
     }
-    releaseQueued();
     if (!channel.isActive()) {
       channel.close();
       return;
@@ -498,35 +357,5 @@ final class HttpConnection extends ChannelDuplexHandler implements ChannelFuture
         channel.close();
       }, server.writeTimeoutNanos, TimeUnit.NANOSECONDS);
     }
-  }
-
-  private void releaseQueued() {
-    for (;;) {
-      Object m;
-      lock();
-      try {
-        m = inbound.poll();
-        if (m == null) {
-          queuedHeads = 0;
-          return;
-        }
-      } finally {
-        unlock();
-      }
-      ReferenceCountUtil.release(m);
-    }
-  }
-
-  /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
-  private volatile int locked;
-  private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), HttpConnection.class);
-
-  private void lock() {
-    io.krill.fibers.SpinLocks.lock(LOCKED, this);
-  }
-
-  private void unlock() {
-    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

@@ -1,15 +1,33 @@
 package io.krill.httpd;
 
+import io.krill.fibers.Checks;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Live counters of one {@link HttpServer}: requests, responses by status class, connections
  * and bytes. Every getter reads the current value.
  *
+ * <p>It is also a Micrometer {@link MeterBinder}: {@code server.stats().bindTo(registry)} (or
+ * {@link #withTags} when several servers share a registry) publishes the same counters to any
+ * registry, as {@value #PREFIX}{@code requests}, {@code responses{status="2xx"}},
+ * {@code connections.accepted}, {@code connections.rejected}, {@code connections.open},
+ * {@code bytes.in} and {@code bytes.out}. The meters read the counters when the registry
+ * scrapes, so serving costs no more with a registry than without.
+ *
  * <p>Threading: thread-safe; counters are updated from event loops and handler strands without
  * locks, so a read taken while traffic flows may mix slightly different instants.
  */
-public final class HttpServerStats {
+public final class HttpServerStats implements MeterBinder {
+  /** The prefix of every meter's name. */
+  public static final String PREFIX = "httpd.";
+
   final LongAdder requests = new LongAdder();
   final LongAdder[] statusClasses = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder(),
       new LongAdder()};
@@ -32,10 +50,7 @@ public final class HttpServerStats {
    * @throws IllegalArgumentException if {@code statusClass} is not 1..5
    */
   public long responses(int statusClass) {
-    if (statusClass < 1 || statusClass > 5) {
-      throw new IllegalArgumentException("statusClass: " + statusClass + " (expected: 1..5)");
-    }
-    return statusClasses[statusClass - 1].sum();
+    return statusClasses[Checks.inRange("statusClass", statusClass, 1, 5) - 1].sum();
   }
 
   /** @return connections open now */
@@ -61,6 +76,37 @@ public final class HttpServerStats {
   /** @return bytes sent (before TLS encryption): heads, bodies with their chunk framing, interim responses */
   public long bytesOut() {
     return bytesOut.sum();
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    withTags(Tags.empty()).bindTo(registry);
+  }
+
+  /**
+   * @param tags tags for every meter, such as the server's name
+   * @return a binder of these counters whose meters carry {@code tags}
+   */
+  public MeterBinder withTags(Iterable<Tag> tags) {
+    return registry -> {
+      counter(registry, "requests", "requests whose head was decoded", requests, tags, null);
+      for (int c = 1; c <= 5; c++) {
+        counter(registry, "responses", "final responses sent, by status class", statusClasses[c - 1],
+            Tags.concat(tags, "status", c + "xx"), null);
+      }
+      counter(registry, "connections.accepted", "connections accepted", accepted, tags, null);
+      counter(registry, "connections.rejected", "connections closed at once at maxConnections", rejected, tags, null);
+      Gauge.builder(PREFIX + "connections.open", open, LongAdder::sum).description("connections open now")
+          .tags(tags).register(registry);
+      counter(registry, "bytes.in", "bytes received, after TLS decryption", bytesIn, tags, BaseUnits.BYTES);
+      counter(registry, "bytes.out", "bytes sent, before TLS encryption", bytesOut, tags, BaseUnits.BYTES);
+    };
+  }
+
+  private static void counter(MeterRegistry registry, String name, String description, LongAdder value,
+      Iterable<Tag> tags, String unit) {
+    FunctionCounter.builder(PREFIX + name, value, LongAdder::sum).description(description).tags(tags)
+        .baseUnit(unit).register(registry);
   }
 
   void response(int status) {

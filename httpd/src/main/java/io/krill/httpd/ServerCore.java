@@ -7,7 +7,6 @@ import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.VirtualThreads;
 import io.krill.netio.Tls;
 import io.krill.netio.Transport;
-import io.krill.netio.internal.Transports;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -100,11 +99,11 @@ final class ServerCore {
   private void bind(String address, int port) throws IOException {
     // The carriers' own transport: accepted channels then live on the fiber loops, so each
     // connection's fiber runs on its channel's thread with no hand-off (also with epoll or io_uring carriers).
-    Transport transport = Transports.carrierTransport(scheduler);
-    EventLoopGroup group = Transports.group(transport, scheduler);
+    Transport transport = Transport.ofCarriers(scheduler);
+    EventLoopGroup group = transport.group(scheduler);
     ServerBootstrap sb = new ServerBootstrap()
         .group(group, group)
-        .channel(Transports.serverChannel(transport))
+        .channel(transport.serverChannel())
         .option(ChannelOption.SO_BACKLOG, backlog)
         .option(ChannelOption.SO_REUSEADDR, true)
         .childOption(ChannelOption.AUTO_READ, false)
@@ -155,7 +154,7 @@ final class ServerCore {
     switch (mode) {
       case FIBER:
         Fiber.Builder fb = Fiber.builder().scheduler(scheduler).name("httpd");
-        if (Transports.isCarrier(ch.eventLoop(), scheduler)) {
+        if (Transport.isCarrier(ch.eventLoop(), scheduler)) {
           fb.home(ch.eventLoop());
         }
         fb.start(c);
@@ -210,7 +209,7 @@ final class ServerCore {
       sleepBriefly();
     }
     for (HttpConnection c : new ArrayList<>(connections)) {
-      c.channel.close();
+      c.channel().close();
     }
     long hard = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (!connections.isEmpty() && System.nanoTime() - hard < 0) {

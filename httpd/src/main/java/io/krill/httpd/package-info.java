@@ -8,6 +8,9 @@
  * on the channel's event loop by default, or a virtual or platform thread by
  * {@link io.krill.fibers.ExecutionMode}); request and response methods that read or write the
  * network may suspend that fiber, never its carrier, and block the thread off-fiber.
+ *
+ * <p>Counters: {@link io.krill.httpd.HttpServer#stats()} reads them directly and binds them to
+ * any Micrometer registry ({@link io.krill.httpd.HttpServerStats#bindTo}).
  */
 package io.krill.httpd;
 

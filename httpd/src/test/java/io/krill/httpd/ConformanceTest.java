@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.testkit.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -177,15 +178,15 @@ class ConformanceTest {
     byte[] bytes = c.request.getBytes(StandardCharsets.ISO_8859_1);
     for (int fragment = 0; fragment < bytes.length; fragment++) {
       String where = c + " (fragments of " + (fragment == 0 ? "all" : fragment) + " bytes)";
-      try (RawHttp client = new RawHttp(server.port())) {
+      try (RawHttp client = RawHttp.connect(server.port())) {
         client.send(bytes, fragment);
         RawHttp.Response last = null;
         for (int expected : c.statuses) {
           last = client.read(c.request.startsWith("HEAD"));
-          assertThat(last.status).as(where + ": " + last).isEqualTo(expected);
+          assertThat(last.status()).as(where + ": " + last).isEqualTo(expected);
         }
         if (c.body != null) {
-          assertThat(last.body()).as(where).isEqualTo(c.body);
+          assertThat(last.text()).as(where).isEqualTo(c.body);
         }
         if (c.header != null) {
           assertThat(last.header(c.header)).as(where).isEqualTo(c.headerValue);
@@ -194,7 +195,7 @@ class ConformanceTest {
           assertThat(client.closedByServer()).as(where + ": closed by the server").isTrue();
         } else {
           client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-          assertThat(client.read().status).as(where + ": the connection serves another request").isEqualTo(200);
+          assertThat(client.read().status()).as(where + ": the connection serves another request").isEqualTo(200);
         }
       }
     }

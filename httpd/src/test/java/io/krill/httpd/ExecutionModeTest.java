@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.testkit.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -54,7 +55,7 @@ class ExecutionModeTest {
       List<RawHttp> clients = new ArrayList<>();
       try {
         for (int i = 0; i < 20; i++) {
-          clients.add(new RawHttp(server.port()));
+          clients.add(RawHttp.connect(server.port()));
         }
         for (int round = 0; round < 5; round++) {
           for (int i = 0; i < clients.size(); i++) {
@@ -64,8 +65,8 @@ class ExecutionModeTest {
           }
           for (int i = 0; i < clients.size(); i++) {
             RawHttp.Response r = clients.get(i).read();
-            assertThat(r.status).isEqualTo(200);
-            assertThat(r.body()).isEqualTo(mode + ":c" + i + "r" + round);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.text()).isEqualTo(mode + ":c" + i + "r" + round);
           }
         }
       } finally {

@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.testkit.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -81,12 +82,12 @@ class HttpServerTest {
   @Test
   void keepAlive_manyRequests_oneConnection() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        RawHttp c = new RawHttp(server.port())) {
+        RawHttp c = RawHttp.connect(server.port())) {
       for (int i = 0; i < 50; i++) {
         c.send("GET /users/" + i + " HTTP/1.1\r\nHost: x\r\n\r\n");
         RawHttp.Response r = c.read();
-        assertThat(r.status).isEqualTo(200);
-        assertThat(r.body()).isEqualTo("user " + i);
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.text()).isEqualTo("user " + i);
       }
       assertThat(server.stats().acceptedConnections()).isEqualTo(1);
     }

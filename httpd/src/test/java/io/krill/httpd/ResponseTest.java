@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.testkit.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.krill.fibers.ExecutionMode;
@@ -37,36 +38,36 @@ class ResponseTest {
         out.writeUtf8("line " + i + "\n");
       }
     });
-    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+    try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
       RawHttp.Response r = c.read();
       assertThat(r.header("transfer-encoding")).isEqualTo("chunked");
-      assertThat(r.body()).startsWith("line 0\n").endsWith("line 999\n").hasLineCount(1000);
+      assertThat(r.text()).startsWith("line 0\n").endsWith("line 999\n").hasLineCount(1000);
       c.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
-      assertThat(c.read().body()).hasLineCount(1000);
+      assertThat(c.read().text()).hasLineCount(1000);
     }
   }
 
   @Test
   void output_http10Client_bodyEndsWithConnection() throws Exception {
     HttpServer.Builder b = TestServers.builder().get("/stream", (req, res) -> res.output().writeUtf8("ten bytes!"));
-    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+    try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /stream HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
       RawHttp.Response r = c.read();
       assertThat(r.header("connection")).isEqualTo("close");
       assertThat(r.header("transfer-encoding")).isNull();
-      assertThat(r.body()).isEqualTo("ten bytes!");
+      assertThat(r.text()).isEqualTo("ten bytes!");
     }
   }
 
   @Test
   void output_headRequest_sendsHeadOnly() throws Exception {
     HttpServer.Builder b = TestServers.builder().get("/stream", (req, res) -> res.output().writeUtf8("body"));
-    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+    try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("HEAD /stream HTTP/1.1\r\nHost: x\r\n\r\n");
-      assertThat(c.read(true).status).isEqualTo(200);
+      assertThat(c.read(true).status()).isEqualTo(200);
       c.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
-      assertThat(c.read().body()).isEqualTo("body");
+      assertThat(c.read().text()).isEqualTo("body");
     }
   }
 
@@ -77,9 +78,9 @@ class ResponseTest {
       res.output().flush();
       throw new IllegalStateException("failed half way");
     });
-    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+    try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /half HTTP/1.1\r\nHost: x\r\n\r\n");
-      byte[] all = c.socket.getInputStream().readAllBytes();
+      byte[] all = c.socket().getInputStream().readAllBytes();
       String text = new String(all, StandardCharsets.ISO_8859_1);
       assertThat(text).startsWith("HTTP/1.1 200 OK").contains("partial").doesNotContain("\r\n0\r\n\r\n");
     }
@@ -96,11 +97,11 @@ class ResponseTest {
     HttpServer.Builder b = TestServers.builder()
         .get("/all", (req, res) -> res.sendFile(file, 0, data.length))
         .get("/part", (req, res) -> res.sendFile(file, 1000, 5000));
-    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+    try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /all HTTP/1.1\r\nHost: x\r\n\r\n");
-      assertThat(c.read().body).isEqualTo(data);
+      assertThat(c.read().body()).isEqualTo(data);
       c.send("GET /part HTTP/1.1\r\nHost: x\r\n\r\n");
-      assertThat(c.read().body).isEqualTo(java.util.Arrays.copyOfRange(data, 1000, 6000));
+      assertThat(c.read().body()).isEqualTo(java.util.Arrays.copyOfRange(data, 1000, 6000));
       assertThat(server.stats().bytesOut()).isGreaterThan(data.length + 5000L);
     }
   }
@@ -133,23 +134,23 @@ class ResponseTest {
   @Test
   void expectContinue_bodyRead_sends100ThenResponse() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        RawHttp c = new RawHttp(server.port())) {
+        RawHttp c = RawHttp.connect(server.port())) {
       c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
-      assertThat(c.read().status).isEqualTo(100);
+      assertThat(c.read().status()).isEqualTo(100);
       c.send("hello");
       RawHttp.Response r = c.read();
-      assertThat(r.status).isEqualTo(200);
-      assertThat(r.body()).isEqualTo("hello");
+      assertThat(r.status()).isEqualTo(200);
+      assertThat(r.text()).isEqualTo("hello");
     }
   }
 
   @Test
   void expectContinue_bodyNotRead_noContinueAndClosed() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        RawHttp c = new RawHttp(server.port())) {
+        RawHttp c = RawHttp.connect(server.port())) {
       c.send("POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
       RawHttp.Response r = c.read();
-      assertThat(r.status).isEqualTo(405);
+      assertThat(r.status()).isEqualTo(405);
       assertThat(r.header("connection")).isEqualTo("close");
     }
   }
@@ -157,9 +158,9 @@ class ResponseTest {
   @Test
   void expect_unknownExpectation_answers417() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        RawHttp c = new RawHttp(server.port())) {
+        RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\nExpect: tea\r\n\r\n");
-      assertThat(c.read().status).isEqualTo(417);
+      assertThat(c.read().status()).isEqualTo(417);
     }
   }
 
@@ -175,11 +176,11 @@ class ResponseTest {
           + new String(req.bodyBytes(), StandardCharsets.UTF_8));
       res.status(201).header("X-Reply", "yes").send(new byte[0]);
     });
-    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+    try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("PUT /items/a%2Fb/7?q=x+y&n=1&n=2 HTTP/1.1\r\nHost: x\r\nX-Test: t\r\nX-Multi: 1\r\nX-Multi: 2\r\n"
           + "Content-Length: 4\r\n\r\nbody");
       RawHttp.Response r = c.read();
-      assertThat(r.status).isEqualTo(201);
+      assertThat(r.status()).isEqualTo(201);
       assertThat(r.header("x-reply")).isEqualTo("yes");
       assertThat(r.header("content-length")).isEqualTo("0");
     }
@@ -214,10 +215,10 @@ class ResponseTest {
       res.header("Content-Type", "text/x-safe").header("cache-control", "no-store");
       res.send("safe");
     });
-    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+    try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /inject HTTP/1.1\r\nHost: x\r\n\r\n");
       RawHttp.Response r = c.read();
-      assertThat(r.body()).isEqualTo("safe");
+      assertThat(r.text()).isEqualTo("safe");
       assertThat(r.header("set-cookie")).isNull();
       assertThat(r.header("x-evil")).isNull();
       assertThat(r.header("content-type")).isEqualTo("text/x-safe");
@@ -229,12 +230,12 @@ class ResponseTest {
   @Test
   void noContent_sendWithBody_omitsBodyAndLength() throws Exception {
     HttpServer.Builder b = TestServers.builder().get("/empty", (req, res) -> res.status(204).send("ignored"));
-    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+    try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /empty HTTP/1.1\r\nHost: x\r\n\r\nGET /empty HTTP/1.1\r\nHost: x\r\n\r\n");
       RawHttp.Response r = c.read();
-      assertThat(r.status).isEqualTo(204);
+      assertThat(r.status()).isEqualTo(204);
       assertThat(r.header("content-length")).isNull();
-      assertThat(c.read().status).isEqualTo(204);
+      assertThat(c.read().status()).isEqualTo(204);
     }
   }
 
@@ -253,16 +254,16 @@ class ResponseTest {
       res.send(body);
       java.util.Arrays.fill(body, (byte) 'X'); // the handler reuses its array at once
     });
-    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+    try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
       // pipelined: only the last response of the batch is flushed, the others wait in the channel
       c.send("GET /bytes?n=13 HTTP/1.1\r\nHost: x\r\n\r\nGET /bytes?n=300000 HTTP/1.1\r\nHost: x\r\n\r\n"
           + "GET /bytes?n=5000 HTTP/1.1\r\nHost: x\r\n\r\n");
       for (int n : new int[] {13, 300_000, 5000}) {
         RawHttp.Response r = c.read();
-        assertThat(r.body).hasSize(n);
+        assertThat(r.body()).hasSize(n);
         for (int i = 0; i < n; i++) {
-          if (r.body[i] != (byte) ('a' + i % 26)) {
-            throw new AssertionError("byte " + i + " of the " + n + "-byte body: " + (char) r.body[i]);
+          if (r.body()[i] != (byte) ('a' + i % 26)) {
+            throw new AssertionError("byte " + i + " of the " + n + "-byte body: " + (char) r.body()[i]);
           }
         }
       }
@@ -273,10 +274,10 @@ class ResponseTest {
   void stats_bytesOut_countsEveryByteSentOnce() throws Exception {
     HttpServer.Builder b = TestServers.builder().get("/hello", (req, res) -> res.send("hello"))
         .get("/stream", (req, res) -> res.output().writeUtf8("streamed"));
-    try (HttpServer server = b.build().start(); RawHttp c = new RawHttp(server.port())) {
+    try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nHEAD /hello HTTP/1.1\r\nHost: x\r\n\r\n"
           + "GET /stream HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-      byte[] all = c.socket.getInputStream().readAllBytes();
+      byte[] all = c.socket().getInputStream().readAllBytes();
       assertThat(new String(all, StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 200 OK").contains("hello")
           .contains("streamed").contains("404 Not Found");
       assertThat(server.stats().bytesOut()).isEqualTo(all.length);

@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.testkit.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -23,12 +24,10 @@ class TimeoutTest {
   @Test
   void idleTimeout_silentConnection_closedByServer() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).idleTimeout(Duration.ofMillis(300))
-        .build().start(); RawHttp c = new RawHttp(server.port())) {
+        .build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-      assertThat(c.read().status).isEqualTo(200);
-      long start = System.nanoTime();
-      assertThat(c.closedByServer()).isTrue();
-      assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(9).toNanos());
+      assertThat(c.read().status()).isEqualTo(200);
+      assertThat(c.closedByServer()).as("closed within the client's read timeout").isTrue();
     }
   }
 
@@ -36,10 +35,10 @@ class TimeoutTest {
   void headerReadTimeout_headNeverCompletes_answers408AndCloses() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder())
         .headerReadTimeout(Duration.ofMillis(300)).idleTimeout(Duration.ofSeconds(60)).build().start();
-        RawHttp c = new RawHttp(server.port())) {
+        RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\n");
       RawHttp.Response r = c.read();
-      assertThat(r.status).isEqualTo(408);
+      assertThat(r.status()).isEqualTo(408);
       assertThat(r.header("connection")).isEqualTo("close");
       assertThat(c.closedByServer()).isTrue();
     }
@@ -49,20 +48,20 @@ class TimeoutTest {
   void emptyLinesAfterRequest_doNotStartTheHeaderDeadline_idleCloseWithout408() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder())
         .headerReadTimeout(Duration.ofMillis(200)).idleTimeout(Duration.ofMillis(1500)).build().start();
-        RawHttp c = new RawHttp(server.port())) {
+        RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n\r\n");
-      assertThat(c.read().status).isEqualTo(200);
-      assertThat(c.socket.getInputStream().readAllBytes()).as("nothing after the response, then close").isEmpty();
+      assertThat(c.read().status()).isEqualTo(200);
+      assertThat(c.socket().getInputStream().readAllBytes()).as("nothing after the response, then close").isEmpty();
     }
   }
 
   @Test
   void idleTimeout_bodyStalls_answers408AndCloses() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).idleTimeout(Duration.ofMillis(300))
-        .build().start(); RawHttp c = new RawHttp(server.port())) {
+        .build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab");
       RawHttp.Response r = c.read();
-      assertThat(r.status).isEqualTo(408);
+      assertThat(r.status()).isEqualTo(408);
       assertThat(c.closedByServer()).isTrue();
     }
   }

@@ -3,12 +3,14 @@ package io.krill.netio;
 import io.krill.fibers.Checks;
 import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Suspendable;
-import io.krill.netio.internal.ByteSource;
 import io.krill.netio.internal.Errors;
+import io.krill.netio.spi.ByteSource;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ReferenceCountUtil;
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -23,6 +25,10 @@ import java.util.Arrays;
  * {@link java.net.SocketException} naming the peer.
  */
 public final class FiberInput {
+  /* Guards the sections that close() may run from another thread (see SpinLocks). */
+  private static final VarHandle LOCKED = SpinLocks.handle(MethodHandles.lookup(), FiberInput.class);
+
+  private volatile int locked;
   /** Default: the longest line {@link #readLine()} accepts, in bytes, without its terminator. */
   public static final int DEFAULT_MAX_LINE_LENGTH = 8192;
 
@@ -59,11 +65,11 @@ public final class FiberInput {
     if (!fill()) {
       return -1;
     }
-    lock();
+    SpinLocks.lock(LOCKED, this);
     try {
       return checkedCurrent().readUnsignedByte();
     } finally {
-      unlock();
+      SpinLocks.unlock(LOCKED, this);
     }
   }
 
@@ -97,14 +103,14 @@ public final class FiberInput {
     if (!fill()) {
       return -1;
     }
-    lock();
+    SpinLocks.lock(LOCKED, this);
     try {
       ByteBuf buf = checkedCurrent();
       int n = Math.min(len, buf.readableBytes());
       buf.readBytes(b, off, n);
       return n;
     } finally {
-      unlock();
+      SpinLocks.unlock(LOCKED, this);
     }
   }
 
@@ -170,7 +176,7 @@ public final class FiberInput {
       if (!fill()) {
         return n == 0 ? null : decodeLine(n, maxLength);
       }
-      lock();
+      SpinLocks.lock(LOCKED, this);
       try {
         ByteBuf buf = checkedCurrent();
         int start = buf.readerIndex();
@@ -192,7 +198,7 @@ public final class FiberInput {
           return decodeLine(n, maxLength);
         }
       } finally {
-        unlock();
+        SpinLocks.unlock(LOCKED, this);
       }
     }
   }
@@ -216,30 +222,27 @@ public final class FiberInput {
    * @throws Suspendable never; marks that this method suspends
    */
   public long skip(long n) throws IOException, Suspendable {
-    if (n < 0) {
-      throw new IllegalArgumentException("n: " + n + " (expected: >= 0)");
-    }
-    if (n == 0 || !fill()) {
+    if (Checks.nonNegative("n", n) == 0 || !fill()) {
       return 0;
     }
-    lock();
+    SpinLocks.lock(LOCKED, this);
     try {
       ByteBuf buf = checkedCurrent();
       int k = (int) Math.min(n, buf.readableBytes());
       buf.skipBytes(k);
       return k;
     } finally {
-      unlock();
+      SpinLocks.unlock(LOCKED, this);
     }
   }
 
   /** @return how many bytes can be read without parking (at least) */
   public int available() {
-    lock();
+    SpinLocks.lock(LOCKED, this);
     try {
       return current == null ? 0 : current.readableBytes();
     } finally {
-      unlock();
+      SpinLocks.unlock(LOCKED, this);
     }
   }
 
@@ -251,7 +254,7 @@ public final class FiberInput {
 
   private boolean fillSlow() throws IOException, Suspendable {
     for (;;) {
-      lock();
+      SpinLocks.lock(LOCKED, this);
       try {
         if (closed) {
           throw Errors.closed(source.peer());
@@ -267,15 +270,15 @@ public final class FiberInput {
           return false;
         }
       } finally {
-        unlock();
+        SpinLocks.unlock(LOCKED, this);
       }
       Object m = source.take();
       if (m == null) {
-        lock();
+        SpinLocks.lock(LOCKED, this);
         try {
           eof = true;
         } finally {
-          unlock();
+          SpinLocks.unlock(LOCKED, this);
         }
         return false;
       }
@@ -284,7 +287,7 @@ public final class FiberInput {
         throw new IllegalStateException("FiberInput of " + source.peer() + " got a " + m.getClass().getName()
             + " (expected: bytes; use FiberSocket.messages for decoded messages)");
       }
-      lock();
+      SpinLocks.lock(LOCKED, this);
       try {
         if (closed) {
           ((ByteBuf) m).release();
@@ -292,7 +295,7 @@ public final class FiberInput {
         }
         current = (ByteBuf) m;
       } finally {
-        unlock();
+        SpinLocks.unlock(LOCKED, this);
       }
     }
   }
@@ -311,7 +314,7 @@ public final class FiberInput {
    * Idempotent; never blocks.
    */
   public void close() {
-    lock();
+    SpinLocks.lock(LOCKED, this);
     try {
       closed = true;
       if (current != null) {
@@ -319,20 +322,7 @@ public final class FiberInput {
         current = null;
       }
     } finally {
-      unlock();
+      SpinLocks.unlock(LOCKED, this);
     }
-  }
-
-  /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
-  private volatile int locked;
-  private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberInput.class);
-
-  private void lock() {
-    io.krill.fibers.SpinLocks.lock(LOCKED, this);
-  }
-
-  private void unlock() {
-    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

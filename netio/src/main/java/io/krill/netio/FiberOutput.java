@@ -2,10 +2,12 @@ package io.krill.netio;
 
 import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Suspendable;
-import io.krill.netio.internal.ByteSink;
 import io.krill.netio.internal.Errors;
+import io.krill.netio.spi.ByteSink;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -19,6 +21,10 @@ import java.nio.charset.StandardCharsets;
  * {@link java.net.SocketTimeoutException} when the peer does not read.
  */
 public final class FiberOutput {
+  /* Guards the sections that close() may run from another thread (see SpinLocks). */
+  private static final VarHandle LOCKED = SpinLocks.handle(MethodHandles.lookup(), FiberOutput.class);
+
+  private volatile int locked;
   private final ByteSink sink;
   private final int bufferSize;
   private ByteBuf pending;
@@ -52,13 +58,13 @@ public final class FiberOutput {
    */
   public void write(int b) throws IOException, Suspendable {
     boolean full;
-    lock();
+    SpinLocks.lock(LOCKED, this);
     try {
       ByteBuf buf = buffer();
       buf.writeByte(b);
       full = buf.readableBytes() >= bufferSize;
     } finally {
-      unlock();
+      SpinLocks.unlock(LOCKED, this);
     }
     if (full) {
       send();
@@ -90,14 +96,14 @@ public final class FiberOutput {
     while (len > 0) {
       boolean full;
       int n;
-      lock();
+      SpinLocks.lock(LOCKED, this);
       try {
         ByteBuf buf = buffer();
         n = Math.min(len, bufferSize - buf.readableBytes());
         buf.writeBytes(b, off, n);
         full = buf.readableBytes() >= bufferSize;
       } finally {
-        unlock();
+        SpinLocks.unlock(LOCKED, this);
       }
       off += n;
       len -= n;
@@ -146,13 +152,13 @@ public final class FiberOutput {
    */
   private boolean handOver(boolean flush) throws IOException {
     ByteBuf buf;
-    lock();
+    SpinLocks.lock(LOCKED, this);
     try {
       checkOpen();
       buf = pending;
       pending = null;
     } finally {
-      unlock();
+      SpinLocks.unlock(LOCKED, this);
     }
     if (buf == null) {
       return false;
@@ -187,7 +193,7 @@ public final class FiberOutput {
    */
   public void close() {
     ByteBuf buf;
-    lock();
+    SpinLocks.lock(LOCKED, this);
     try {
       if (closed) {
         return;
@@ -196,7 +202,7 @@ public final class FiberOutput {
       buf = pending;
       pending = null;
     } finally {
-      unlock();
+      SpinLocks.unlock(LOCKED, this);
     }
     if (buf != null) {
       try {
@@ -205,18 +211,5 @@ public final class FiberOutput {
         // write() released the buffer; the connection failed already and close goes on
       }
     }
-  }
-
-  /* The lock of the guarded sections (close() may come from another thread): see SpinLocks. */
-  private volatile int locked;
-  private static final java.lang.invoke.VarHandle LOCKED =
-      io.krill.fibers.SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), FiberOutput.class);
-
-  private void lock() {
-    io.krill.fibers.SpinLocks.lock(LOCKED, this);
-  }
-
-  private void unlock() {
-    io.krill.fibers.SpinLocks.unlock(LOCKED, this);
   }
 }

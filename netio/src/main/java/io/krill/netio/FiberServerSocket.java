@@ -7,7 +7,6 @@ import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.internal.Await;
 import io.krill.netio.internal.Connection;
-import io.krill.netio.internal.Transports;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -95,14 +94,14 @@ public final class FiberServerSocket implements AutoCloseable {
         : options.resolver != null ? options.resolver.resolve(host) : InetAddress.getByName(host);
     FiberServerSocket server = new FiberServerSocket(options);
     Transport transport = options.transport();
-    io.netty.channel.EventLoopGroup group = Transports.group(transport, server.scheduler);
+    io.netty.channel.EventLoopGroup group = transport.group(server.scheduler);
     Tls tls = options.tls;
     if (tls != null && !tls.isServer()) {
       throw new IllegalArgumentException("tls: client settings (expected: Tls.server(key, chain))");
     }
     ServerBootstrap b = new ServerBootstrap()
         .group(group, group)
-        .channel(Transports.serverChannel(transport))
+        .channel(transport.serverChannel())
         .option(ChannelOption.SO_BACKLOG, options.backlog)
         .option(ChannelOption.SO_REUSEADDR, true)
         .option(ChannelOption.AUTO_READ, false)
@@ -242,7 +241,7 @@ public final class FiberServerSocket implements AutoCloseable {
 
   private void start(Connection c, SocketHandler h) {
     Fiber.Builder b = Fiber.builder().scheduler(scheduler).name("netio " + c.peer());
-    if (Transports.isCarrier(c.channel().eventLoop(), scheduler)) {
+    if (Transport.isCarrier(c.channel().eventLoop(), scheduler)) {
       b.home(c.channel().eventLoop());
     }
     b.start(() -> run(new FiberSocket(c, options), h));

@@ -5,11 +5,10 @@ import io.krill.fibers.Checks;
 import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.internal.Await;
-import io.krill.netio.internal.ByteSink;
-import io.krill.netio.internal.ByteSource;
 import io.krill.netio.internal.Connection;
 import io.krill.netio.internal.Errors;
-import io.krill.netio.internal.Transports;
+import io.krill.netio.spi.ByteSink;
+import io.krill.netio.spi.ByteSource;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -139,8 +138,8 @@ public final class FiberSocket implements AutoCloseable {
     Transport transport = options.transport();
     Tls tls = options.tls;
     Bootstrap b = new Bootstrap()
-        .group(Transports.clientGroup(transport, options.scheduler()))
-        .channel(Transports.socketChannel(transport))
+        .group(transport.clientGroup(options.scheduler()))
+        .channel(transport.socketChannel())
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
         .handler(new ChannelInitializer<Channel>() {
           @Override

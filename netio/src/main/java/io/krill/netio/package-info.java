@@ -11,5 +11,9 @@
  * thread; called from a platform or virtual thread, it blocks that thread instead. Sockets
  * live on the fiber scheduler's event loops, and a connection served with
  * {@link io.krill.netio.FiberServerSocket#serve} runs its fiber on its own channel's loop.
+ *
+ * <p>Protocol libraries that bootstrap their own channels (httpd) use
+ * {@link io.krill.netio.Transport}'s group and channel classes and build their connection
+ * handler on the connection core in {@code io.krill.netio.spi}.
  */
 package io.krill.netio;

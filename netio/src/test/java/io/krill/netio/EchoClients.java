@@ -21,7 +21,7 @@ final class EchoClients {
 
   /** Runs the clients on the transport whose channels live on {@code scheduler}'s carriers. */
   static void run(String host, int port, int connections, FiberScheduler scheduler) throws Exception {
-    run(host, port, connections, scheduler, io.krill.netio.internal.Transports.carrierTransport(scheduler));
+    run(host, port, connections, scheduler, Transport.ofCarriers(scheduler));
   }
 
   static void run(String host, int port, int connections, FiberScheduler scheduler, Transport transport)
@@ -31,7 +31,7 @@ final class EchoClients {
     // Channels of the carriers' own transport register on the connecting fiber's loop.
     boolean onCarriers = scheduler instanceof io.krill.fibers.internal.EventLoopScheduler
         && ((io.krill.fibers.internal.EventLoopScheduler) scheduler).io()
-            == io.krill.netio.internal.Transports.carrierIo(transport);
+            == io.krill.fibers.internal.CarrierIo.valueOf(transport.name());
     Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
     AtomicInteger open = new AtomicInteger();
     AtomicInteger maxOpen = new AtomicInteger();

@@ -2,6 +2,7 @@ package io.krill.netio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.krill.testkit.LeakRecordingDetector;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ class LeakDetectionTest {
   @Test
   void leaks_bufferNeverReleased_isReportedWithItsRecords() throws Exception {
     leak();
-    assertThat(NetioInvariantsExtension.leaks()).anySatisfy(l -> assertThat(l).startsWith("LEAK: ByteBuf.release()"));
+    assertThat(LeakRecordingDetector.leaks()).anySatisfy(l -> assertThat(l).startsWith("LEAK: ByteBuf.release()"));
   }
 
   private static void leak() {

@@ -6,7 +6,6 @@ import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.SuspendableCallable;
 import io.krill.fibers.internal.CarrierIo;
 import io.krill.fibers.internal.EventLoopScheduler;
-import io.krill.netio.internal.Transports;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -49,7 +48,7 @@ public final class TestLoops {
   static Carriers on(Transport transport) {
     synchronized (CARRIERS) {
       return CARRIERS.computeIfAbsent(transport, t -> new Carriers(t,
-          new EventLoopScheduler(2, true, Transports.carrierIo(t))));
+          new EventLoopScheduler(2, true, CarrierIo.valueOf(t.name()))));
     }
   }
 
@@ -122,7 +121,7 @@ public final class TestLoops {
    * Two carriers that run one transport's I/O handler, with sockets of that transport on them.
    * {@link #serve} checks that every handler fiber runs on its channel's own loop and every
    * channel on a carrier; a violation is recorded and fails the test through
-   * {@link NetioInvariantsExtension}.
+   * {@link NetioInvariant}.
    */
   static final class Carriers {
     final Transport transport;
@@ -132,7 +131,7 @@ public final class TestLoops {
     Carriers(Transport transport, EventLoopScheduler scheduler) {
       this.transport = transport;
       this.scheduler = scheduler;
-      if (scheduler.io() != Transports.carrierIo(transport)) {
+      if (scheduler.io() != CarrierIo.valueOf(transport.name())) {
         throw new AssertionError(transport + ": carriers run " + scheduler.io());
       }
     }

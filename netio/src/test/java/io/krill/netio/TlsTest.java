@@ -104,6 +104,6 @@ class TlsTest {
   @Test
   void handshakeTimeout_zero_rejectedInHouseFormat() throws Exception {
     assertThatThrownBy(() -> Tls.client().handshakeTimeout(Duration.ZERO))
-        .hasMessage("handshakeTimeout: PT0S (expected: > 0)");
+        .hasMessage("handshakeTimeout: 0s (expected: > 0)");
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.fibers.internal.CarrierIo;
 import io.krill.fibers.internal.EventLoopScheduler;
-import io.krill.netio.internal.Transports;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUringServerSocketChannel;
@@ -35,18 +34,18 @@ class TransportTest {
 
   @Test
   void channelClasses_ioUring_areNettysIoUringChannels() {
-    assertThat(Transports.socketChannel(Transport.IO_URING)).isEqualTo(IoUringSocketChannel.class);
-    assertThat(Transports.serverChannel(Transport.IO_URING)).isEqualTo(IoUringServerSocketChannel.class);
-    assertThat(Transports.socketChannel(Transport.EPOLL)).isEqualTo(EpollSocketChannel.class);
-    assertThat(Transports.socketChannel(Transport.NIO)).isEqualTo(NioSocketChannel.class);
+    assertThat(Transport.IO_URING.socketChannel()).isEqualTo(IoUringSocketChannel.class);
+    assertThat(Transport.IO_URING.serverChannel()).isEqualTo(IoUringServerSocketChannel.class);
+    assertThat(Transport.EPOLL.socketChannel()).isEqualTo(EpollSocketChannel.class);
+    assertThat(Transport.NIO.socketChannel()).isEqualTo(NioSocketChannel.class);
   }
 
   @Test
   void carrierTransport_eachCarrierIo_isTheMatchingTransport() {
     for (Transport t : new Transport[] {Transport.NIO, Transport.EPOLL, Transport.IO_URING}) {
       EventLoopScheduler s = TestLoops.on(t).scheduler;
-      assertThat(Transports.carrierTransport(s)).isEqualTo(t);
-      assertThat(Transports.group(t, s)).isSameAs(s.group());
+      assertThat(Transport.ofCarriers(s)).isEqualTo(t);
+      assertThat(t.group(s)).isSameAs(s.group());
     }
   }
 
@@ -91,8 +90,8 @@ class TransportTest {
   }
 
   @Test
-  void carrierIo_auto_isNotAResolvedTransport() {
-    assertThatThrownBy(() -> Transports.carrierIo(Transport.AUTO))
+  void socketChannel_auto_isNotAResolvedTransport() {
+    assertThatThrownBy(() -> Transport.AUTO.socketChannel())
         .hasMessage("transport: AUTO (expected: resolved with Transport.resolve())");
   }
 

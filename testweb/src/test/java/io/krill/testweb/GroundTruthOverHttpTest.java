@@ -27,7 +27,6 @@ import java.util.stream.Stream;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,7 +36,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * served web finds over real HTTP and real DNS: robots.txt and sitemaps parsed by
  * crawler-commons, links by jsoup, URLs normalized by crawler-commons.
  */
-@ExtendWith(TestWebInvariantsExtension.class)
 @Timeout(300)
 class GroundTruthOverHttpTest {
   private static final String AGENT = "krill";

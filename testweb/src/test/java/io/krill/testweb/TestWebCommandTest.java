@@ -7,9 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(TestWebInvariantsExtension.class)
 @Timeout(60)
 class TestWebCommandTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();

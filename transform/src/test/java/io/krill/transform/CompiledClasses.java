@@ -1,5 +1,8 @@
 package io.krill.transform;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.krill.transform.internal.Names;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,7 +60,21 @@ public final class CompiledClasses {
   public ClassLoader loader(Map<String, byte[]> replacements) {
     Map<String, byte[]> view = new LinkedHashMap<>(classes);
     view.putAll(replacements);
-    return new MemoryClassLoader(view);
+    return new MemoryClassLoader(ClassLoader.getPlatformClassLoader(), view);
+  }
+
+  /**
+   * Loads {@code woven} in place of the class compiled as {@code internalName}, after checking
+   * that it verifies, and checks that it carries the woven marker.
+   *
+   * @return the loaded class
+   */
+  public Class<?> loadWoven(String internalName, byte[] woven) throws ReflectiveOperationException {
+    ClassLoader loader = loader(Map.of(internalName, woven));
+    assertThat(verify(woven, loader)).isEmpty();
+    Class<?> c = loader.loadClass(internalName.replace('/', '.'));
+    assertThat(c.getDeclaredField(Names.WOVEN_FIELD)).isNotNull();
+    return c;
   }
 
   /** Writes every class file under {@code dir}, in the package layout. */
@@ -92,36 +109,6 @@ public final class CompiledClasses {
       return in == null ? null : in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /** Defines classes from memory; child-first for them, the platform loader for the rest. */
-  static final class MemoryClassLoader extends ClassLoader {
-    private final Map<String, byte[]> classes;
-
-    MemoryClassLoader(Map<String, byte[]> classes) {
-      super("krill-test", ClassLoader.getPlatformClassLoader());
-      this.classes = classes;
-    }
-
-    @Override
-    protected Class<?> findClass(String name) throws ClassNotFoundException {
-      byte[] b = classes.get(name.replace('.', '/'));
-      if (b == null) {
-        throw new ClassNotFoundException(name);
-      }
-      return defineClass(name, b, 0, b.length);
-    }
-
-    @Override
-    public InputStream getResourceAsStream(String name) {
-      if (name.endsWith(".class")) {
-        byte[] b = classes.get(name.substring(0, name.length() - ".class".length()));
-        if (b != null) {
-          return new ByteArrayInputStream(b);
-        }
-      }
-      return super.getResourceAsStream(name);
     }
   }
 }

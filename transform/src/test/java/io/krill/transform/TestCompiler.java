@@ -1,25 +1,11 @@
 package io.krill.transform;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.StringWriter;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.tools.DiagnosticCollector;
-import javax.tools.FileObject;
-import javax.tools.ForwardingJavaFileManager;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileManager;
-import javax.tools.JavaFileObject;
-import javax.tools.SimpleJavaFileObject;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
 
 /**
  * Compiles Java sources held in strings with {@code javax.tools}, in memory, together with
@@ -28,6 +14,21 @@ import javax.tools.ToolProvider;
 public final class TestCompiler {
   private static final Pattern PACKAGE = Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
   private static final Pattern TYPE = Pattern.compile("\\b(?:class|interface|enum|record)\\s+(\\w+)");
+
+  /**
+   * A small application class, {@code app.Suspending}: {@code park()} is suspendable and
+   * {@code run(a)} parks once and returns {@code a + 1}.
+   */
+  public static final String SUSPENDING_APP = String.join("\n",
+      "package app;",
+      "import io.krill.fibers.Suspendable;",
+      "public class Suspending {",
+      "  public static void park() throws Suspendable {}",
+      "  public static int run(int a) throws Suspendable {",
+      "    park();",
+      "    return a + 1;",
+      "  }",
+      "}");
 
   private TestCompiler() {}
 
@@ -46,52 +47,24 @@ public final class TestCompiler {
 
   /** Compiles {@code sources} alone, without the runtime stand-ins. */
   public static CompiledClasses compileOnly(List<String> sources) {
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    if (javac == null) {
-      throw new AssertionError("no system Java compiler: tests need a JDK, not a JRE");
-    }
-    List<JavaFileObject> units = new ArrayList<>();
+    Map<String, String> named = new LinkedHashMap<>();
     for (String source : sources) {
-      units.add(new SourceFile(fileName(source), source));
+      named.put(binaryName(source), source);
     }
-    Map<String, ByteArrayOutputStream> outputs = new LinkedHashMap<>();
-    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-    StandardJavaFileManager standard = javac.getStandardFileManager(diagnostics, Locale.ROOT, null);
-    JavaFileManager manager = new ForwardingJavaFileManager<>(standard) {
-      @Override
-      public JavaFileObject getJavaFileForOutput(Location location, String className, JavaFileObject.Kind kind,
-          FileObject sibling) {
-        return new SimpleJavaFileObject(URI.create("mem:///" + className.replace('.', '/') + kind.extension), kind) {
-          @Override
-          public OutputStream openOutputStream() {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            outputs.put(className.replace('.', '/'), out);
-            return out;
-          }
-        };
-      }
-    };
-    StringWriter log = new StringWriter();
-    List<String> options = List.of("--release", "17", "-g", "-proc:none", "-Xlint:none");
-    boolean ok = javac.getTask(log, manager, diagnostics, options, null, units).call();
-    if (!ok) {
-      StringBuilder sb = new StringBuilder("compilation failed:\n").append(log);
-      diagnostics.getDiagnostics().forEach(d -> sb.append(d).append('\n'));
-      throw new AssertionError(sb.toString());
+    try (InMemoryCompiler javac = new InMemoryCompiler(null)) {
+      return new CompiledClasses(javac.compile(named, "--release", "17", "-g", "-proc:none", "-Xlint:none"));
+    } catch (InMemoryCompiler.CompilationException e) {
+      throw new AssertionError("compilation failed: " + e.errors, e);
     }
-    Map<String, byte[]> classes = new LinkedHashMap<>();
-    outputs.forEach((name, out) -> classes.put(name, out.toByteArray()));
-    return new CompiledClasses(classes);
   }
 
-  private static String fileName(String source) {
+  private static String binaryName(String source) {
     Matcher pkg = PACKAGE.matcher(source);
     Matcher type = TYPE.matcher(source);
     if (!type.find()) {
       throw new IllegalArgumentException("source declares no type:\n" + source);
     }
-    String prefix = pkg.find() ? pkg.group(1).replace('.', '/') + "/" : "";
-    return prefix + type.group(1) + ".java";
+    return (pkg.find() ? pkg.group(1) + "." : "") + type.group(1);
   }
 
   /**
@@ -114,19 +87,5 @@ public final class TestCompiler {
       throw new IllegalArgumentException("mark " + mark + " not found");
     }
     return found;
-  }
-
-  private static final class SourceFile extends SimpleJavaFileObject {
-    private final String text;
-
-    SourceFile(String path, String text) {
-      super(URI.create("string:///" + path), Kind.SOURCE);
-      this.text = text;
-    }
-
-    @Override
-    public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-      return text;
-    }
   }
 }

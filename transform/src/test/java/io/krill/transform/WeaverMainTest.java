@@ -3,7 +3,6 @@ package io.krill.transform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.krill.transform.internal.Names;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -15,16 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class WeaverMainTest {
-  private static final String SUSPENDING = String.join("\n",
-      "package app;",
-      "import io.krill.fibers.Suspendable;",
-      "public class Suspending {",
-      "  public static void park() throws Suspendable {}",
-      "  public static int run(int a) throws Suspendable {",
-      "    park();",
-      "    return a + 1;",
-      "  }",
-      "}");
   private static final String PLAIN = String.join("\n",
       "package app;",
       "public class Plain { public static int run(int a) { return a + 2; } }");
@@ -49,7 +38,7 @@ class WeaverMainTest {
 
   @Test
   void main_directoryWithSuspendableClass_weavesItInPlaceAndLeavesOthersAlone() throws Exception {
-    CompiledClasses classes = TestCompiler.compile(SUSPENDING, PLAIN);
+    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, PLAIN);
     Path dir = writeApp(classes);
     Path runtime = writeRuntime(classes);
 
@@ -59,16 +48,13 @@ class WeaverMainTest {
     assertThat(woven).isNotEqualTo(classes.bytes("app/Suspending"));
     assertThat(Files.readAllBytes(dir.resolve("app/Plain.class"))).isEqualTo(classes.bytes("app/Plain"));
     assertThat(out).contains("krill weaver: " + dir + ": 1 of 2 classes woven");
-    ClassLoader loader = classes.loader(Map.of("app/Suspending", woven));
-    assertThat(CompiledClasses.verify(woven, loader)).isEmpty();
-    Class<?> c = loader.loadClass("app.Suspending");
-    assertThat(c.getDeclaredField(Names.WOVEN_FIELD)).isNotNull();
+    Class<?> c = classes.loadWoven("app/Suspending", woven);
     assertThat(c.getMethod("run", int.class).invoke(null, 41)).isEqualTo(42);
   }
 
   @Test
   void main_secondRun_changesNothing() throws Exception {
-    CompiledClasses classes = TestCompiler.compile(SUSPENDING, PLAIN);
+    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, PLAIN);
     Path dir = writeApp(classes);
     String runtime = writeRuntime(classes).toString();
     runMain(dir.toString(), runtime);
@@ -82,7 +68,7 @@ class WeaverMainTest {
 
   @Test
   void main_classesBreakingRules_failsListingEveryOffendingClass() throws Exception {
-    CompiledClasses classes = TestCompiler.compile(SUSPENDING, BAD_CALLER, BAD_CTOR);
+    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, BAD_CALLER, BAD_CTOR);
     Path dir = writeApp(classes);
     String runtime = writeRuntime(classes).toString();
     String callerMessage = "app.BadCaller.run()V (line 4): calls suspendable app.Suspending.park()V but is not declared"

@@ -2,7 +2,6 @@ package io.krill.transform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.krill.transform.internal.Names;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.instrument.ClassFileTransformer;
@@ -16,16 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class WeavingAgentTest {
-  private static final String SUSPENDING = String.join("\n",
-      "package app;",
-      "import io.krill.fibers.Suspendable;",
-      "public class Suspending {",
-      "  public static void park() throws Suspendable {}",
-      "  public static int run(int a) throws Suspendable {",
-      "    park();",
-      "    return a * 3;",
-      "  }",
-      "}");
   private static final String BAD = String.join("\n",
       "package app;",
       "public class Bad {",
@@ -40,7 +29,7 @@ class WeavingAgentTest {
 
   @BeforeEach
   void installAgent() {
-    classes = TestCompiler.compile(SUSPENDING, BAD, "package app; public class Plain { int x; }");
+    classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, BAD, "package app; public class Plain { int x; }");
     loader = classes.loader(Map.of());
     agent = premainTransformer();
   }
@@ -50,11 +39,8 @@ class WeavingAgentTest {
     byte[] out = agent.transform(loader, "app/Suspending", null, null, classes.bytes("app/Suspending"));
 
     assertThat(out).isNotNull();
-    ClassLoader wovenLoader = classes.loader(Map.of("app/Suspending", out));
-    assertThat(CompiledClasses.verify(out, wovenLoader)).isEmpty();
-    Class<?> c = wovenLoader.loadClass("app.Suspending");
-    assertThat(c.getDeclaredField(Names.WOVEN_FIELD)).isNotNull();
-    assertThat(c.getMethod("run", int.class).invoke(null, 14)).isEqualTo(42);
+    Class<?> c = classes.loadWoven("app/Suspending", out);
+    assertThat(c.getMethod("run", int.class).invoke(null, 41)).isEqualTo(42);
   }
 
   @Test

@@ -3,13 +3,18 @@ package io.krill.fibers.corpus;
 import static io.krill.fibers.corpus.Points.point;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.krill.fibers.Suspendable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Suspension inside try, catch and finally blocks, and exceptions thrown after a resume. */
 class ExceptionsTest {
@@ -43,20 +48,18 @@ class ExceptionsTest {
     return s;
   }
 
-  @ParameterizedTest
-  @EnumSource(Mode.class)
-  void tryBlock_suspendThenNoThrow_finallyRunsOnce(Mode mode) {
-    List<String> log = new ArrayList<>();
-    assertThat(mode.call(() -> suspendInTry(log, false))).isEqualTo("start:try:after");
-    assertThat(log).containsExactly("finally start:try:after");
+  /** Every mode, with the try block ending normally and by a throw caught after the resume. */
+  static Stream<Arguments> modesAndEndings() {
+    return Arrays.stream(Mode.values()).flatMap(m -> Stream.of(
+        arguments(m, false, "start:try:after"), arguments(m, true, "start:try:caught(boom)")));
   }
 
   @ParameterizedTest
-  @EnumSource(Mode.class)
-  void tryBlock_suspendThenThrow_caughtAfterResume(Mode mode) {
+  @MethodSource("modesAndEndings")
+  void tryBlock_suspendThenThrowOrNot_finallyRunsOnce(Mode mode, boolean throwIt, String result) {
     List<String> log = new ArrayList<>();
-    assertThat(mode.call(() -> suspendInTry(log, true))).isEqualTo("start:try:caught(boom)");
-    assertThat(log).containsExactly("finally start:try:caught(boom)");
+    assertThat(mode.call(() -> suspendInTry(log, throwIt))).isEqualTo(result);
+    assertThat(log).containsExactly("finally " + result);
   }
 
   static String suspendInCatch(int n) throws Suspendable {

@@ -3,30 +3,59 @@ package io.krill.fibers.corpus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.krill.fibers.Suspendable;
+import io.krill.transform.InMemoryCompiler;
 import io.krill.transform.TransformException;
 import io.krill.transform.Weaver;
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.net.URI;
-import java.util.List;
-import javax.tools.FileObject;
-import javax.tools.ForwardingJavaFileManager;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileManager;
-import javax.tools.JavaFileObject;
-import javax.tools.SimpleJavaFileObject;
-import javax.tools.ToolProvider;
+import java.lang.invoke.MethodHandles;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Frames far larger than usual: hundreds of locals and a hundred stacked arguments. */
 class LargeFrameTest {
+  /** The generated shapes, called through an interface so that no reflective frame stands between suspensions. */
+  interface Shapes {
+    String manyLocals(int seed) throws Suspendable;
+
+    String manyLocalsPlain(int seed);
+
+    String manyArguments(int seed) throws Suspendable;
+
+    String manyArgumentsPlain(int seed);
+  }
+
+  private static byte[] woven;
+  private static Shapes shapes;
+
+  /*
+   * Compiled and woven here, as the build weaves the test classes, then defined in this class's
+   * own package and loader so that the shapes reach the package-private Points.
+   */
+  @BeforeAll
+  static void weaveShapes() throws Exception {
+    // With debug information, as Maven compiles the test classes that the build weaves.
+    byte[] plain = compile(LargeFrameSource.NAME, LargeFrameSource.generate(), "--release", "17", "-g");
+    Weaver weaver = InMemoryCompiler.weaverFor(Map.of(), LargeFrameTest.class.getClassLoader());
+    weaver.register(plain);
+    woven = weaver.weave(plain);
+    Class<?> c = MethodHandles.lookup().defineClass(woven);
+    shapes = (Shapes) c.getDeclaredConstructor().newInstance();
+  }
+
+  @Test
+  void verify_wovenShapes_passAsmVerifier() throws Exception {
+    assertThat(woven).isNotEqualTo(compile(LargeFrameSource.NAME, LargeFrameSource.generate(), "--release", "17", "-g"));
+    WovenClassVerificationTest.verify(woven, LargeFrameSource.NAME);
+  }
+
   @ParameterizedTest
   @EnumSource(Mode.class)
   void manyLocals_240LiveLocalsOfEveryType_matchUnwovenTwin(Mode mode) {
-    String expected = LargeFrameShapes.manyLocalsPlain(17);
-    assertThat(mode.call(() -> LargeFrameShapes.manyLocals(17))).isEqualTo(expected);
+    String expected = shapes.manyLocalsPlain(17);
+    assertThat(mode.call(() -> shapes.manyLocals(17))).isEqualTo(expected);
     if (mode.suspends) {
       assertThat(Mode.lastSuspensions).isGreaterThan(10);
     }
@@ -35,8 +64,8 @@ class LargeFrameTest {
   @ParameterizedTest
   @EnumSource(Mode.class)
   void manyArguments_100ValuesBelowCall_matchUnwovenTwin(Mode mode) {
-    String expected = LargeFrameShapes.manyArgumentsPlain(5);
-    assertThat(mode.call(() -> LargeFrameShapes.manyArguments(5))).isEqualTo(expected);
+    String expected = shapes.manyArgumentsPlain(5);
+    assertThat(mode.call(() -> shapes.manyArguments(5))).isEqualTo(expected);
   }
 
   /*
@@ -59,7 +88,7 @@ class LargeFrameTest {
     }
     src.append(";\n  }\n}\n");
 
-    byte[] classFile = compile("gen.Huge", src.toString());
+    byte[] classFile = compile("gen.Huge", src.toString(), "--release", "17");
     Weaver weaver = Weaver.forClassLoader(LargeFrameTest.class.getClassLoader());
     assertThatThrownBy(() -> weaver.weave(classFile))
         .isInstanceOf(TransformException.class)
@@ -76,31 +105,9 @@ class LargeFrameTest {
         });
   }
 
-  private static byte[] compile(String name, String source) {
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    JavaFileObject in = new SimpleJavaFileObject(URI.create("string:///" + name.replace('.', '/') + ".java"),
-        JavaFileObject.Kind.SOURCE) {
-      @Override
-      public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-        return source;
-      }
-    };
-    JavaFileManager files = new ForwardingJavaFileManager<>(javac.getStandardFileManager(null, null, null)) {
-      @Override
-      public JavaFileObject getJavaFileForOutput(Location location, String className, JavaFileObject.Kind kind,
-          FileObject sibling) {
-        return new SimpleJavaFileObject(URI.create("mem:///" + className + ".class"), kind) {
-          @Override
-          public OutputStream openOutputStream() {
-            return bytes;
-          }
-        };
-      }
-    };
-    List<String> options = List.of("--release", "17", "-classpath", System.getProperty("java.class.path"));
-    boolean ok = javac.getTask(null, files, null, options, null, List.of(in)).call();
-    assertThat(ok).as("javac compiles the generated source").isTrue();
-    return bytes.toByteArray();
+  private static byte[] compile(String name, String source, String... options) {
+    try (InMemoryCompiler javac = new InMemoryCompiler(System.getProperty("java.class.path"))) {
+      return javac.compileValid(Map.of(name, source), options).get(name.replace('.', '/'));
+    }
   }
 }

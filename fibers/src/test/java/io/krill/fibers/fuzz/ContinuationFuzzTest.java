@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.krill.fibers.Continuation;
 import io.krill.fibers.SuspendableRunnable;
+import io.krill.transform.InMemoryCompiler;
+import io.krill.transform.MemoryClassLoader;
 import io.krill.transform.Weaver;
-import java.io.File;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +26,7 @@ import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.util.CheckClassAdapter;
 
 /**
- * Differential fuzz test of the weaver (issue #2): random programs are generated as Java
+ * Differential fuzz test of the weaver: random programs are generated as Java
  * source, compiled with javax.tools, woven, verified with ASM's CheckClassAdapter, and run three
  * ways: unwoven on a plain thread (the reference), woven on a plain thread, and woven inside a
  * Continuation that suspends at every point. All three must return the same result, leave the
@@ -74,7 +71,7 @@ class ContinuationFuzzTest {
     int from = only == null ? 0 : only;
     int to = only == null ? count : only + 1;
 
-    InMemoryCompiler javac = new InMemoryCompiler(classPath());
+    InMemoryCompiler javac = InMemoryCompiler.against(Continuation.class, FuzzRuntime.class);
     Stats stats = new Stats();
     List<String> failures = new ArrayList<>();
     int[] failed = {0};
@@ -126,7 +123,9 @@ class ContinuationFuzzTest {
     Map<String, byte[]> plain;
     long t0 = System.nanoTime();
     try {
-      plain = javac.compile(sources, debugInfo);
+      // The running JDK's own release: on a newer JDK the weaver meets that javac's class files.
+      plain = javac.compile(sources, "--release", Integer.toString(Runtime.version().feature()), "-proc:none",
+          debugInfo ? "-g" : "-g:none");
       stats.compileNanos += System.nanoTime() - t0;
     } catch (InMemoryCompiler.CompilationException e) {
       // A generator bug, not a weaver bug: stop here with the first offending program.
@@ -138,10 +137,7 @@ class ContinuationFuzzTest {
 
     long t1 = System.nanoTime();
     ClassLoader testLoader = ContinuationFuzzTest.class.getClassLoader();
-    Weaver weaver = Weaver.forLookup(name -> {
-      byte[] own = plain.get(name);
-      return own != null ? own : readResource(testLoader, name);
-    });
+    Weaver weaver = InMemoryCompiler.weaverFor(plain, testLoader);
     Map<String, byte[]> woven = new LinkedHashMap<>();
     Map<Integer, String> broken = new LinkedHashMap<>();
     for (Map.Entry<String, byte[]> e : plain.entrySet()) {
@@ -159,8 +155,8 @@ class ContinuationFuzzTest {
             + abandonWorker(), (x, y) -> x + "\n" + y);
       }
     }
-    BytesClassLoader plainLoader = new BytesClassLoader(testLoader, plain);
-    BytesClassLoader wovenLoader = new BytesClassLoader(testLoader, woven);
+    MemoryClassLoader plainLoader = new MemoryClassLoader(testLoader, plain);
+    MemoryClassLoader wovenLoader = new MemoryClassLoader(testLoader, woven);
     for (Map.Entry<String, byte[]> e : woven.entrySet()) {
       StringWriter report = new StringWriter();
       try {
@@ -212,21 +208,7 @@ class ContinuationFuzzTest {
   // ---------------------------------------------------------------- running
 
   /** What one run of a program did. */
-  private static final class Outcome {
-    final String result;
-    final String error;
-    final String trace;
-    final int runs;
-    final int suspensions;
-
-    Outcome(String result, String error, String trace, int runs, int suspensions) {
-      this.result = result;
-      this.error = error;
-      this.trace = trace;
-      this.runs = runs;
-      this.suspensions = suspensions;
-    }
-
+  private record Outcome(String result, String error, String trace, int runs, int suspensions) {
     boolean sameAs(Outcome o) {
       return result.equals(o.result) && error.equals(o.error) && trace.equals(o.trace);
     }
@@ -249,35 +231,15 @@ class ContinuationFuzzTest {
   }
 
   private Outcome runPlain(ClassLoader loader, String name) {
-    return onWorker(() -> {
-      Object program;
-      try {
-        program = newProgram(loader, name);
-      } catch (Throwable t) {
-        return new Outcome("-", "loading: " + describe(t), "", 0, 0);
-      }
-      FuzzRuntime.reset();
-      String error = "-";
-      try {
-        Continuation.runOnThread((SuspendableRunnable) program);
-      } catch (Throwable t) {
-        error = describe(t);
-      }
-      return new Outcome(String.valueOf(((Supplier<?>) program).get()), error, FuzzRuntime.trace(), 1, 0);
+    return run(loader, name, program -> {
+      Continuation.runOnThread(program);
+      return 1;
     });
   }
 
   private Outcome runSuspending(ClassLoader loader, String name) {
-    return onWorker(() -> {
-      Object program;
-      try {
-        program = newProgram(loader, name);
-      } catch (Throwable t) {
-        return new Outcome("-", "loading: " + describe(t), "", 0, 0);
-      }
-      FuzzRuntime.reset();
-      Continuation c = new Continuation((SuspendableRunnable) program);
-      String error = "-";
+    return run(loader, name, program -> {
+      Continuation c = new Continuation(program);
       int runs = 0;
       try {
         while (!c.isDone()) {
@@ -287,7 +249,48 @@ class ContinuationFuzzTest {
           c.run();
         }
       } catch (Throwable t) {
+        throw new RunFailed(t, runs);
+      }
+      return runs;
+    });
+  }
+
+  /** How a program is run: returns the continuation runs it took, or throws what the program threw. */
+  private interface Runner {
+    int run(SuspendableRunnable program) throws Throwable;
+  }
+
+  /** A program that threw after {@code runs} continuation runs. */
+  private static final class RunFailed extends Exception {
+    private static final long serialVersionUID = 1L;
+    final int runs;
+
+    RunFailed(Throwable cause, int runs) {
+      super(cause);
+      this.runs = runs;
+    }
+  }
+
+  /** Loads a fresh instance of the program, runs it with {@code runner} on the worker, and records what it did. */
+  private Outcome run(ClassLoader loader, String name, Runner runner) {
+    return onWorker(() -> {
+      Object program;
+      try {
+        program = newProgram(loader, name);
+      } catch (Throwable t) {
+        return new Outcome("-", "loading: " + describe(t), "", 0, 0);
+      }
+      FuzzRuntime.reset();
+      String error = "-";
+      int runs;
+      try {
+        runs = runner.run((SuspendableRunnable) program);
+      } catch (RunFailed t) {
+        error = describe(t.getCause());
+        runs = t.runs;
+      } catch (Throwable t) {
         error = describe(t);
+        runs = 1;
       }
       return new Outcome(String.valueOf(((Supplier<?>) program).get()), error, FuzzRuntime.trace(), runs,
           FuzzRuntime.suspensions());
@@ -385,39 +388,6 @@ class ContinuationFuzzTest {
     StringWriter s = new StringWriter();
     t.printStackTrace(new PrintWriter(s));
     return s.toString();
-  }
-
-  private static String classPath() throws URISyntaxException {
-    Path runtime = Path.of(Continuation.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    Path tests = Path.of(FuzzRuntime.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    return runtime + File.pathSeparator + tests;
-  }
-
-  private static byte[] readResource(ClassLoader loader, String internalName) {
-    try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {
-      return in == null ? null : in.readAllBytes();
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  /** Defines classes from bytes; everything else comes from the parent. */
-  private static final class BytesClassLoader extends ClassLoader {
-    private final Map<String, byte[]> classes;
-
-    BytesClassLoader(ClassLoader parent, Map<String, byte[]> classes) {
-      super(parent);
-      this.classes = classes;
-    }
-
-    @Override
-    protected Class<?> findClass(String name) throws ClassNotFoundException {
-      byte[] b = classes.get(name.replace('.', '/'));
-      if (b == null) {
-        throw new ClassNotFoundException(name);
-      }
-      return defineClass(name, b, 0, b.length);
-    }
   }
 
   /** Counts over a run, printed so that a reader sees what the programs exercised. */

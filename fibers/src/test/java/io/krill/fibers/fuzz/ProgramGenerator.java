@@ -91,19 +91,7 @@ final class ProgramGenerator {
     "IllegalStateException", "RuntimeException"
   };
 
-  private static final class Var {
-    final String name;
-    final Type type;
-    final boolean array;
-    final boolean assignable;
-
-    Var(String name, Type type, boolean array, boolean assignable) {
-      this.name = name;
-      this.type = type;
-      this.array = array;
-      this.assignable = assignable;
-    }
-  }
+  private record Var(String name, Type type, boolean array, boolean assignable) {}
 
   private static final class Method {
     final int index;
@@ -126,16 +114,8 @@ final class ProgramGenerator {
     }
   }
 
-  /** An enclosing break/continue target. */
-  private static final class Target {
-    final String label; // null when unlabeled
-    final boolean loop;
-
-    Target(String label, boolean loop) {
-      this.label = label;
-      this.loop = loop;
-    }
-  }
+  /** An enclosing break/continue target; {@code label} is null when unlabeled. */
+  private record Target(String label, boolean loop) {}
 
   private final Random rnd;
   private final String className;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.fibers.Continuation;
 import io.krill.fibers.Fiber;
+import io.krill.fibers.SuspendableRunnable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,44 +68,10 @@ class CarrierLoopTest {
       AtomicReference<Fiber> pong = new AtomicReference<>();
       int[] counts = new int[2];
       Object lock = new Object();
-      pong.set(Fiber.builder().scheduler(s).home(loops.get(1)).name("pong").start(() -> {
-        while (counts[1] < handOvers / 2) {
-          boolean mine;
-          synchronized (lock) {
-            mine = turn[0] == 1;
-            if (mine) {
-              turn[0] = 0;
-              counts[1]++;
-            }
-          }
-          if (mine) {
-            Fiber p;
-            while ((p = ping.get()) == null) { // ping may run before the test thread stored it
-              Fiber.yieldNow();
-            }
-            p.unpark();
-          } else {
-            Fiber.park();
-          }
-        }
-      }));
-      ping.set(Fiber.builder().scheduler(s).home(loops.get(0)).name("ping").start(() -> {
-        while (counts[0] < handOvers / 2) {
-          boolean mine;
-          synchronized (lock) {
-            mine = turn[0] == 0;
-            if (mine) {
-              turn[0] = 1;
-              counts[0]++;
-            }
-          }
-          if (mine) {
-            pong.get().unpark();
-          } else {
-            Fiber.park();
-          }
-        }
-      }));
+      pong.set(Fiber.builder().scheduler(s).home(loops.get(1)).name("pong")
+          .start(player(1, handOvers / 2, turn, counts, lock, ping)));
+      ping.set(Fiber.builder().scheduler(s).home(loops.get(0)).name("ping")
+          .start(player(0, handOvers / 2, turn, counts, lock, pong)));
       joinWithin(ping.get());
       joinWithin(pong.get());
       assertThat(ping.get().isDone()).as("ping finished").isTrue();
@@ -113,6 +80,35 @@ class CarrierLoopTest {
         assertThat(counts).containsExactly(handOvers / 2, handOvers / 2);
       }
     }
+  }
+
+  /**
+   * One side of the ping-pong: takes its turn {@code turns} times and after each wakes the other
+   * side, parking while the turn is the other side's.
+   */
+  private static SuspendableRunnable player(int me, int turns, int[] turn, int[] counts, Object lock,
+      AtomicReference<Fiber> other) {
+    return () -> {
+      while (counts[me] < turns) {
+        boolean mine;
+        synchronized (lock) {
+          mine = turn[0] == me;
+          if (mine) {
+            turn[0] = 1 - me;
+            counts[me]++;
+          }
+        }
+        if (mine) {
+          Fiber p;
+          while ((p = other.get()) == null) { // the other side may start before the test thread stored it
+            Fiber.yieldNow();
+          }
+          p.unpark();
+        } else {
+          Fiber.park();
+        }
+      }
+    };
   }
 
   /**

@@ -5,21 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.fibers.Continuation;
 import io.krill.fibers.SuspendableRunnable;
+import io.krill.transform.MemoryClassLoader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InvalidClassException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,7 +46,7 @@ class ContinuationSerializationTest {
       "}");
 
   private static Map<String, byte[]> version(int step) {
-    return TestCompiler.compileAndWeave(Map.of("serialtest.Workload", SOURCE.replace("STEP_VALUE", Integer.toString(step))));
+    return ChildJvm.weave(ChildJvm.compile(Map.of("serialtest.Workload", SOURCE.replace("STEP_VALUE", Integer.toString(step)))));
   }
 
   private static Object newWorkload(ClassLoader loader) throws Exception {
@@ -61,7 +58,7 @@ class ContinuationSerializationTest {
   }
 
   private static long runUninterrupted(Map<String, byte[]> classes) throws Exception {
-    Object w = newWorkload(new TestCompiler.BytesLoader(classes, ContinuationSerializationTest.class.getClassLoader()));
+    Object w = newWorkload(new MemoryClassLoader(ContinuationSerializationTest.class.getClassLoader(), classes));
     Continuation c = new Continuation((SuspendableRunnable) w);
     while (!c.isDone()) {
       c.run();
@@ -71,7 +68,7 @@ class ContinuationSerializationTest {
 
   /** Runs a fresh workload in its own loader until it has suspended twice, then serializes it. */
   private static byte[] suspendAndWrite(Map<String, byte[]> classes) throws Exception {
-    Object w = newWorkload(new TestCompiler.BytesLoader(classes, ContinuationSerializationTest.class.getClassLoader()));
+    Object w = newWorkload(new MemoryClassLoader(ContinuationSerializationTest.class.getClassLoader(), classes));
     Continuation c = new Continuation((SuspendableRunnable) w);
     c.run();
     c.run();
@@ -100,7 +97,7 @@ class ContinuationSerializationTest {
     long expected = runUninterrupted(v1);
     byte[] state = suspendAndWrite(v1);
 
-    ClassLoader fresh = new TestCompiler.BytesLoader(v1, getClass().getClassLoader());
+    ClassLoader fresh = new MemoryClassLoader(getClass().getClassLoader(), v1);
     Object[] pair = read(state, fresh);
     assertThat(pair[1].getClass().getClassLoader()).isSameAs(fresh);
     Continuation c = (Continuation) pair[0];
@@ -117,35 +114,17 @@ class ContinuationSerializationTest {
   void readObject_secondJvm_resumesToSameResult(@TempDir Path dir) throws Exception {
     Map<String, byte[]> v1 = version(1);
     long expected = runUninterrupted(v1);
-    Path classes = dir.resolve("classes");
-    for (Map.Entry<String, byte[]> e : v1.entrySet()) {
-      Path file = classes.resolve(e.getKey().replace('.', '/') + ".class");
-      Files.createDirectories(file.getParent());
-      Files.write(file, e.getValue());
-    }
     Path state = dir.resolve("state.bin");
     Files.write(state, suspendAndWrite(v1));
-
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String cp = String.join(File.pathSeparator, classes.toString(),
-        TestCompiler.locationOf(Continuation.class).toString(),
-        TestCompiler.locationOf(ResumeMain.class).toString(),
-        TestCompiler.locationOf(io.netty.util.concurrent.FastThreadLocalThread.class).toString());
-    Process p = new ProcessBuilder(List.of(java, "-cp", cp, ResumeMain.class.getName(), state.toString()))
-        .redirectErrorStream(true).start();
-    String output;
-    try (InputStream in = p.getInputStream()) {
-      output = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-    }
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("second JVM finished").isTrue();
-    assertThat(output).isEqualTo("result=" + expected + " runs=4");
-    assertThat(p.exitValue()).isZero();
+    ChildJvm.Ran ran = ChildJvm.run(dir.resolve("classes"), v1, List.of(), ResumeMain.class, state.toString());
+    assertThat(ran.output()).isEqualTo("result=" + expected + " runs=4");
+    assertThat(ran.exitValue()).isZero();
   }
 
   @Test
   void readObject_classChanged_refusedWithClearError() throws Exception {
     byte[] state = suspendAndWrite(version(1));
-    ClassLoader changed = new TestCompiler.BytesLoader(version(2), getClass().getClassLoader());
+    ClassLoader changed = new MemoryClassLoader(getClass().getClassLoader(), version(2));
     assertThatThrownBy(() -> read(state, changed))
         .isInstanceOf(InvalidClassException.class)
         .hasMessageContaining("serialtest.Workload")

@@ -3,8 +3,7 @@ package io.krill.loadtest.echo;
 import io.krill.fibers.Continuation;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.VirtualThreads;
-import io.krill.fibers.internal.CarrierIo;
-import io.krill.fibers.internal.EventLoopScheduler;
+import io.krill.fibers.spi.Carriers;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.FiberServerSocket;
@@ -12,7 +11,6 @@ import io.krill.netio.MessageSocket;
 import io.krill.netio.SocketHandler;
 import io.krill.netio.SocketOptions;
 import io.krill.netio.Transport;
-import io.krill.netio.internal.Transports;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -72,10 +70,10 @@ public final class EchoServerMain {
       case "fiber-msg":
       case "fiber-msg-epoll": {
         // Each kind pins its transport, for the carriers and the channels alike.
-        CarrierIo io = kind.equals("fiber") || kind.equals("fiber-msg") ? CarrierIo.NIO
-            : kind.endsWith("-epoll") ? CarrierIo.EPOLL : CarrierIo.IO_URING;
-        FiberScheduler scheduler = new EventLoopScheduler(threads, FiberScheduler.DEFAULT_TRACKING, io);
-        Transport transport = Transports.transport(io);
+        Transport transport = kind.equals("fiber") || kind.equals("fiber-msg") ? Transport.NIO
+            : kind.endsWith("-epoll") ? Transport.EPOLL : Transport.IO_URING;
+        FiberScheduler scheduler = Carriers.eventLoop(threads, FiberScheduler.DEFAULT_TRACKING,
+            transport.name().toLowerCase(java.util.Locale.ROOT));
         FiberServerSocket s = Continuation.callOnThread(() -> FiberServerSocket.bind("127.0.0.1", 0,
             SocketOptions.builder().scheduler(scheduler).transport(transport).backlog(BACKLOG)
                 .readTimeout(Duration.ZERO).writeTimeout(Duration.ZERO).build()));
@@ -90,9 +88,9 @@ public final class EchoServerMain {
       case "netty":
       case "netty-epoll":
       case "netty-uring": {
-        CarrierIo io = kind.equals("netty") ? CarrierIo.NIO : kind.equals("netty-epoll") ? CarrierIo.EPOLL : CarrierIo.IO_URING;
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, io.newFactory());
-        Channel ch = new ServerBootstrap().group(group).channel(Transports.serverChannel(Transports.transport(io)))
+        Transport transport = kind.equals("netty") ? Transport.NIO : kind.equals("netty-epoll") ? Transport.EPOLL : Transport.IO_URING;
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, transport.newIoHandlerFactory());
+        Channel ch = new ServerBootstrap().group(group).channel(transport.serverChannel())
             .option(ChannelOption.SO_BACKLOG, BACKLOG)
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)

@@ -7,7 +7,7 @@ import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.fibers.VirtualThreads;
-import io.krill.fibers.internal.EventLoopScheduler;
+import io.krill.fibers.spi.Carriers;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -91,7 +91,7 @@ public final class MaxProcesses {
       return;
     }
     int cores = Runtime.getRuntime().availableProcessors();
-    FiberScheduler scheduler = fibers ? new EventLoopScheduler(cores, kind.endsWith("Tracked")) : null;
+    FiberScheduler scheduler = fibers ? Carriers.eventLoop(cores, kind.endsWith("Tracked")) : null;
     Object[] strands = new Object[(int) max];
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     long heapMax = Runtime.getRuntime().maxMemory();

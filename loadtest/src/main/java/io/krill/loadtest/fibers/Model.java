@@ -6,7 +6,7 @@ import io.krill.fibers.FiberCancelledException;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.fibers.VirtualThreads;
-import io.krill.fibers.internal.EventLoopScheduler;
+import io.krill.fibers.spi.Carriers;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
@@ -44,9 +44,9 @@ public abstract class Model implements AutoCloseable {
   public static Model create(String competitor, int carriers) {
     switch (competitor) {
       case "fiber": // the library default: no live-fiber registry
-        return new FiberModel(new EventLoopScheduler(carriers, false));
+        return new FiberModel(Carriers.eventLoop(carriers, false));
       case "fiberTracked":
-        return new FiberModel(new EventLoopScheduler(carriers, true));
+        return new FiberModel(Carriers.eventLoop(carriers, true));
       case "virtualThreadSyncQueue":
       case "virtualThreadChannel":
         if (!VirtualThreads.available()) {
@@ -135,8 +135,8 @@ public abstract class Model implements AutoCloseable {
     /** @param scheduler where the fibers run; closed with the model */
     public FiberModel(FiberScheduler scheduler) {
       this.scheduler = scheduler;
-      if (scheduler instanceof EventLoopScheduler) {
-        for (EventExecutor e : ((EventLoopScheduler) scheduler).group()) {
+      if (Carriers.group(scheduler) != null) {
+        for (EventExecutor e : Carriers.group(scheduler)) {
           loops.add((EventLoop) e);
         }
       }

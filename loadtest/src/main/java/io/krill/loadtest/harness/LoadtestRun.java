@@ -1,6 +1,6 @@
 package io.krill.loadtest.harness;
 
-import io.krill.fibers.internal.CarrierIo;
+import io.krill.fibers.spi.Carriers;
 import io.krill.loadtest.echo.EchoClientMain;
 import io.krill.loadtest.echo.EchoServerMain;
 import io.krill.loadtest.internal.ChildProcess;
@@ -166,7 +166,7 @@ final class LoadtestRun {
     // krill process (servers and generators) is pinned to NIO too: the same transport on both
     // sides, and the same as the runs before the default changed.
     List<String> cmd = new ArrayList<>(List.of(settings.java(), "-Xms" + settings.heap, "-Xmx" + settings.heap,
-        "-Dkrill.fibers.track=false", "-D" + CarrierIo.PROPERTY + "=nio", "-XX:+UseG1GC"));
+        "-Dkrill.fibers.track=false", "-D" + Carriers.IO_PROPERTY + "=nio", "-XX:+UseG1GC"));
     if (settings.javaFeature >= 23) {
       // Netty on JDK 23+ runs without sun.misc.Unsafe unless allowed, and without its selected-key
       // set unless sun.nio.ch is open: a Netty shop turns both on; every child gets the same flags.

@@ -1,6 +1,6 @@
 package io.krill.loadtest.internal;
 
-import io.krill.fibers.internal.CarrierThread;
+import io.krill.fibers.spi.Carriers;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
 
@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Benchmarks use it so that every competitor pays the same hand-off (one unpark and one
  * park each way per batch) and the measured loop runs on the thread it is meant to run on:
- * a {@link CarrierThread}, a plain platform thread or a virtual thread.
+ * a carrier thread, a plain platform thread or a virtual thread.
  *
  * <p>Threading: one caller at a time.
  */
@@ -35,13 +35,13 @@ public final class BatchWorker implements AutoCloseable {
   }
 
   /**
-   * Creates a worker on a krill {@link CarrierThread}: woven code finds its continuation in a
+   * Creates a worker on a krill carrier thread: woven code finds its continuation in a
    * field of the thread.
    *
    * @return a started worker
    */
   public static BatchWorker carrier() {
-    return new BatchWorker(loop -> new CarrierThread(loop, "bench-carrier"));
+    return new BatchWorker(loop -> Carriers.newCarrierThread(loop, "bench-carrier"));
   }
 
   /**

@@ -31,7 +31,7 @@ final class DnsCache {
       private static final long serialVersionUID = 1L;
 
       @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+      protected boolean removeEldestEntry(Map.Entry<String, DnsCache.Entry> eldest) {
         return size() > maxEntries;
       }
     };

@@ -1,6 +1,6 @@
 /**
  * Netty plumbing of netio: the pipeline handler that hands messages to one reading strand,
- * transport choice, exception mapping and waiting on futures. Not API.
+ * exception mapping and waiting on futures. Not API.
  *
  * <p>Threading rule: channel events run on the channel's event loop; waiting strands park
  * outside any lock and are woken by the loop.

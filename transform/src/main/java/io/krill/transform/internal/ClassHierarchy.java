@@ -40,32 +40,16 @@ public final class ClassHierarchy {
     }
   }
 
-  /** A method declaration. */
-  public static final class MethodInfo {
-    final String owner;
-    final String name;
-    final String desc;
-    final int access;
-    final boolean suspendable;
-
-    MethodInfo(String owner, String name, String desc, int access, boolean suspendable) {
-      this.owner = owner;
-      this.name = name;
-      this.desc = desc;
-      this.access = access;
-      this.suspendable = suspendable;
-    }
-
-    /** @return the declaring class */
-    public String owner() {
-      return owner;
-    }
-
-    /** @return true if declared {@code throws Suspendable} */
-    public boolean suspendable() {
-      return suspendable;
-    }
-  }
+  /**
+   * A method declaration.
+   *
+   * @param owner the declaring class
+   * @param name the method's name
+   * @param desc the method's descriptor
+   * @param access the method's access flags
+   * @param suspendable true if declared {@code throws Suspendable}
+   */
+  public record MethodInfo(String owner, String name, String desc, int access, boolean suspendable) {}
 
   private static final ClassInfo MISSING = new ClassInfo("?", null, null, 0);
 
@@ -173,7 +157,7 @@ public final class ClassHierarchy {
   /** @return true if the call target is declared {@code throws Suspendable} */
   public boolean isSuspendable(String owner, String name, String desc) {
     MethodInfo m = resolve(owner, name, desc);
-    return m != null && m.suspendable;
+    return m != null && m.suspendable();
   }
 
   /**

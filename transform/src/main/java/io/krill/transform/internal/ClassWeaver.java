@@ -45,21 +45,8 @@ public final class ClassWeaver {
   }
 
   /** A lambda or method reference site: which method implements which interface method. */
-  private static final class LambdaSite {
-    final MethodNode enclosing;
-    final AbstractInsnNode insn;
-    final String samOwner;
-    final String samName;
-    final String samDesc;
-
-    LambdaSite(MethodNode enclosing, AbstractInsnNode insn, String samOwner, String samName, String samDesc) {
-      this.enclosing = enclosing;
-      this.insn = insn;
-      this.samOwner = samOwner;
-      this.samName = samName;
-      this.samDesc = samDesc;
-    }
-  }
+  private record LambdaSite(MethodNode enclosing, AbstractInsnNode insn, String samOwner, String samName,
+      String samDesc) {}
 
   /**
    * Weaves a class file.

@@ -1,5 +1,6 @@
 package io.krill.transform.internal;
 
+import java.util.List;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -179,47 +180,21 @@ final class MethodReferences {
     }
   }
 
+  /** The primitive types and, at the same index, the internal names of their boxes. */
+  private static final List<Type> PRIMITIVES = List.of(Type.BOOLEAN_TYPE, Type.BYTE_TYPE, Type.CHAR_TYPE,
+      Type.SHORT_TYPE, Type.INT_TYPE, Type.LONG_TYPE, Type.FLOAT_TYPE, Type.DOUBLE_TYPE);
+  private static final List<String> BOXES = List.of("java/lang/Boolean", "java/lang/Byte", "java/lang/Character",
+      "java/lang/Short", "java/lang/Integer", "java/lang/Long", "java/lang/Float", "java/lang/Double");
+
+  /** @return the box of {@code primitive}; {@code Double} for a double (and anything else) */
   private static Type boxOf(Type primitive) {
-    switch (primitive.getSort()) {
-      case Type.BOOLEAN:
-        return Type.getObjectType("java/lang/Boolean");
-      case Type.BYTE:
-        return Type.getObjectType("java/lang/Byte");
-      case Type.CHAR:
-        return Type.getObjectType("java/lang/Character");
-      case Type.SHORT:
-        return Type.getObjectType("java/lang/Short");
-      case Type.INT:
-        return Type.getObjectType("java/lang/Integer");
-      case Type.LONG:
-        return Type.getObjectType("java/lang/Long");
-      case Type.FLOAT:
-        return Type.getObjectType("java/lang/Float");
-      default:
-        return Type.getObjectType("java/lang/Double");
-    }
+    int i = PRIMITIVES.indexOf(primitive);
+    return Type.getObjectType(BOXES.get(i < 0 ? BOXES.size() - 1 : i));
   }
 
+  /** @return the primitive that {@code box} boxes, or null when it is no box */
   private static Type unboxedOf(Type box) {
-    switch (box.getInternalName()) {
-      case "java/lang/Boolean":
-        return Type.BOOLEAN_TYPE;
-      case "java/lang/Byte":
-        return Type.BYTE_TYPE;
-      case "java/lang/Character":
-        return Type.CHAR_TYPE;
-      case "java/lang/Short":
-        return Type.SHORT_TYPE;
-      case "java/lang/Integer":
-        return Type.INT_TYPE;
-      case "java/lang/Long":
-        return Type.LONG_TYPE;
-      case "java/lang/Float":
-        return Type.FLOAT_TYPE;
-      case "java/lang/Double":
-        return Type.DOUBLE_TYPE;
-      default:
-        return null;
-    }
+    int i = BOXES.indexOf(box.getInternalName());
+    return i < 0 ? null : PRIMITIVES.get(i);
   }
 }

@@ -187,8 +187,8 @@ final class MethodWeaver {
       insns.insert(call, after);
 
       // -- capture
-      int prims = 1;
-      int refs = 1 + (hasReceiver ? 1 : 0);
+      int prims = 1 + count(stack, locals, false);
+      int refs = 1 + (hasReceiver ? 1 : 0) + count(stack, locals, true);
       tail.add(capture);
       Type ret = Type.getReturnType(call.desc);
       if (ret.getSize() == 2) {
@@ -200,33 +200,19 @@ final class MethodWeaver {
         Slot s = stack.get(k);
         if (s.kind == Kind.NULL) {
           tail.add(new InsnNode(Opcodes.POP));
-          continue;
-        }
-        tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-        tail.add(push(s.kind));
-        if (s.kind == Kind.REF) {
-          refs++;
         } else {
-          prims++;
+          save(tail, s.kind, stackLocal);
         }
       }
       for (Slot s : locals) {
-        if (s.kind == Kind.NULL) {
-          continue;
-        }
-        tail.add(new VarInsnNode(s.kind.load, s.index));
-        tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-        tail.add(push(s.kind));
-        if (s.kind == Kind.REF) {
-          refs++;
-        } else {
-          prims++;
+        if (s.kind != Kind.NULL) {
+          tail.add(new VarInsnNode(s.kind.load, s.index));
+          save(tail, s.kind, stackLocal);
         }
       }
       if (hasReceiver) {
         tail.add(new VarInsnNode(Opcodes.ALOAD, recvLocal));
-        tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-        tail.add(push(Kind.REF));
+        save(tail, Kind.REF, stackLocal);
       }
       if (refs > 0xFFFFFF || prims > 0xFFFFFF) {
         throw fail(call, "frame too large to save");
@@ -251,23 +237,11 @@ final class MethodWeaver {
       }
       for (int k = locals.size() - 1; k >= 0; k--) {
         Slot s = locals.get(k);
-        if (s.kind == Kind.NULL) {
-          restoreCode.add(new InsnNode(Opcodes.ACONST_NULL));
-        } else {
-          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-          restoreCode.add(pop(s.kind));
-          castIfNeeded(restoreCode, s);
-        }
+        restore(restoreCode, s, stackLocal);
         restoreCode.add(new VarInsnNode(s.kind.store, s.index));
       }
       for (Slot s : stack) {
-        if (s.kind == Kind.NULL) {
-          restoreCode.add(new InsnNode(Opcodes.ACONST_NULL));
-        } else {
-          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-          restoreCode.add(pop(s.kind));
-          castIfNeeded(restoreCode, s);
-        }
+        restore(restoreCode, s, stackLocal);
       }
       if (hasReceiver) {
         int[] argLocals = argLocals(args, recvLocal + 1);
@@ -315,6 +289,34 @@ final class MethodWeaver {
     tail.add(restoreCode);
     insns.add(tail);
     method.maxLocals = nextLocal;
+  }
+
+  /** Emits the save of the value on top of the operand stack, of kind {@code k}, to the frame stack. */
+  private static void save(InsnList out, Kind k, int stackLocal) {
+    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    out.add(push(k));
+  }
+
+  /** Emits the restore of slot {@code s} from the frame stack onto the operand stack (null for NULL). */
+  private void restore(InsnList out, Slot s, int stackLocal) {
+    if (s.kind == Kind.NULL) {
+      out.add(new InsnNode(Opcodes.ACONST_NULL));
+    } else {
+      out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+      out.add(pop(s.kind));
+      castIfNeeded(out, s);
+    }
+  }
+
+  /** @return how many saved slots of {@code stack} and {@code locals} are references (or primitives) */
+  private static int count(List<Slot> stack, List<Slot> locals, boolean references) {
+    int n = 0;
+    for (List<Slot> slots : List.of(stack, locals)) {
+      for (Slot s : slots) {
+        n += s.kind != Kind.NULL && (s.kind == Kind.REF) == references ? 1 : 0;
+      }
+    }
+    return n;
   }
 
   private void castIfNeeded(InsnList out, Slot s) {
@@ -510,39 +512,29 @@ final class MethodWeaver {
   // ---------------------------------------------------------------- value kinds
 
   enum Kind {
-    INT(Opcodes.ILOAD, Opcodes.ISTORE, "I", "pushInt", "popInt"),
-    FLOAT(Opcodes.FLOAD, Opcodes.FSTORE, "F", "pushFloat", "popFloat"),
-    LONG(Opcodes.LLOAD, Opcodes.LSTORE, "J", "pushLong", "popLong"),
-    DOUBLE(Opcodes.DLOAD, Opcodes.DSTORE, "D", "pushDouble", "popDouble"),
-    REF(Opcodes.ALOAD, Opcodes.ASTORE, "Ljava/lang/Object;", "pushRef", "popRef"),
-    NULL(Opcodes.ALOAD, Opcodes.ASTORE, null, null, null);
+    INT(Opcodes.ILOAD, "I", "Int"),
+    FLOAT(Opcodes.FLOAD, "F", "Float"),
+    LONG(Opcodes.LLOAD, "J", "Long"),
+    DOUBLE(Opcodes.DLOAD, "D", "Double"),
+    REF(Opcodes.ALOAD, "Ljava/lang/Object;", "Ref"),
+    NULL(Opcodes.ALOAD, null, null);
 
+    /** The opcodes that load and store a local of this kind. */
     final int load;
     final int store;
+    /** The value's descriptor in the frame stack's push and pop methods, which are named after it. */
     final String desc;
-    final String push;
-    final String pop;
+    final String suffix;
 
-    Kind(int load, int store, String desc, String push, String pop) {
+    Kind(int load, String desc, String suffix) {
       this.load = load;
-      this.store = store;
+      this.store = load + (Opcodes.ISTORE - Opcodes.ILOAD);
       this.desc = desc;
-      this.push = push;
-      this.pop = pop;
+      this.suffix = suffix;
     }
   }
 
-  static final class Slot {
-    final int index;
-    final Kind kind;
-    final Type type;
-
-    private Slot(int index, Kind kind, Type type) {
-      this.index = index;
-      this.kind = kind;
-      this.type = type;
-    }
-
+  record Slot(int index, Kind kind, Type type) {
     static Slot of(int index, BasicValue v, java.util.function.Supplier<TransformException> error) {
       Type t = v.getType();
       if (t == null) {
@@ -572,11 +564,11 @@ final class MethodWeaver {
   }
 
   private static MethodInsnNode push(Kind k) {
-    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, k.push, "(" + k.desc + Names.STACK_DESC + ")V", false);
+    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "push" + k.suffix, "(" + k.desc + Names.STACK_DESC + ")V", false);
   }
 
   private static MethodInsnNode pop(Kind k) {
-    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, k.pop, "(" + Names.STACK_DESC + ")" + k.desc, false);
+    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "pop" + k.suffix, "(" + Names.STACK_DESC + ")" + k.desc, false);
   }
 
   private static AbstractInsnNode zero(Type t) {

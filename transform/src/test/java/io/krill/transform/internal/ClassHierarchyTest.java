@@ -10,6 +10,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ClassHierarchyTest {
   private static CompiledClasses classes;
@@ -52,53 +54,29 @@ class ClassHierarchyTest {
     hierarchy = new ClassHierarchy(classes.lookup());
   }
 
-  @Test
-  void resolve_methodDeclaredInSuperclass_findsDeclaration() {
-    ClassHierarchy.MethodInfo m = hierarchy.resolve("h/Puppy", "speak", "()V");
-
-    assertThat(m).isNotNull();
-    assertThat(m.owner()).isEqualTo("h/Animal");
-    assertThat(m.suspendable()).isTrue();
+  /*
+   * Each row: where resolution of type.name(desc) ends, and whether that declaration is marked
+   * (suspendable) or not (plain); an empty result when nothing is found.
+   */
+  @ParameterizedTest(name = "{0}.{1}{2} -> {3}")
+  @CsvSource(delimiter = '|', value = {
+      "h/Puppy | speak | ()V | h/Animal suspendable", // declared in a superclass
+      "h/Puppy | name | ()Ljava/lang/String; | h/Dog plain", // overridden: the most specific class
+      "h/Cat | name | ()Ljava/lang/String; | h/Animal plain",
+      "h/Puppy | root | ()V | h/Root suspendable", // a superinterface of a superclass
+      "h/Puppy | mid | ()V | h/Mid plain",
+      "h/Puppy | compareTo | (Ljava/lang/Object;)I | java/lang/Comparable plain",
+      "h/Mid | hashCode | ()I | java/lang/Object plain", // Object's methods through an interface
+      "h/Dog | hashCode | ()I | java/lang/Object plain",
+      "h/Stranger | helper | ()V | ", // a static interface method is not inherited
+      "h/Root | helper | ()V | h/Root plain",
+      "h/Dog | fly | ()V | ", // missing method, class, or an array type
+      "h/Nowhere | fly | ()V | ",
+      "[Lh/Dog; | clone | ()Ljava/lang/Object; | "})
+  void resolve_findsTheDeclaration(String type, String name, String desc, String declaration) {
+    ClassHierarchy.MethodInfo m = hierarchy.resolve(type, name, desc);
+    assertThat(m == null ? null : m.owner() + (m.suspendable() ? " suspendable" : " plain")).isEqualTo(declaration);
   }
-
-  @Test
-  void resolve_overriddenMethod_findsMostSpecificClass() {
-    assertThat(hierarchy.resolve("h/Puppy", "name", "()Ljava/lang/String;").owner()).isEqualTo("h/Dog");
-    assertThat(hierarchy.resolve("h/Cat", "name", "()Ljava/lang/String;").owner()).isEqualTo("h/Animal");
-  }
-
-  @Test
-  void resolve_methodOfSuperinterfaceOfSuperclass_findsInterfaceDeclaration() {
-    ClassHierarchy.MethodInfo root = hierarchy.resolve("h/Puppy", "root", "()V");
-    ClassHierarchy.MethodInfo mid = hierarchy.resolve("h/Puppy", "mid", "()V");
-    ClassHierarchy.MethodInfo jdk = hierarchy.resolve("h/Puppy", "compareTo", "(Ljava/lang/Object;)I");
-
-    assertThat(root.owner()).isEqualTo("h/Root");
-    assertThat(root.suspendable()).isTrue();
-    assertThat(mid.owner()).isEqualTo("h/Mid");
-    assertThat(mid.suspendable()).isFalse();
-    assertThat(jdk.owner()).isEqualTo("java/lang/Comparable");
-  }
-
-  @Test
-  void resolve_objectMethodThroughInterface_findsObject() {
-    assertThat(hierarchy.resolve("h/Mid", "hashCode", "()I").owner()).isEqualTo("java/lang/Object");
-    assertThat(hierarchy.resolve("h/Dog", "hashCode", "()I").owner()).isEqualTo("java/lang/Object");
-  }
-
-  @Test
-  void resolve_staticInterfaceMethodThroughImplementor_isNotInherited() {
-    assertThat(hierarchy.resolve("h/Stranger", "helper", "()V")).isNull();
-    assertThat(hierarchy.resolve("h/Root", "helper", "()V").owner()).isEqualTo("h/Root");
-  }
-
-  @Test
-  void resolve_missingMethodOrClassOrArray_returnsNull() {
-    assertThat(hierarchy.resolve("h/Dog", "fly", "()V")).isNull();
-    assertThat(hierarchy.resolve("h/Nowhere", "fly", "()V")).isNull();
-    assertThat(hierarchy.resolve("[Lh/Dog;", "clone", "()Ljava/lang/Object;")).isNull();
-  }
-
   @Test
   void isSuspendable_markedAndUnmarkedMethods_answersFromThrowsClause() {
     assertThat(hierarchy.isSuspendable("h/Cat", "speak", "()V")).isTrue();
