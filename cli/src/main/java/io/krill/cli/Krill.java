@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "krill", mixinStandardHelpOptions = true, version = "krill 0.1.0-SNAPSHOT",
     description = "Massively concurrent network programs on the JVM.",
-    subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class, io.krill.crawler.cli.CrawlCommand.class,
+    subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class,
         io.krill.cli.bench.BenchCommand.class, DocsCommand.class})
 public final class Krill implements Callable<Integer> {
   /** The exit status of a usage error. */
@@ -84,7 +84,8 @@ public final class Krill implements Callable<Integer> {
   /** The configured command line: one-line usage errors with status 2, the serve settings table in its help. */
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Krill());
-    cl.addSubcommand("testweb", io.krill.crawler.testweb.TestWebCommand.commandLine(System.out, System.err));
+    cl.addSubcommand("crawl", CrawlDemo.commandLine(System.out, System.err));
+    cl.addSubcommand("testweb", io.krill.testweb.TestWebCommand.commandLine(System.out, System.err));
     cl.addSubcommand("loadtest", io.krill.loadtest.harness.LoadtestCommand.commandLine());
     cl.setParameterExceptionHandler((e, a) -> usageError(e, System.err));
     ServeCommand.install(cl.getSubcommands().get("serve"));

@@ -89,10 +89,10 @@ final class Layers {
     return slices().matching(root + ".(**)").namingSlices("package $1").should().beFreeOfCycles();
   }
 
-  /** config depends only on the JDK and Typesafe Config. */
-  static ArchRule configUsesOnlyTheJdkAndTypesafeConfig(String root) {
+  /** config depends only on the JDK, Typesafe Config and picocli (a schema's flags are picocli options). */
+  static ArchRule configUsesOnlyTheJdkTypesafeConfigAndPicocli(String root) {
     return classes().that().resideInAPackage(root + ".config..").should().onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", "com.typesafe.config..", root + ".config..").allowEmptyShould(false);
+        .resideInAnyPackage("java..", "com.typesafe.config..", "picocli..", root + ".config..").allowEmptyShould(false);
   }
 
   /** @return the module of a class under {@code root}, or null if it is not under it */

@@ -73,8 +73,8 @@ class LayersTest {
   }
 
   @Test
-  void main_configUsesOnlyTheJdkAndTypesafeConfig() {
-    Layers.configUsesOnlyTheJdkAndTypesafeConfig(ROOT).check(main);
+  void main_configUsesOnlyTheJdkTypesafeConfigAndPicocli() {
+    Layers.configUsesOnlyTheJdkTypesafeConfigAndPicocli(ROOT).check(main);
   }
 
   @Test
@@ -109,8 +109,8 @@ class LayersTest {
 
   @Test
   void fixture_configUsesAnotherLibrary_reported() {
-    assertThat(violations(Layers.configUsesOnlyTheJdkAndTypesafeConfig(FIXTURE)))
-        .contains("io.krill.cli.layers.config.UsesPicocli").contains("picocli");
+    assertThat(violations(Layers.configUsesOnlyTheJdkTypesafeConfigAndPicocli(FIXTURE)))
+        .contains("io.krill.cli.layers.config.UsesNetty").contains("io.netty");
   }
 
   private static String violations(ArchRule rule) {

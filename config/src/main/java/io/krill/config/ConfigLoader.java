@@ -40,7 +40,7 @@ public final class ConfigLoader {
   private final ConfigSchema schema;
   private Path file;
   private Map<String, String> environment = System.getenv();
-  private final List<String[]> flags = new ArrayList<>();
+  private final List<Object[]> flags = new ArrayList<>();
 
   ConfigLoader(ConfigSchema schema) {
     this.schema = schema;
@@ -79,8 +79,8 @@ public final class ConfigLoader {
     Objects.requireNonNull(assignment, "assignment");
     int eq = assignment.indexOf('=');
     flags.add(eq < 0
-        ? new String[] {null, assignment, SET_FLAG}
-        : new String[] {assignment.substring(0, eq).trim(), assignment.substring(eq + 1), SET_FLAG});
+        ? new Object[] {null, assignment, SET_FLAG}
+        : new Object[] {assignment.substring(0, eq).trim(), assignment.substring(eq + 1), SET_FLAG});
     return this;
   }
 
@@ -98,7 +98,22 @@ public final class ConfigLoader {
     schema.requireMember(setting);
     Objects.requireNonNull(value, "value");
     Objects.requireNonNull(flagName, "flagName");
-    flags.add(new String[] {setting.key(), value, "flag " + flagName});
+    flags.add(new Object[] {setting.key(), value, "flag " + flagName});
+    return this;
+  }
+
+  /**
+   * Sets a list setting from a repeated flag, one element per occurrence (no splitting at commas).
+   *
+   * @param setting a list setting of this schema
+   * @param values the elements, in order
+   * @param flagName the flag as typed, e.g. {@code --include}; errors name it as the origin
+   * @return this loader
+   */
+  public ConfigLoader flag(Setting<List<String>> setting, List<String> values, String flagName) {
+    schema.requireMember(setting);
+    Objects.requireNonNull(flagName, "flagName");
+    flags.add(new Object[] {setting.key(), List.copyOf(values), "flag " + flagName});
     return this;
   }
 
@@ -243,14 +258,15 @@ public final class ConfigLoader {
 
   private Config flagLayer(List<ConfigException.Problem> problems) {
     Config config = ConfigFactory.empty();
-    for (String[] f : flags) {
-      String key = f[0];
+    for (Object[] f : flags) {
+      String key = (String) f[0];
+      String origin = (String) f[2];
       if (key == null) {
-        problems.add(new ConfigException.Problem(null, show(f[1]), f[2], "expected: key=value"));
+        problems.add(new ConfigException.Problem(null, show(String.valueOf(f[1])), origin, "expected: key=value"));
       } else if (schema.setting(key) == null) {
-        problems.add(unknown(key, show(f[1]), f[2], namespaceOf(key)));
+        problems.add(unknown(key, show(String.valueOf(f[1])), origin, namespaceOf(key)));
       } else {
-        config = config.withValue(key, ConfigValueFactory.fromAnyRef(f[1], f[2]));
+        config = config.withValue(key, ConfigValueFactory.fromAnyRef(f[1], origin));
       }
     }
     return config;

@@ -37,6 +37,8 @@ public final class Setting<T> {
   private final T defaultValue;
   private final String doc;
   private final List<Check<T>> checks;
+  private final String flag;
+  private final String paramLabel;
 
   private Setting(Builder<T> b) {
     this.key = b.key;
@@ -44,6 +46,18 @@ public final class Setting<T> {
     this.defaultValue = b.defaultValue;
     this.doc = b.doc;
     this.checks = Collections.unmodifiableList(new ArrayList<>(b.checks));
+    this.flag = b.flag != null ? b.flag : defaultFlag(b);
+    this.paramLabel = b.paramLabel != null ? b.paramLabel : type.paramLabel(lastSegment(key));
+  }
+
+  /* A boolean that is on by default is switched off by its flag: crawl.sitemaps is --no-sitemaps. */
+  private static String defaultFlag(Builder<?> b) {
+    boolean negated = b.type == ValueType.BOOLEAN && Boolean.TRUE.equals(b.defaultValue);
+    return (negated ? "--no-" : "--") + lastSegment(b.key);
+  }
+
+  private static String lastSegment(String key) {
+    return key.substring(key.lastIndexOf('.') + 1);
   }
 
   /**
@@ -64,6 +78,16 @@ public final class Setting<T> {
    */
   public static Builder<Long> ofLong(String key) {
     return new Builder<>(key, ValueType.LONG);
+  }
+
+  /**
+   * Starts a floating-point setting.
+   *
+   * @param key the dotted key
+   * @return a builder
+   */
+  public static Builder<Double> ofDouble(String key) {
+    return new Builder<>(key, ValueType.DOUBLE);
   }
 
   /**
@@ -182,6 +206,62 @@ public final class Setting<T> {
   }
 
   /**
+   * The command-line flag that sets this setting: {@code --} and the key's last segment unless
+   * declared with {@link Builder#flag(String)}; a boolean that defaults to {@code true} is a
+   * switch named {@code --no-...}.
+   *
+   * @return e.g. {@code --max-pages}
+   */
+  public String flag() {
+    return flag;
+  }
+
+  /**
+   * The flag's parameter label in help, e.g. {@code N}, {@code TIME} or {@code SIZE}.
+   *
+   * @return the label
+   */
+  public String paramLabel() {
+    return paramLabel;
+  }
+
+  /**
+   * Whether the flag is a switch (a boolean: its presence sets the opposite of the default).
+   *
+   * @return {@code true} for a boolean setting
+   */
+  public boolean isSwitch() {
+    return type == ValueType.BOOLEAN;
+  }
+
+  /**
+   * Whether the flag may repeat (a list setting: each occurrence adds one element).
+   *
+   * @return {@code true} for a list setting
+   */
+  public boolean isList() {
+    return type == ValueType.STRING_LIST;
+  }
+
+  /**
+   * Reads one value of this setting from text and checks it, the way a file, the environment or
+   * a flag is read.
+   *
+   * @param text the value's text, e.g. {@code 30s}
+   * @return the value
+   * @throws IllegalArgumentException {@code key: text (expected: ...)} if the text is not of this
+   *     setting's type or the value fails a check
+   */
+  public T parse(String text) {
+    T value = type.parse(Objects.requireNonNull(text, "text"));
+    String failed = value == null ? type.expectation() : failedExpectation(value);
+    if (failed != null) {
+      throw new IllegalArgumentException(key + ": " + text + " (expected: " + failed + ")");
+    }
+    return value;
+  }
+
+  /**
    * Formats a value of this setting the way it is written in a file, e.g. {@code 30s}.
    *
    * @param value a value of this setting
@@ -254,6 +334,8 @@ public final class Setting<T> {
     private T defaultValue;
     private boolean optional;
     private String doc;
+    private String flag;
+    private String paramLabel;
     private final List<Check<T>> checks = new ArrayList<>();
 
     Builder(String key, ValueType<T> type) {
@@ -302,6 +384,33 @@ public final class Setting<T> {
         throw new IllegalArgumentException("doc: " + text + " (expected: one non-blank line)");
       }
       this.doc = text;
+      return this;
+    }
+
+    /**
+     * Names the command-line flag, when {@code --} and the key's last segment would not do.
+     *
+     * @param name the flag, e.g. {@code --tls-cert}
+     * @return this builder
+     */
+    public Builder<T> flag(String name) {
+      Objects.requireNonNull(name, "name");
+      if (!name.matches("--[a-z][a-z0-9-]*")) {
+        throw new IllegalArgumentException("flag: " + name + " (expected: -- and lower-case words, e.g. --max-pages)");
+      }
+      this.flag = name;
+      return this;
+    }
+
+    /**
+     * Names the flag's parameter in help, when the type's label ({@code N}, {@code TIME},
+     * {@code SIZE}, ...) would not do.
+     *
+     * @param label e.g. {@code HOST:PORT}
+     * @return this builder
+     */
+    public Builder<T> paramLabel(String label) {
+      this.paramLabel = Objects.requireNonNull(label, "label");
       return this;
     }
 

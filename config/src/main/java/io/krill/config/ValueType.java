@@ -27,10 +27,17 @@ import java.util.regex.Pattern;
 abstract class ValueType<T> {
   private final String name;
   private final String expectation;
+  private final String label;
 
   ValueType(String name, String expectation) {
+    this(name, expectation, null);
+  }
+
+  /** @param label the flags' parameter label, e.g. {@code N}; {@code null}: the key's last segment in upper case */
+  ValueType(String name, String expectation, String label) {
     this.name = name;
     this.expectation = expectation;
+    this.label = label;
   }
 
   /** The short name shown in help, e.g. {@code int} or {@code duration}. */
@@ -41,6 +48,11 @@ abstract class ValueType<T> {
   /** The type column of help; enums list their values. */
   String describe() {
     return name;
+  }
+
+  /** The parameter label of a flag of this type in help; {@code name} is the key's last segment. */
+  String paramLabel(String name) {
+    return label != null ? label : name.toUpperCase(Locale.ROOT);
   }
 
   /** What a parse failure expected, e.g. {@code an integer}. */
@@ -75,7 +87,7 @@ abstract class ValueType<T> {
     return null;
   }
 
-  static final ValueType<Integer> INT = new ValueType<>("int", "an integer") {
+  static final ValueType<Integer> INT = new ValueType<>("int", "an integer", "N") {
     @Override
     Integer parse(String text) {
       try {
@@ -91,7 +103,7 @@ abstract class ValueType<T> {
     }
   };
 
-  static final ValueType<Long> LONG = new ValueType<>("long", "an integer") {
+  static final ValueType<Long> LONG = new ValueType<>("long", "an integer", "N") {
     @Override
     Long parse(String text) {
       try {
@@ -103,6 +115,29 @@ abstract class ValueType<T> {
 
     @Override
     Comparator<Long> order() {
+      return Comparator.naturalOrder();
+    }
+  };
+
+  static final ValueType<Double> DOUBLE = new ValueType<>("number", "a number", "X") {
+    @Override
+    Double parse(String text) {
+      try {
+        double d = Double.parseDouble(text.trim());
+        return Double.isFinite(d) ? d : null;
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+
+    @Override
+    String format(Double value) {
+      String s = Double.toString(value);
+      return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+    }
+
+    @Override
+    Comparator<Double> order() {
       return Comparator.naturalOrder();
     }
   };
@@ -274,6 +309,11 @@ abstract class ValueType<T> {
     }
 
     @Override
+    String paramLabel(String name) {
+      return describe();
+    }
+
+    @Override
     E parse(String text) {
       String t = text.trim();
       for (E c : constants) {
@@ -305,7 +345,7 @@ abstract class ValueType<T> {
     };
 
     DurationType() {
-      super("duration", "a duration such as 30s or 500ms (units: ns, us, ms, s, m, h, d)");
+      super("duration", "a duration such as 30s or 500ms (units: ns, us, ms, s, m, h, d)", "TIME");
     }
 
     @Override
@@ -357,7 +397,7 @@ abstract class ValueType<T> {
     private static final String[] BINARY = {"KiB", "MiB", "GiB", "TiB"};
 
     ByteSizeType() {
-      super("bytes", "a byte size such as 8k or 10MiB (k = 1024, kB = 1000)");
+      super("bytes", "a byte size such as 8k or 10MiB (k = 1024, kB = 1000)", "SIZE");
     }
 
     @Override

@@ -13,11 +13,11 @@ import io.krill.netio.dns.DnsResolver;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -120,18 +120,8 @@ public final class CrawlConfig {
   final int robotsAttempts;
   final String robotsAgent;
   final boolean sitemaps;
-  final String userAgent;
-  final Duration connectTimeout;
-  final Duration readTimeout;
-  final Duration totalTimeout;
-  final long minBytesPerSecond;
-  final Duration slowGrace;
-  final long maxBodyBytes;
-  final long maxDecompressedBytes;
-  final int maxRedirects;
-  final boolean insecure;
   final boolean allowPrivate;
-  final X509Certificate[] trusted;
+  final Consumer<HttpFetcher.Builder> fetch;
   final DnsResolver resolver;
   final List<InetSocketAddress> dnsServers;
   final Duration dnsTimeout;
@@ -180,18 +170,8 @@ public final class CrawlConfig {
     robotsAttempts = b.robotsAttempts;
     robotsAgent = b.robotsAgent;
     sitemaps = b.sitemaps;
-    userAgent = b.userAgent;
-    connectTimeout = b.connectTimeout;
-    readTimeout = b.readTimeout;
-    totalTimeout = b.totalTimeout;
-    minBytesPerSecond = b.minBytesPerSecond;
-    slowGrace = b.slowGrace;
-    maxBodyBytes = b.maxBodyBytes;
-    maxDecompressedBytes = b.maxDecompressedBytes;
-    maxRedirects = b.maxRedirects;
-    insecure = b.insecure;
     allowPrivate = b.allowPrivate;
-    trusted = b.trusted;
+    fetch = b.fetch;
     resolver = b.resolver;
     dnsServers = List.copyOf(b.dnsServers);
     dnsTimeout = b.dnsTimeout;
@@ -267,18 +247,9 @@ public final class CrawlConfig {
     private int robotsAttempts = DEFAULT_ROBOTS_ATTEMPTS;
     private String robotsAgent = DEFAULT_ROBOTS_AGENT;
     private boolean sitemaps = true;
-    private String userAgent = HttpFetcher.DEFAULT_USER_AGENT;
-    private Duration connectTimeout = HttpFetcher.DEFAULT_CONNECT_TIMEOUT;
-    private Duration readTimeout = HttpFetcher.DEFAULT_READ_TIMEOUT;
-    private Duration totalTimeout = HttpFetcher.DEFAULT_TOTAL_TIMEOUT;
-    private long minBytesPerSecond = HttpFetcher.DEFAULT_MIN_BYTES_PER_SECOND;
-    private Duration slowGrace = HttpFetcher.DEFAULT_SLOW_GRACE;
-    private long maxBodyBytes = HttpFetcher.DEFAULT_MAX_BODY_BYTES;
-    private long maxDecompressedBytes = HttpFetcher.DEFAULT_MAX_DECOMPRESSED_BYTES;
-    private int maxRedirects = HttpFetcher.DEFAULT_MAX_REDIRECTS;
-    private boolean insecure;
     private boolean allowPrivate;
-    private X509Certificate[] trusted;
+    private final HttpFetcher.Builder fetchProbe = HttpFetcher.builder();
+    private Consumer<HttpFetcher.Builder> fetch = f -> { };
     private DnsResolver resolver;
     private final List<InetSocketAddress> dnsServers = new ArrayList<>();
     private Duration dnsTimeout = DnsResolver.DEFAULT_TIMEOUT;
@@ -503,64 +474,31 @@ public final class CrawlConfig {
       return this;
     }
 
-    /** @param ua the User-Agent header @return this */
-    public Builder userAgent(String ua) {
-      HttpFetcher.builder().userAgent(ua);
-      this.userAgent = ua;
-      return this;
-    }
 
-    /** @param d connect timeout @return this */
-    public Builder connectTimeout(Duration d) {
-      this.connectTimeout = Checks.positive("connectTimeout", d);
-      return this;
-    }
 
-    /** @param d read timeout @return this */
-    public Builder readTimeout(Duration d) {
-      this.readTimeout = Checks.positive("readTimeout", d);
-      return this;
-    }
 
-    /** @param d total timeout per exchange @return this */
-    public Builder totalTimeout(Duration d) {
-      this.totalTimeout = Checks.positive("totalTimeout", d);
-      return this;
-    }
 
-    /** @param rate slow-drip guard, bytes per second (0 off) @return this */
-    public Builder minBytesPerSecond(long rate) {
-      this.minBytesPerSecond = Checks.nonNegative("minRate", rate);
-      return this;
-    }
 
-    /** @param d time before the slow-drip guard applies @return this */
-    public Builder slowGrace(Duration d) {
-      this.slowGrace = Checks.nonNegative("slowGrace", d);
-      return this;
-    }
 
-    /** @param n body cap @return this */
-    public Builder maxBodyBytes(long n) {
-      this.maxBodyBytes = Checks.positive("maxBody", n);
-      return this;
-    }
 
-    /** @param n decompressed body cap @return this */
-    public Builder maxDecompressedBytes(long n) {
-      this.maxDecompressedBytes = Checks.positive("maxDecompressed", n);
-      return this;
-    }
 
-    /** @param n redirect limit @return this */
-    public Builder maxRedirects(int n) {
-      this.maxRedirects = Checks.nonNegative("maxRedirects", n);
-      return this;
-    }
 
-    /** @param on skip certificate verification (unsafe) @return this */
-    public Builder insecure(boolean on) {
-      this.insecure = on;
+
+    /**
+     * Sets fetch options: user agent, timeouts, slow-drip guard, body limits, redirects, TLS
+     * trust. They are checked now and applied to the crawl's fetcher when it is built.
+     *
+     * <pre>{@code
+     * CrawlConfig.builder().fetch(f -> f.connectTimeout(Duration.ofSeconds(5)).maxRedirects(3))
+     * }</pre>
+     *
+     * @param options sets options on an {@link HttpFetcher.Builder}
+     * @return this
+     * @throws IllegalArgumentException naming the option the fetcher refuses
+     */
+    public Builder fetch(Consumer<HttpFetcher.Builder> options) {
+      options.accept(fetchProbe);
+      this.fetch = this.fetch.andThen(options);
       return this;
     }
 
@@ -570,11 +508,6 @@ public final class CrawlConfig {
       return this;
     }
 
-    /** @param certs trust these roots instead of the JDK's @return this */
-    public Builder trust(X509Certificate... certs) {
-      this.trusted = certs.clone();
-      return this;
-    }
 
     /** @param r a resolver to use instead of one built from the DNS settings @return this */
     public Builder resolver(DnsResolver r) {

@@ -1,6 +1,7 @@
 package io.krill.crawler;
 
-import io.krill.crawler.internal.Json;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -27,6 +28,7 @@ import java.util.Map;
 public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, Long> statuses, Map<String, Long> errors,
     long robotsDisallowed, double seconds, String stoppedBy, String seenSet, String dns, int warcFiles, Path out,
     String mode, int peakInFlight) {
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** @return pages per second */
   public double pagesPerSecond() {
@@ -48,19 +50,14 @@ public record CrawlSummary(long pages, long requests, long bytes, Map<Integer, L
         dns, peakInFlight, out, warcFiles, warcFiles == 1 ? "" : "s");
   }
 
-  /** @return the summary as one JSON object */
+  /** @return the summary as one JSON object; its field names are the format of {@code summary.json} */
   public String toJson() {
-    StringBuilder st = new StringBuilder("{");
-    statuses.forEach((k, v) -> st.append(st.length() > 1 ? "," : "").append('"').append(k).append("\":").append(v));
-    StringBuilder er = new StringBuilder("{");
-    errors.forEach((k, v) -> {
-      er.append(er.length() > 1 ? "," : "");
-      Json.quote(er, k);
-      er.append(':').append(v);
-    });
-    return new Json().put("stopped_by", stoppedBy).put("mode", mode).put("pages", pages).put("requests", requests)
-        .put("bytes", bytes).put("seconds", seconds).put("pages_per_second", pagesPerSecond())
-        .putRaw("statuses", st + "}").putRaw("errors", er + "}").put("robots_disallowed", robotsDisallowed)
-        .put("seen_set", seenSet).put("dns", dns).put("peak_in_flight", peakInFlight).put("warc_files", warcFiles).put("out", out.toString()).toString();
+    ObjectNode json = JSON.createObjectNode().put("stopped_by", stoppedBy).put("mode", mode).put("pages", pages)
+        .put("requests", requests).put("bytes", bytes).put("seconds", seconds).put("pages_per_second", pagesPerSecond());
+    json.set("statuses", JSON.valueToTree(statuses));
+    json.set("errors", JSON.valueToTree(errors));
+    json.put("robots_disallowed", robotsDisallowed).put("seen_set", seenSet).put("dns", dns)
+        .put("peak_in_flight", peakInFlight).put("warc_files", warcFiles).put("out", out.toString());
+    return json.toString();
   }
 }

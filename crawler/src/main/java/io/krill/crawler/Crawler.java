@@ -9,11 +9,12 @@ import io.krill.crawler.frontier.Frontier;
 import io.krill.crawler.frontier.Scope;
 import io.krill.crawler.frontier.SeenSet;
 import io.krill.crawler.frontier.UrlNormalizer;
-import io.krill.crawler.internal.Json;
 import io.krill.crawler.journal.Journal;
 import io.krill.crawler.links.LinkExtractor;
 import io.krill.crawler.output.CrawlStats;
 import io.krill.crawler.output.LineOutput;
+import io.krill.crawler.output.CrawlLine;
+import io.krill.crawler.output.CrawlMetrics;
 import io.krill.crawler.output.MetricsServer;
 import io.krill.crawler.output.ProgressReporter;
 import io.krill.crawler.output.WarcOutput;
@@ -133,49 +134,64 @@ public final class Crawler {
    */
   public CrawlSummary run() throws IOException {
     Path dir = config.out;
-    Path journalFile = dir.resolve(Journal.FILE);
-    Journal.Replay replay = null;
-    if (config.resume) {
-      if (!Files.exists(journalFile)) {
-        throw new IllegalStateException("resume: " + dir + " holds no crawl (no " + Journal.FILE + ")");
-      }
-      replay = Journal.replay(dir);
-    } else {
-      if (Files.exists(journalFile)) {
-        throw new IllegalStateException("out: " + dir + " holds a crawl already (use --resume " + dir
-            + " to continue it, or another directory)");
-      }
-      Files.createDirectories(dir);
-    }
+    Journal.Replay replay = openOutput(dir);
     if (config.mode == ExecutionMode.VIRTUAL && !VirtualThreads.available()) {
       throw new UnsupportedOperationException("--mode virtual " + VirtualThreads.UNAVAILABLE);
     }
     scheduler = FiberScheduler.eventLoop(config.carriers);
     resolver = config.resolver != null ? config.resolver : buildResolver();
-    HttpFetcher.Builder fb = HttpFetcher.builder().resolver(resolver).scheduler(scheduler)
-        .addressPolicy(config.allowPrivate ? AddressPolicy.allowPrivate() : AddressPolicy.publicOnly())
-        .insecure(config.insecure).userAgent(config.userAgent).connectTimeout(config.connectTimeout)
-        .readTimeout(config.readTimeout).totalTimeout(config.totalTimeout).minBytesPerSecond(config.minBytesPerSecond)
-        .slowGrace(config.slowGrace).maxBodyBytes(config.maxBodyBytes).maxDecompressedBytes(config.maxDecompressedBytes)
-        .maxRedirects(config.maxRedirects).maxIdlePerOrigin(Math.max(1, config.perHost));
-    if (config.trusted != null) {
-      fb.trust(config.trusted);
-    }
-    fetcher = fb.build();
+    fetcher = buildFetcher();
     lookup = lookupWrap.apply(fetcher::resolveAll);
     robots = new RobotsPolicy(config.robotsAgent);
     scope = new Scope(config.scope, config.maxDepth, config.allowDomains, config.include, config.exclude);
-    for (String s : config.seeds) {
-      scope.addSeed(s);
-    }
+    config.seeds.forEach(scope::addSeed);
     SeenSet seen = new SeenSet(config.seenMemory, config.bloomExpected, config.bloomFpp);
     frontier = new Frontier(config.order, new Frontier.Politeness(config.perHost, config.perIp, config.delay,
         config.maxCrawlDelay, config.backoffBase, config.backoffMax), seen, config.randomSeed);
     WarcOutput warc = new WarcOutput(dir, config.warcMaxSize, config.warcGzip ? config.warcGzipLevel : 0,
         replay == null ? null : replay.warc());
     LineOutput jsonl = new LineOutput(dir.resolve(JSONL), replay == null ? 0 : Math.max(0, replay.jsonlEnd()));
-    Journal journal = new Journal(dir);
-    writer = new OutputWriter(warc, jsonl, journal, frontier, config, this::signal);
+    writer = new OutputWriter(warc, jsonl, new Journal(dir), frontier, config, this::signal);
+    List<CrawlUrl> seeds = fillFrontier(replay);
+    stats.queued.add(frontier.queued());
+    runner = runners.apply(config, scheduler);
+    slots = FiberSemaphore.create(config.mode == ExecutionMode.PLATFORM && !config.naive ? config.threads
+        : config.naive ? Integer.MAX_VALUE / 2 : config.maxInFlight);
+    long start = System.nanoTime();
+    String stoppedBy = crawl(seeds, start);
+    if (writer.failure() != null) {
+      stoppedBy = "failed: " + writer.failure().getMessage();
+    }
+    return summarize(dir, stoppedBy, (System.nanoTime() - start) / 1e9);
+  }
+
+  /** Checks the output directory against resume; returns what a resumed crawl replays, or null. */
+  private Journal.Replay openOutput(Path dir) throws IOException {
+    Path journalFile = dir.resolve(Journal.FILE);
+    if (config.resume) {
+      if (!Files.exists(journalFile)) {
+        throw new IllegalStateException("resume: " + dir + " holds no crawl (no " + Journal.FILE + ")");
+      }
+      return Journal.replay(dir);
+    }
+    if (Files.exists(journalFile)) {
+      throw new IllegalStateException("out: " + dir + " holds a crawl already (use --resume " + dir
+          + " to continue it, or another directory)");
+    }
+    Files.createDirectories(dir);
+    return null;
+  }
+
+  private HttpFetcher buildFetcher() {
+    HttpFetcher.Builder fb = HttpFetcher.builder().resolver(resolver).scheduler(scheduler)
+        .addressPolicy(config.allowPrivate ? AddressPolicy.allowPrivate() : AddressPolicy.publicOnly())
+        .maxIdlePerOrigin(Math.max(1, config.perHost));
+    config.fetch.accept(fb);
+    return fb.build();
+  }
+
+  /** Queues the seeds, or on resume what the journal left pending; returns the seeds newly queued. */
+  private List<CrawlUrl> fillFrontier(Journal.Replay replay) {
     List<CrawlUrl> seeds = new ArrayList<>();
     if (replay == null) {
       for (String s : config.seeds) {
@@ -184,40 +200,26 @@ public final class Crawler {
           seeds.add(c);
         }
       }
-    } else {
-      for (String u : replay.completed()) {
-        frontier.markSeen(u);
-      }
-      for (CrawlUrl c : replay.pending()) {
-        frontier.enqueue(c);
-      }
+      return seeds;
     }
-    stats.queued.add(frontier.queued());
-    runner = runners.apply(config, scheduler);
-    slots = FiberSemaphore.create(config.mode == ExecutionMode.PLATFORM && !config.naive ? config.threads
-        : config.naive ? Integer.MAX_VALUE / 2 : config.maxInFlight);
-    if (config.insecure) {
-      System.err.println("krill crawl: WARNING: --insecure: TLS certificates and host names are not verified");
-    }
+    replay.completed().forEach(frontier::markSeen);
+    replay.pending().forEach(frontier::enqueue);
+    return seeds;
+  }
+
+  /** Runs the dispatcher with progress and metrics until the crawl ends; returns why it ended. */
+  private String crawl(List<CrawlUrl> seeds, long start) throws IOException {
     ProgressReporter progress = startProgress();
-    MetricsServer metrics = config.metricsPort >= 0 ? new MetricsServer(config.metricsPort, this::metricsText) : null;
+    MetricsServer metrics = config.metricsPort >= 0 ? new MetricsServer(config.metricsPort,
+        new CrawlMetrics(stats, frontier, writer::pending, resolver::metrics)::scrape) : null;
     if (metrics != null) {
       metricsPort = metrics.port();
     }
-    long start = System.nanoTime();
-    String stoppedBy;
     try {
       if (!seeds.isEmpty()) {
         Continuation.runOnThread(() -> writer.submit(new OutputWriter.Commit(List.of(), List.of(), seeds, List.of())));
       }
-      if (config.mode == ExecutionMode.FIBER) {
-        String[] result = new String[1];
-        Fiber d = Fiber.builder().scheduler(scheduler).name("krill-crawl-dispatcher").start(() -> result[0] = dispatch(start));
-        Continuation.runOnThread(d::join);
-        stoppedBy = result[0] != null ? result[0] : "failed: dispatcher died";
-      } else {
-        stoppedBy = Continuation.callOnThread(() -> dispatch(start));
-      }
+      return runDispatcher(start);
     } finally {
       if (progress != null) {
         progress.close();
@@ -225,21 +227,32 @@ public final class Crawler {
       if (metrics != null) {
         metrics.close();
       }
-      runner.close();
-      fetcher.close();
-      try {
-        writer.close();
-      } catch (IOException e) {
-        stoppedBy = null;
-        throw e;
-      } finally {
-        scheduler.close();
-      }
+      shutDown();
     }
-    if (writer.failure() != null) {
-      stoppedBy = "failed: " + writer.failure().getMessage();
+  }
+
+  private String runDispatcher(long start) {
+    if (config.mode != ExecutionMode.FIBER) {
+      return Continuation.callOnThread(() -> dispatch(start));
     }
-    double seconds = (System.nanoTime() - start) / 1e9;
+    String[] result = new String[1];
+    Fiber d = Fiber.builder().scheduler(scheduler).name("krill-crawl-dispatcher").start(() -> result[0] = dispatch(start));
+    Continuation.runOnThread(d::join);
+    return result[0] != null ? result[0] : "failed: dispatcher died";
+  }
+
+  /* The writer's close flushes and syncs the last commits; the scheduler closes last whatever happens. */
+  private void shutDown() throws IOException {
+    runner.close();
+    fetcher.close();
+    try {
+      writer.close();
+    } finally {
+      scheduler.close();
+    }
+  }
+
+  private CrawlSummary summarize(Path dir, String stoppedBy, double seconds) throws IOException {
     CrawlSummary summary = new CrawlSummary(stats.pages.sum(), stats.requests.sum(), stats.bytes.sum(), stats.statuses(),
         stats.errors(), stats.robotsDisallowed.sum(), seconds, stoppedBy, frontier.seenDescription(), dnsText(),
         writer.warcFiles(), dir, config.mode.alias() + (config.naive ? " (naive)" : ""),
@@ -441,7 +454,7 @@ public final class Crawler {
     List<String> done = new ArrayList<>();
     for (CrawlUrl c : drained) {
       stats.error(kindName(e));
-      lines.add(line(c.url(), "page", c, null, e.describe(), null, 0));
+      lines.add(CrawlLine.of(c.url(), "page", c, null, e.describe(), null, 0));
       done.add(c.url());
     }
     writer.submit(new OutputWriter.Commit(List.of(), lines, List.of(), done));
@@ -459,7 +472,7 @@ public final class Crawler {
     for (Exchange ex : hops) {
       count(ex);
       addRecords(records, ex);
-      lines.add(line(ex.uri().toString(), "robots", null, ex, ex.error() == null ? null : ex.error().describe(), null, 0));
+      lines.add(CrawlLine.of(ex.uri().toString(), "robots", null, ex, ex.error() == null ? null : ex.error().describe(), null, 0));
     }
     RobotsPolicy.Decision d = robots.decide(last.uri().toString(), last.error() == null ? last.status() : 0, last.body(),
         last.header("Content-Type"));
@@ -500,43 +513,12 @@ public final class Crawler {
       pagesDispatched.decrementAndGet(); // no request: not a page against --max-pages
       stats.robotsDisallowed.increment();
       stats.error("robots");
-      writer.submit(new OutputWriter.Commit(List.of(), List.of(line(cu.url(), "page", cu, null,
+      writer.submit(new OutputWriter.Commit(List.of(), List.of(CrawlLine.of(cu.url(), "page", cu, null,
           "robots: disallowed by robots.txt", null, 0)), List.of(), List.of(cu.url())));
       return;
     }
-    List<CrawlUrl> queued = new ArrayList<>();
-    List<CrawlUrl> hopsClaimed = new ArrayList<>();
-    List<Exchange> hops = fetcher.fetchFollowing(URI.create(cu.url()), w.address(), (from, to) -> {
-      String n = UrlNormalizer.normalize(to.toString());
-      if (n == null) {
-        return "invalid target";
-      }
-      if (scope.refusal(n, cu.depth()) != null) {
-        return "out of scope";
-      }
-      if (!UrlNormalizer.hostKey(n).equals(hostKey)) {
-        CrawlUrl c = frontier.offer(n, cu.depth(), from.toString());
-        if (c != null) {
-          queued.add(c);
-          stats.queued.increment();
-        }
-        return "other host: queued";
-      }
-      if (!frontier.robots(hostKey).test(n)) {
-        stats.robotsDisallowed.increment();
-        return "disallowed by robots.txt";
-      }
-      CrawlUrl claimed = frontier.claim(n, cu.depth(), from.toString());
-      if (claimed == null) {
-        return "seen";
-      }
-      hopsClaimed.add(claimed);
-      long delay = config.delay.toNanos();
-      if (delay > 0) {
-        Fiber.sleep(Duration.ofNanos(delay));
-      }
-      return null;
-    });
+    RedirectPolicy redirects = new RedirectPolicy(frontier, scope, stats, config.delay, cu, hostKey);
+    List<Exchange> hops = fetcher.fetchFollowing(URI.create(cu.url()), w.address(), redirects);
     Exchange last = hops.get(hops.size() - 1);
     int status = last.error() == null ? last.status() : 0;
     if ((last.status() == 429 || last.status() == 503) && cu.attempts() < config.maxRetries) {
@@ -550,7 +532,7 @@ public final class Crawler {
     } else if (status > 0) {
       frontier.succeeded(hostKey);
     }
-    commitPage(cu, hops, hopsClaimed, queued);
+    commitPage(cu, hops, redirects.claimed(), redirects.queued());
   }
 
   /** A 429/503 answer: back the host off and queue the URL again; the answer stays in the WARC, the JSONL line comes with the final attempt. */
@@ -585,7 +567,7 @@ public final class Crawler {
         canonical = canon[0];
       }
       boolean sitemap = isSitemap(ex, self);
-      lines.add(line(ex.uri().toString(), sitemap ? "sitemap" : "page", self, ex,
+      lines.add(CrawlLine.of(ex.uri().toString(), sitemap ? "sitemap" : "page", self, ex,
           ex.error() == null ? null : ex.error().describe(), canonical, outlinks));
       done.add(self != null ? self.url() : ex.uri().toString());
       stats.pages.increment();
@@ -685,86 +667,4 @@ public final class Crawler {
     return e.kind().name().toLowerCase(Locale.ROOT);
   }
 
-  private String line(String url, String kind, CrawlUrl c, Exchange ex, String error, String canonical, int outlinks) {
-    Json j = new Json().put("url", url).put("kind", kind);
-    j.put("status", ex == null ? 0 : ex.status());
-    j.put("content_type", ex == null ? null : ex.contentType());
-    j.put("bytes", ex == null ? 0 : ex.bodyBytes());
-    j.put("depth", c == null ? -1 : c.depth());
-    j.put("parent", c == null ? null : c.parent());
-    j.put("ip", ex == null || ex.address() == null ? null : ex.address().getHostAddress());
-    j.put("fetched_at", ex == null || ex.startedAt() == null ? Instant.now().toString() : ex.startedAt().toString());
-    if (ex != null) {
-      j.putRaw("timings", new Json().put("connect_ms", ms(ex.connectTime())).put("ttfb_ms", ms(ex.firstByteTime()))
-          .put("total_ms", ms(ex.totalTime())).put("reused", ex.reusedConnection()).toString());
-      URI loc = ex.location();
-      j.put("redirect", loc == null ? null : loc.toString());
-    }
-    j.put("attempt", c == null ? 1 : c.attempts() + 1);
-    j.put("canonical", canonical);
-    j.put("outlinks", outlinks);
-    j.put("error", error);
-    return j.toString();
-  }
-
-  private static double ms(Duration d) {
-    return Math.round(d.toNanos() / 10_000.0) / 100.0;
-  }
-
-  // ------------------------------------------------------------------ metrics
-
-  private String metricsText() {
-    StringBuilder sb = new StringBuilder();
-    counter(sb, "krill_crawl_pages", "Pages fetched.", stats.pages.sum());
-    counter(sb, "krill_crawl_requests", "HTTP requests sent.", stats.requests.sum());
-    counter(sb, "krill_crawl_bytes", "Response bytes received.", stats.bytes.sum());
-    counter(sb, "krill_crawl_robots_fetches", "robots.txt fetches.", stats.robotsFetches.sum());
-    counter(sb, "krill_crawl_retries", "Retries after 429/503.", stats.retries.sum());
-    gauge(sb, "krill_crawl_in_flight", "Work items in flight.", stats.inFlight.get());
-    gauge(sb, "krill_crawl_queued", "URLs queued.", frontier.queued());
-    gauge(sb, "krill_crawl_seen", "URLs in the seen-set.", frontier.seenCount());
-    gauge(sb, "krill_crawl_output_pending", "Commits waiting for the writer.", writer.pending());
-    sb.append("# TYPE krill_crawl_responses counter\n# HELP krill_crawl_responses Final responses by status.\n");
-    for (Map.Entry<Integer, Long> e : stats.statuses().entrySet()) {
-      sb.append("krill_crawl_responses_total{status=\"").append(e.getKey()).append("\"} ").append(e.getValue()).append('\n');
-    }
-    sb.append("# TYPE krill_crawl_errors counter\n# HELP krill_crawl_errors Errors by kind.\n");
-    for (Map.Entry<String, Long> e : stats.errors().entrySet()) {
-      sb.append("krill_crawl_errors_total{kind=\"").append(label(e.getKey())).append("\"} ").append(e.getValue()).append('\n');
-    }
-    DnsMetrics m = resolver.metrics();
-    counter(sb, "krill_crawl_dns_lookups", "DNS lookups.", m.lookups());
-    counter(sb, "krill_crawl_dns_failures", "DNS lookups that failed.", m.failures());
-    List<Frontier.HostStats> hs = frontier.hostStats(100);
-    sb.append("# TYPE krill_crawl_host_queued gauge\n# HELP krill_crawl_host_queued URLs queued per host (busiest 100).\n");
-    for (Frontier.HostStats h : hs) {
-      sb.append("krill_crawl_host_queued{host=\"").append(label(h.hostKey())).append("\",state=\"").append(h.state())
-          .append("\"} ").append(h.queued()).append('\n');
-    }
-    sb.append("# TYPE krill_crawl_host_in_flight gauge\n# HELP krill_crawl_host_in_flight Requests in flight per host.\n");
-    for (Frontier.HostStats h : hs) {
-      sb.append("krill_crawl_host_in_flight{host=\"").append(label(h.hostKey())).append("\"} ").append(h.inFlight()).append('\n');
-    }
-    sb.append("# TYPE krill_crawl_host_backoff_seconds gauge\n# HELP krill_crawl_host_backoff_seconds Back-off left per host.\n");
-    for (Frontier.HostStats h : hs) {
-      sb.append("krill_crawl_host_backoff_seconds{host=\"").append(label(h.hostKey())).append("\"} ")
-          .append(h.backoffRemainingMillis() / 1000.0).append('\n');
-    }
-    sb.append("# EOF\n");
-    return sb.toString();
-  }
-
-  private static void counter(StringBuilder sb, String name, String help, long v) {
-    sb.append("# TYPE ").append(name).append(" counter\n# HELP ").append(name).append(' ').append(help).append('\n')
-        .append(name).append("_total ").append(v).append('\n');
-  }
-
-  private static void gauge(StringBuilder sb, String name, String help, long v) {
-    sb.append("# TYPE ").append(name).append(" gauge\n# HELP ").append(name).append(' ').append(help).append('\n')
-        .append(name).append(' ').append(v).append('\n');
-  }
-
-  private static String label(String s) {
-    return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
-  }
 }

@@ -3,7 +3,8 @@
  * WARC and JSONL output.
  *
  * <p>Entry class: {@link io.krill.crawler.Crawler}, configured by
- * {@link io.krill.crawler.CrawlConfig#builder()}. Threading: {@code Crawler.run()} blocks the
+ * {@link io.krill.crawler.CrawlConfig#builder()}, whose settings as a schema (flags, environment,
+ * docs) are {@link io.krill.crawler.CrawlSettings}. Threading: {@code Crawler.run()} blocks the
  * calling thread; fetches run as fibers (or platform/virtual threads) and one writer thread
  * owns the output files. The packages show the architecture: {@code fetch} (HTTP client),
  * {@code frontier} (queues, politeness, order, seen-set), {@code robots}, {@code links},

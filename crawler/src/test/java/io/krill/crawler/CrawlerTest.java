@@ -313,7 +313,7 @@ class CrawlerTest {
       String seed = "https://secure.test:" + tls.port() + "/";
       Path trusted = tmp.resolve("trusted");
       Crawler.create(CrawlConfig.builder().seed(seed).out(trusted).resolver(web.resolver).allowPrivate(true)
-          .trust(root.getCertificate()).delay(Duration.ZERO).progress(CrawlConfig.Progress.OFF).build()).run();
+          .fetch(f -> f.trust(root.getCertificate())).delay(Duration.ZERO).progress(CrawlConfig.Progress.OFF).build()).run();
       assertThat(fetchedPages(trusted)).containsExactly(seed, seed + "next");
       Path untrusted = tmp.resolve("untrusted");
       Crawler.create(CrawlConfig.builder().seed(seed).out(untrusted).resolver(web.resolver).allowPrivate(true)

@@ -114,8 +114,9 @@ public final class SmallWeb implements AutoCloseable {
   public CrawlConfig.Builder config(Path out) {
     return CrawlConfig.builder().seed(url("a.test", "/p0")).out(out).scope(io.krill.crawler.frontier.Scope.Kind.ANY)
         .allowDomain("test").allowPrivate(true).resolver(resolver).delay(Duration.ofMillis(40)).perHost(1).perIp(1)
-        .maxDepth(50).progress(CrawlConfig.Progress.OFF).carriers(2).connectTimeout(Duration.ofSeconds(5))
-        .readTimeout(Duration.ofSeconds(10)).totalTimeout(Duration.ofSeconds(20)).fsync(CrawlConfig.Fsync.NEVER);
+        .maxDepth(50).progress(CrawlConfig.Progress.OFF).carriers(2)
+        .fetch(f -> f.connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ofSeconds(10)).totalTimeout(Duration.ofSeconds(20)))
+        .fsync(CrawlConfig.Fsync.NEVER);
   }
 
   /** @return every request path seen by both servers */

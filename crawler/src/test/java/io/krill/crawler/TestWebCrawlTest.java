@@ -3,10 +3,10 @@ package io.krill.crawler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.krill.crawler.frontier.Scope;
-import io.krill.crawler.testweb.AccessLog;
-import io.krill.crawler.testweb.GroundTruth;
-import io.krill.crawler.testweb.TestWeb;
-import io.krill.crawler.testweb.TestWebConfig;
+import io.krill.testweb.AccessLog;
+import io.krill.testweb.GroundTruth;
+import io.krill.testweb.TestWeb;
+import io.krill.testweb.TestWebConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -40,13 +40,13 @@ class TestWebCrawlTest {
       Path out = tmp.resolve("out");
       CrawlConfig.Builder b = CrawlConfig.builder().out(out).resolver(web.newResolver()).allowPrivate(true)
           .scope(Scope.Kind.ANY).maxDepth(TestWeb.DEMO_MAX_DEPTH).delay(DELAY).perHost(1).perIp(PER_IP)
-          .robotsRetry(Duration.ofMillis(300)).robotsAttempts(2).slowGrace(Duration.ofSeconds(1)).minBytesPerSecond(1024)
+          .robotsRetry(Duration.ofMillis(300)).robotsAttempts(2).fetch(f -> f.slowGrace(Duration.ofSeconds(1)).minBytesPerSecond(1024))
           .progress(CrawlConfig.Progress.OFF).fsync(CrawlConfig.Fsync.NEVER);
       web.seedUrls().forEach(b::seed);
       CrawlSummary s = Crawler.create(b.build()).run();
       assertThat(s.stoppedBy()).isEqualTo("done");
 
-      GroundTruth truth = web.groundTruth(io.krill.crawler.testweb.Scope.builder().maxDepth(TestWeb.DEMO_MAX_DEPTH).build());
+      GroundTruth truth = web.groundTruth(io.krill.testweb.Scope.builder().maxDepth(TestWeb.DEMO_MAX_DEPTH).build());
       AccessLog log = web.accessLog();
       Map<String, Integer> requests = new HashMap<>();
       for (AccessLog.Entry e : log.entries()) {
@@ -66,8 +66,8 @@ class TestWebCrawlTest {
       Set<String> notRequested = new TreeSet<>(truth.urls());
       notRequested.removeAll(requested);
       assertThat(notRequested).allSatisfy(u -> assertThat(truth.fetches().get(u).trap()).as(u)
-          .isIn(io.krill.crawler.testweb.Trap.CALENDAR, io.krill.crawler.testweb.Trap.SESSION_IDS,
-              io.krill.crawler.testweb.Trap.DEEP_PATH));
+          .isIn(io.krill.testweb.Trap.CALENDAR, io.krill.testweb.Trap.SESSION_IDS,
+              io.krill.testweb.Trap.DEEP_PATH));
       Set<String> throttled = truth.urls(GroundTruth.Outcome.THROTTLED);
       requests.forEach((url, n) -> assertThat(n).as(url).isEqualTo(throttled.contains(url) ? 2 : 1));
       // disallowed paths never requested

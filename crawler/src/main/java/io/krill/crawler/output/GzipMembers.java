@@ -1,6 +1,7 @@
 package io.krill.crawler.output;
 
 import io.krill.fibers.Checks;
+import io.krill.netio.GzipFraming;
 import java.io.ByteArrayOutputStream;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
@@ -13,19 +14,16 @@ import java.util.zip.Deflater;
  * <p>Threading: not thread-safe; its {@link WarcOutput} owns it.
  */
 final class GzipMembers implements AutoCloseable {
-  private static final int OS_UNKNOWN = 255;
   private final Deflater deflater;
   private final CRC32 crc = new CRC32();
   private final byte[] out = new byte[16 * 1024];
   private final byte[] header;
-  private final byte[] trailer = new byte[8];
+  private final byte[] trailer = new byte[GzipFraming.TRAILER_BYTES];
 
   /** @param level deflate level, 1 (fastest) to 9 (smallest) */
   GzipMembers(int level) {
     this.deflater = new Deflater(Checks.inRange("warcGzipLevel", level, 1, 9), true);
-    // ID1 ID2, CM = deflate, no flags, MTIME unknown (0), XFL (2: slowest, 4: fastest), OS.
-    int xfl = level == 9 ? 2 : level == 1 ? 4 : 0;
-    this.header = new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, (byte) xfl, (byte) OS_UNKNOWN};
+    this.header = GzipFraming.header(level);
   }
 
   /** Appends {@code buf[off, off + len)} to {@code to} as one gzip member. */
@@ -40,13 +38,7 @@ final class GzipMembers implements AutoCloseable {
       int n = deflater.deflate(out);
       to.write(out, 0, n);
     }
-    // CRC-32 and the input size, little-endian.
-    int sum = (int) crc.getValue();
-    for (int i = 0; i < 4; i++) {
-      trailer[i] = (byte) (sum >>> (8 * i));
-      trailer[4 + i] = (byte) (len >>> (8 * i));
-    }
-    to.write(trailer, 0, 8);
+    to.write(GzipFraming.trailer(crc.getValue(), len, trailer), 0, GzipFraming.TRAILER_BYTES);
   }
 
   @Override

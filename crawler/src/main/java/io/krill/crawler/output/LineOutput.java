@@ -68,10 +68,19 @@ public final class LineOutput implements AutoCloseable {
       sb.append(l).append('\n');
     }
     ByteBuffer b = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
+    appendAll(channel, b);
+    return channel.position();
+  }
+
+  /**
+   * Writes all of {@code bytes} at the channel's position, or nothing: a failed write is cut off
+   * again, so a crash or a full disk never leaves half a batch behind.
+   */
+  static void appendAll(FileChannel channel, ByteBuffer bytes) throws IOException {
     long start = channel.position();
     try {
-      while (b.hasRemaining()) {
-        channel.write(b);
+      while (bytes.hasRemaining()) {
+        channel.write(bytes);
       }
     } catch (IOException e) {
       try {
@@ -82,7 +91,6 @@ public final class LineOutput implements AutoCloseable {
       }
       throw e;
     }
-    return channel.position();
   }
 
   /** @return the end offset */

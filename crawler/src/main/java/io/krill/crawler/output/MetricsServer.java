@@ -14,9 +14,6 @@ import java.util.function.Supplier;
  * on its own thread.
  */
 public final class MetricsServer implements AutoCloseable {
-  /** The OpenMetrics media type. */
-  public static final String CONTENT_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8";
-
   private final HttpServer server;
 
   /**
@@ -37,7 +34,7 @@ public final class MetricsServer implements AutoCloseable {
       } else {
         status = 200;
         b = body.get().getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+        ex.getResponseHeaders().set("Content-Type", CrawlMetrics.CONTENT_TYPE);
       }
       ex.sendResponseHeaders(status, b.length);
       try (OutputStream o = ex.getResponseBody()) {

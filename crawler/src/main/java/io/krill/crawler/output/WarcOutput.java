@@ -179,20 +179,7 @@ public final class WarcOutput implements AutoCloseable {
       record = new Batch(); // likewise a huge record's buffer; the writer writes into it, so it goes too
       writer = null;
     }
-    long start = channel.position();
-    try {
-      while (bytes.hasRemaining()) {
-        channel.write(bytes);
-      }
-    } catch (IOException e) {
-      try {
-        channel.truncate(start);
-        channel.position(start);
-      } catch (IOException rollback) {
-        e.addSuppressed(rollback);
-      }
-      throw e;
-    }
+    LineOutput.appendAll(channel, bytes);
     return position();
   }
 

@@ -1,7 +1,7 @@
 package io.krill.loadtest.harness;
 
 import io.krill.crawler.cli.CrawlCommand;
-import io.krill.crawler.testweb.TestWebCommand;
+import io.krill.testweb.TestWebCommand;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -1,0 +1,62 @@
+package io.krill.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(120)
+class CrawlDemoTest {
+  @TempDir
+  Path tmp;
+
+  /** Runs {@code krill crawl ARGS}; returns exit code, stderr and stdout. */
+  private static Object[] crawl(String... args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = CrawlDemo.commandLine(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8)).execute(args);
+    return new Object[] {code, err.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8)};
+  }
+
+  @Test
+  void demo_crawlsTheSyntheticWebAndReportsItsGroundTruth() {
+    Path out = tmp.resolve("demo");
+    Object[] r = crawl("--demo", "--max-pages", "15", "--progress", "off", "--out", out.toString());
+    assertThat((int) r[0]).as((String) r[1]).isZero();
+    assertThat((String) r[1]).contains("krill crawl --demo: synthetic web of 20 hosts");
+    assertThat((String) r[2]).startsWith("crawl max-pages").contains("15 pages").contains("ground truth (depth 8)");
+    assertThat(Files.exists(out.resolve("crawl.jsonl"))).isTrue();
+  }
+
+  @Test
+  void demo_withSeeds_oneLineAndStatus2() {
+    Object[] r = crawl("--demo", "--out", tmp.resolve("d").toString(), "http://a.test/");
+    assertThat((int) r[0]).isEqualTo(2);
+    assertThat(((String) r[1]).lines().count()).isEqualTo(1);
+    assertThat((String) r[1]).startsWith("krill crawl: ").contains("give no seed URLs");
+  }
+
+  @Test
+  void krill_crawlUsageErrors_nameTheFlagAsTypedAndTheSubcommandsHelp() {
+    PrintStream err = System.err;
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+    int[] codes;
+    try {
+      codes = new int[] {Krill.run("crawl", "--max-pages", "0", "http://a.test/"), Krill.run("testweb", "--hosts", "0")};
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(codes).containsExactly(2, 2);
+    assertThat(e.toString(StandardCharsets.UTF_8).lines()).containsExactly(
+        "krill crawl: --max-pages: 0 (expected: > 0) (see krill crawl --help)",
+        "krill testweb: --hosts: 0 (expected: 1..100000) (see krill testweb --help)");
+  }
+}

@@ -1,0 +1,98 @@
+package io.krill.config;
+
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * A schema as picocli options: one flag per setting, with its help line and default, so that no
+ * option is written twice. Values given on the command line become the flag layer of a
+ * {@link ConfigLoader}; a bad one is reported naming the flag as typed.
+ *
+ * <pre>{@code
+ * CommandLine cl = new CommandLine(command);
+ * CommandOptions.addTo(cl.getCommandSpec(), SCHEMA);
+ * ...
+ * Settings s = CommandOptions.flags(cl.getCommandSpec(), SCHEMA, SCHEMA.loader()).load();
+ * }</pre>
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class CommandOptions {
+  private CommandOptions() {}
+
+  /**
+   * Adds one option per setting of {@code schema}: switches for booleans, repeatable options for
+   * lists, a text value otherwise (read by the setting's own type when loading).
+   *
+   * @param spec the command
+   * @param schema the settings
+   */
+  public static void addTo(CommandSpec spec, ConfigSchema schema) {
+    for (Setting<?> s : schema.settings()) {
+      spec.addOption(option(s));
+    }
+  }
+
+  private static OptionSpec option(Setting<?> s) {
+    OptionSpec.Builder o = OptionSpec.builder(s.flag()).description(s.doc() + defaultNote(s));
+    if (s.isSwitch()) {
+      return o.arity("0").type(boolean.class).build();
+    }
+    if (s.isList()) {
+      return o.paramLabel(s.paramLabel()).type(List.class).auxiliaryTypes(String.class).build();
+    }
+    return o.paramLabel(s.paramLabel()).type(String.class).build();
+  }
+
+  /* An optional setting says in its doc what its absence means; a switch says what it turns off. */
+  private static String defaultNote(Setting<?> s) {
+    if (s.isSwitch()) {
+      return s.defaultValue().map(Boolean.TRUE::equals).orElse(false) ? " (default: on; this flag turns it off)" : "";
+    }
+    if (s.isList() || s.defaultValue().isEmpty()) {
+      return "";
+    }
+    return " (default: " + s.describeDefault() + ")";
+  }
+
+  /**
+   * Puts the options of {@code schema} that the last parse matched into the flag layer of a
+   * loader.
+   *
+   * @param spec a command that {@link #addTo} was called on, after parsing
+   * @param schema the same settings
+   * @param loader a loader of a schema holding them
+   * @return {@code loader}
+   */
+  @SuppressWarnings("unchecked")
+  public static ConfigLoader flags(CommandSpec spec, ConfigSchema schema, ConfigLoader loader) {
+    for (Setting<?> s : schema.settings()) {
+      OptionSpec o = spec.findOption(s.flag());
+      Object value = o == null ? null : o.getValue();
+      if (s.isSwitch() && Boolean.TRUE.equals(value)) {
+        loader.flag(s, String.valueOf(!s.defaultValue().map(Boolean.TRUE::equals).orElse(false)), s.flag());
+      } else if (s.isList() && value instanceof List && !((List<?>) value).isEmpty()) {
+        loader.flag((Setting<List<String>>) s, (List<String>) value, s.flag());
+      } else if (!s.isSwitch() && !s.isList() && value != null) {
+        loader.flag(s, (String) value, s.flag());
+      }
+    }
+    return loader;
+  }
+
+  /**
+   * A problem as a command-line user reads it: {@code --max-pages: 0 (expected: >= 1)} for a
+   * flag, the problem with its origin otherwise.
+   *
+   * @param problem a problem of a {@link ConfigException}
+   * @return one line
+   */
+  public static String describe(ConfigException.Problem problem) {
+    String origin = problem.origin();
+    if (origin.startsWith("flag --") && problem.value() != null) {
+      return origin.substring("flag ".length()) + ": " + problem.value() + " (" + problem.reason() + ")";
+    }
+    return problem.toString();
+  }
+}
