@@ -15,7 +15,7 @@ final class CarrierThread extends FastThreadLocalThread {
   private Object sliceOwner;
   private long slices;
 
-  /** This carrier's local run queue, created by the first fiber slice on it, or null. Only this thread reads or writes it. */
+  /** This carrier's local run queue, made by its first fiber slice, or null. Only this thread uses it. */
   LocalRunQueue runQueue;
 
   /**

@@ -37,7 +37,7 @@ public abstract class FiberScheduler implements AutoCloseable {
   private static volatile FiberScheduler defaultScheduler;
 
   static {
-    CarrierAccess.register(new EventLoopScheduler.Access()); // the carriers SPI reaches the package-private carriers through it
+    CarrierAccess.register(new EventLoopScheduler.Access()); // how spi.Carriers reaches the carriers
   }
 
   /** Every scheduler created in this JVM, weakly, with its creation number (for test invariants). */

@@ -71,11 +71,6 @@ final class WorkStealingScheduler extends FiberScheduler {
     return threads;
   }
 
-  /** @return how many tasks the workers stole from each other so far */
-  long stealCount() {
-    return pool.getStealCount();
-  }
-
   @Override
   public void close() {
     timer.shutdownNow();

@@ -17,9 +17,24 @@ class CarrierIoTest {
 
   @Test
   void fromSystemProperty_unknownValue_namesTheProperty() {
-    withProperty("krill.fibers.io", "kqueue", () -> assertThatThrownBy(CarrierIo::fromSystemProperty)
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("krill.fibers.io: kqueue (expected: nio, epoll, io_uring or auto)"));
+    String old = System.setProperty(CarrierIo.PROPERTY, "kqueue");
+    try {
+      assertThatThrownBy(CarrierIo::fromSystemProperty)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("krill.fibers.io: kqueue (expected: nio, epoll, io_uring or auto)");
+    } finally {
+      restore(old);
+    }
+  }
+
+  @Test
+  void fromSystemProperty_unset_isTheDefault() {
+    String old = System.clearProperty(CarrierIo.PROPERTY);
+    try {
+      assertThat(CarrierIo.fromSystemProperty()).isEqualTo(CarrierIo.parse("default", CarrierIo.DEFAULT));
+    } finally {
+      restore(old);
+    }
   }
 
   @Test
@@ -27,8 +42,6 @@ class CarrierIoTest {
     assertThat(CarrierIo.parse("krill.fibers.io", " IO_URING ")).isEqualTo(CarrierIo.IO_URING);
     assertThat(CarrierIo.parse("krill.fibers.io", "epoll")).isEqualTo(CarrierIo.EPOLL);
     assertThat(CarrierIo.parse("krill.fibers.io", "nio")).isEqualTo(CarrierIo.NIO);
-    withProperty("krill.fibers.io", null, () -> assertThat(CarrierIo.fromSystemProperty())
-        .isEqualTo(CarrierIo.parse("default", CarrierIo.DEFAULT)));
   }
 
   @Test
@@ -37,21 +50,11 @@ class CarrierIoTest {
     assertThat(CarrierIo.EPOLL.requireAvailable("krill.fibers.io")).isSameAs(CarrierIo.EPOLL);
   }
 
-  private static void withProperty(String name, String value, Runnable body) {
-    String old = System.getProperty(name);
-    set(name, value);
-    try {
-      body.run();
-    } finally {
-      set(name, old);
-    }
-  }
-
-  private static void set(String name, String value) {
-    if (value == null) {
-      System.clearProperty(name);
+  private static void restore(String old) {
+    if (old == null) {
+      System.clearProperty(CarrierIo.PROPERTY);
     } else {
-      System.setProperty(name, value);
+      System.setProperty(CarrierIo.PROPERTY, old);
     }
   }
 }
