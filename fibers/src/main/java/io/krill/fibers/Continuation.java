@@ -1,8 +1,5 @@
 package io.krill.fibers;
 
-import io.krill.fibers.internal.Primitive;
-import io.krill.fibers.internal.Stack;
-
 /**
  * A one-shot delimited continuation: a body of suspendable code that runs until it suspends
  * or finishes, and can be run again to resume where it suspended.

@@ -1,8 +1,5 @@
 package io.krill.fibers;
 
-import io.krill.fibers.internal.CarrierThread;
-import io.krill.fibers.internal.Primitive;
-import io.krill.fibers.internal.Stack;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -112,7 +109,7 @@ public final class Fiber extends Stack implements Runnable {
       Thread.UncaughtExceptionHandler handler) {
     super(body);
     Object h = home != null ? scheduler.checkHome(home) : scheduler.assignHome();
-    if (h != null && !(h instanceof io.krill.fibers.internal.Home && ((io.krill.fibers.internal.Home) h).scheduler() == scheduler)) {
+    if (h != null && !(h instanceof Home && ((Home) h).scheduler() == scheduler)) {
       throw new IllegalStateException("home: " + h + " (expected: a home of " + scheduler.name() + ")");
     }
     this.home = h != null ? h : scheduler; // the scheduler is found through the home: one field less per fiber
@@ -303,7 +300,7 @@ public final class Fiber extends Stack implements Runnable {
   /* The home is the scheduler itself, or a home (an event loop) that knows its scheduler. */
   FiberScheduler sched() {
     Object h = home;
-    return h instanceof FiberScheduler ? (FiberScheduler) h : ((io.krill.fibers.internal.Home) h).scheduler();
+    return h instanceof FiberScheduler ? (FiberScheduler) h : ((Home) h).scheduler();
   }
 
   // ------------------------------------------------------------------ running (scheduler side)
@@ -319,7 +316,7 @@ public final class Fiber extends Stack implements Runnable {
       return;
     }
     CarrierThread carrier = (CarrierThread) t;
-    LocalRunQueue q = (LocalRunQueue) carrier.runQueue;
+    LocalRunQueue q = carrier.runQueue;
     if (q == null) {
       q = new LocalRunQueue(carrier);
       carrier.runQueue = q;
@@ -343,9 +340,9 @@ public final class Fiber extends Stack implements Runnable {
     Thread t = Thread.currentThread();
     if (t instanceof CarrierThread) {
       CarrierThread c = (CarrierThread) t;
-      Object q = c.runQueue;
-      if (q != null && ((LocalRunQueue) q).draining && c.loop() == home) {
-        ((LocalRunQueue) q).add(this);
+      LocalRunQueue q = c.runQueue;
+      if (q != null && q.draining && c.loop() == home) {
+        q.add(this);
         return;
       }
     }
@@ -622,7 +619,7 @@ public final class Fiber extends Stack implements Runnable {
    * @return true if the fiber ran a slice here; false if nothing was done (call {@link #unpark()})
    */
   public boolean resumeHere() {
-    if (!(sched() instanceof io.krill.fibers.internal.EventLoopScheduler)
+    if (!(sched() instanceof EventLoopScheduler)
         || !(home instanceof io.netty.util.concurrent.EventExecutor)
         || !((io.netty.util.concurrent.EventExecutor) home).inEventLoop()
         || Stack.current() != Stack.NONE) {

@@ -1,7 +1,6 @@
 package io.krill.fibers;
 
-import io.krill.fibers.internal.EventLoopScheduler;
-import io.krill.fibers.internal.WorkStealingScheduler;
+import io.krill.fibers.internal.CarrierAccess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +35,10 @@ public abstract class FiberScheduler implements AutoCloseable {
 
   static final AtomicInteger SEQUENCE = new AtomicInteger();
   private static volatile FiberScheduler defaultScheduler;
+
+  static {
+    CarrierAccess.register(new EventLoopScheduler.Access()); // how spi.Carriers reaches the carriers
+  }
 
   /** Every scheduler created in this JVM, weakly, with its creation number (for test invariants). */
   static final java.util.Map<FiberScheduler, Integer> CREATED =
@@ -131,8 +134,8 @@ public abstract class FiberScheduler implements AutoCloseable {
 
   /**
    * Chooses the home of a new fiber (e.g. an event loop), or null if homes mean nothing here.
-   * A home must implement {@link io.krill.fibers.internal.Home} and name this scheduler: the
-   * fiber finds its scheduler through it.
+   * A home must implement this package's {@code Home} interface and name this scheduler: the
+   * fiber finds its scheduler through it. Schedulers outside this package have no homes.
    *
    * @return scheduler data stored in the fiber
    */
@@ -144,7 +147,7 @@ public abstract class FiberScheduler implements AutoCloseable {
    * Validates a home given explicitly to a fiber builder.
    *
    * @param home the requested home
-   * @return the home to store (a {@link io.krill.fibers.internal.Home} of this scheduler)
+   * @return the home to store (a {@code Home} of this scheduler)
    * @throws IllegalArgumentException if this scheduler has no such home
    */
   protected Object checkHome(Object home) {

@@ -1,7 +1,5 @@
 package io.krill.fibers;
 
-import io.krill.fibers.internal.Primitive;
-import io.krill.fibers.internal.Stack;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 

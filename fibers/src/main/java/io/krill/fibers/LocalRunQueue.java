@@ -1,6 +1,5 @@
 package io.krill.fibers;
 
-import io.krill.fibers.internal.CarrierThread;
 import java.util.concurrent.Executor;
 
 /**

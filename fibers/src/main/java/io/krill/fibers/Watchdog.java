@@ -1,6 +1,5 @@
 package io.krill.fibers;
 
-import io.krill.fibers.internal.CarrierThread;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;

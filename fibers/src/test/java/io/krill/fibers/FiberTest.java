@@ -270,7 +270,7 @@ class FiberTest {
   @Test
   void builderHome_eventLoop_pinsFiberToThatLoop() {
     try (FiberScheduler s = FiberScheduler.eventLoop(2)) {
-      io.krill.fibers.internal.EventLoopScheduler els = (io.krill.fibers.internal.EventLoopScheduler) s;
+      EventLoopScheduler els = (EventLoopScheduler) s;
       for (io.netty.util.concurrent.EventExecutor loop : els.group()) {
         AtomicBoolean onLoop = new AtomicBoolean();
         Fiber f = Fiber.builder().scheduler(s).home(loop).start(() -> {
@@ -370,7 +370,7 @@ class FiberTest {
   @Test
   void eventLoop_endlessPingPongOnOneLoop_doesNotStarveTheLoopsTasks() throws Exception {
     try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
-      io.krill.fibers.internal.EventLoopScheduler els = (io.krill.fibers.internal.EventLoopScheduler) s;
+      EventLoopScheduler els = (EventLoopScheduler) s;
       io.netty.channel.EventLoop loop = els.group().next();
       Channel<Integer> ping = Channel.rendezvous();
       Channel<Integer> pong = Channel.rendezvous();

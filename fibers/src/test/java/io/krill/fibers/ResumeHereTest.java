@@ -2,7 +2,6 @@ package io.krill.fibers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.krill.fibers.internal.EventLoopScheduler;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -29,9 +29,7 @@ final class EchoClients {
     SocketOptions o = SocketOptions.builder().scheduler(scheduler).transport(transport).connectTimeout(Duration.ofSeconds(30))
         .readTimeout(Duration.ofSeconds(60)).build();
     // Channels of the carriers' own transport register on the connecting fiber's loop.
-    boolean onCarriers = scheduler instanceof io.krill.fibers.internal.EventLoopScheduler
-        && ((io.krill.fibers.internal.EventLoopScheduler) scheduler).io()
-            == io.krill.fibers.internal.CarrierIo.valueOf(transport.name());
+    boolean onCarriers = TestLoops.ioOf(transport).equals(io.krill.fibers.spi.Carriers.io(scheduler));
     Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
     AtomicInteger open = new AtomicInteger();
     AtomicInteger maxOpen = new AtomicInteger();
@@ -44,7 +42,7 @@ final class EchoClients {
       fibers.add(Fiber.builder().scheduler(scheduler).name("echo-client-" + i).start(() -> {
         try (FiberSocket s = FiberSocket.connect(host, port, o)) {
           maxOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
-          if (onCarriers && io.krill.fibers.internal.EventLoopScheduler.currentLoop() != s.connection.channel().eventLoop()) {
+          if (onCarriers && io.krill.fibers.spi.Carriers.currentLoop() != s.connection.channel().eventLoop()) {
             throw new AssertionError("client " + id + " runs on " + Thread.currentThread().getName()
                 + ", its channel on " + s.connection.channel().eventLoop());
           }

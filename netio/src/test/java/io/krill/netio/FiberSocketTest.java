@@ -146,10 +146,10 @@ class FiberSocketTest {
     TestLoops.Carriers c = TestLoops.on(carriers);
     Transport other = carriers == Transport.NIO ? Transport.IO_URING : Transport.NIO;
     io.netty.channel.EventLoopGroup shared = other.group(c.scheduler);
-    assertThat(shared).isNotSameAs(c.scheduler.group());
+    assertThat(shared).isNotSameAs(c.group());
     java.util.Queue<String> wrong = new java.util.concurrent.ConcurrentLinkedQueue<>();
     FiberServerSocket server = TestLoops.serve(c.options().transport(other).build(), s -> {
-      if (s.connection.channel().eventLoop().parent() != shared || io.krill.fibers.internal.EventLoopScheduler.currentLoop() == null) {
+      if (s.connection.channel().eventLoop().parent() != shared || io.krill.fibers.spi.Carriers.currentLoop() == null) {
         wrong.add(Thread.currentThread().getName() + " / " + s.connection.channel().eventLoop());
       }
       BYTE_ECHO.handle(s);

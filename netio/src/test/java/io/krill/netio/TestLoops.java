@@ -4,12 +4,11 @@ import io.krill.fibers.Continuation;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.SuspendableCallable;
-import io.krill.fibers.internal.CarrierIo;
-import io.krill.fibers.internal.EventLoopScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -48,8 +47,13 @@ public final class TestLoops {
   static Carriers on(Transport transport) {
     synchronized (CARRIERS) {
       return CARRIERS.computeIfAbsent(transport, t -> new Carriers(t,
-          new EventLoopScheduler(2, true, CarrierIo.valueOf(t.name()))));
+          io.krill.fibers.spi.Carriers.eventLoop(2, true, ioOf(t))));
     }
+  }
+
+  /** @return the carriers' I/O handler id that runs {@code transport}: nio, epoll or io_uring */
+  static String ioOf(Transport transport) {
+    return transport.name().toLowerCase(Locale.ROOT);
   }
 
   /** @return the test scheduler and every transport's carriers created so far */
@@ -125,14 +129,14 @@ public final class TestLoops {
    */
   static final class Carriers {
     final Transport transport;
-    final EventLoopScheduler scheduler;
+    final FiberScheduler scheduler;
     final Queue<String> problems = new ConcurrentLinkedQueue<>();
 
-    Carriers(Transport transport, EventLoopScheduler scheduler) {
+    Carriers(Transport transport, FiberScheduler scheduler) {
       this.transport = transport;
       this.scheduler = scheduler;
-      if (scheduler.io() != CarrierIo.valueOf(transport.name())) {
-        throw new AssertionError(transport + ": carriers run " + scheduler.io());
+      if (!ioOf(transport).equals(io())) {
+        throw new AssertionError(transport + ": carriers run " + io());
       }
     }
 
@@ -158,16 +162,22 @@ public final class TestLoops {
     /** Records a problem unless the calling fiber runs on {@code s}'s channel loop, a carrier of this transport. */
     void checkOnOwnLoop(FiberSocket s, String who) {
       io.netty.channel.EventLoop channelLoop = s.connection.channel().eventLoop();
-      if (channelLoop.parent() != scheduler.group()) {
+      if (channelLoop.parent() != group()) {
         problems.add(transport + " " + who + ": channel on " + channelLoop + ", not on a carrier of " + scheduler);
-      } else if (EventLoopScheduler.currentLoop() != channelLoop) {
+      } else if (io.krill.fibers.spi.Carriers.currentLoop() != channelLoop) {
         problems.add(transport + " " + who + ": runs on " + Thread.currentThread().getName()
             + ", not on its channel's loop " + channelLoop);
       }
     }
 
-    CarrierIo io() {
-      return scheduler.io();
+    /** @return the id of the I/O handler these carriers run */
+    String io() {
+      return io.krill.fibers.spi.Carriers.io(scheduler);
+    }
+
+    /** @return the Netty group of these carriers */
+    io.netty.channel.EventLoopGroup group() {
+      return io.krill.fibers.spi.Carriers.group(scheduler);
     }
 
     @Override

@@ -3,8 +3,8 @@ package io.krill.netio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.krill.fibers.internal.CarrierIo;
-import io.krill.fibers.internal.EventLoopScheduler;
+import io.krill.fibers.FiberScheduler;
+import io.krill.fibers.spi.Carriers;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUringServerSocketChannel;
@@ -26,10 +26,9 @@ class TransportTest {
 
   @Test
   void auto_everythingLoads_picksEpollNotIoUring() {
-    // io_uring loads here but stays opt-in until Netty fixes netty/netty#17237 (see CarrierIo).
+    // io_uring loads here but stays opt-in until Netty fixes netty/netty#17237 (see fibers' CarrierIo).
     assertThat(Transport.AUTO.resolve()).isEqualTo(Transport.EPOLL);
-    assertThat(CarrierIo.best()).isEqualTo(CarrierIo.EPOLL);
-    assertThat(CarrierIo.parse("p", "AUTO")).isEqualTo(CarrierIo.EPOLL);
+    assertThat(Carriers.bestIo()).isEqualTo("epoll");
   }
 
   @Test
@@ -43,26 +42,10 @@ class TransportTest {
   @Test
   void carrierTransport_eachCarrierIo_isTheMatchingTransport() {
     for (Transport t : new Transport[] {Transport.NIO, Transport.EPOLL, Transport.IO_URING}) {
-      EventLoopScheduler s = TestLoops.on(t).scheduler;
+      FiberScheduler s = TestLoops.on(t).scheduler;
       assertThat(Transport.ofCarriers(s)).isEqualTo(t);
-      assertThat(t.group(s)).isSameAs(s.group());
+      assertThat(t.group(s)).isSameAs(Carriers.group(s)).isNotNull();
     }
-  }
-
-  @Test
-  void fibersIo_unknownValue_namesTheProperty() {
-    withProperty("krill.fibers.io", "kqueue", () -> assertThatThrownBy(CarrierIo::fromSystemProperty)
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("krill.fibers.io: kqueue (expected: nio, epoll, io_uring or auto)"));
-  }
-
-  @Test
-  void fibersIo_eachValue_parsedCaseInsensitively() {
-    assertThat(CarrierIo.parse("krill.fibers.io", " IO_URING ")).isEqualTo(CarrierIo.IO_URING);
-    assertThat(CarrierIo.parse("krill.fibers.io", "epoll")).isEqualTo(CarrierIo.EPOLL);
-    assertThat(CarrierIo.parse("krill.fibers.io", "nio")).isEqualTo(CarrierIo.NIO);
-    withProperty("krill.fibers.io", null, () -> assertThat(CarrierIo.fromSystemProperty())
-        .isEqualTo(CarrierIo.parse("default", CarrierIo.DEFAULT)));
   }
 
   @Test
@@ -81,12 +64,6 @@ class TransportTest {
     withProperty("krill.netio.transport", "auto", () -> assertThat(Transport.fromSystemProperty()).isEqualTo(Transport.AUTO));
     withProperty("krill.netio.transport", "io_uring", () -> assertThat(SocketOptions.builder().build().transport())
         .isEqualTo(Transport.IO_URING));
-  }
-
-  @Test
-  void requireAvailable_handlerLoads_returnsIt() {
-    assertThat(CarrierIo.IO_URING.requireAvailable("krill.fibers.io")).isSameAs(CarrierIo.IO_URING);
-    assertThat(CarrierIo.EPOLL.requireAvailable("krill.fibers.io")).isSameAs(CarrierIo.EPOLL);
   }
 
   @Test

@@ -38,7 +38,7 @@ public final class RuntimeStubs {
 
   /** Marks hand-written primitives that the weaver must leave alone. */
   public static final String PRIMITIVE = String.join("\n",
-      "package io.krill.fibers.internal;",
+      "package io.krill.fibers;",
       "import java.lang.annotation.*;",
       "@Retention(RetentionPolicy.CLASS)",
       "@Target(ElementType.METHOD)",
@@ -46,7 +46,7 @@ public final class RuntimeStubs {
 
   /** The frame store with the binary interface that woven code calls. */
   public static final String STACK = String.join("\n",
-      "package io.krill.fibers.internal;",
+      "package io.krill.fibers;",
       "public class Stack {",
       "  public static final Stack NONE = new Stack();",
       "  public boolean capturing;",

@@ -141,7 +141,7 @@ class WeaverTest {
         "interface Api { void call() throws Suspendable; default int size() { return 0; } }"));
     Weaver weaver = classes.weaver();
 
-    for (String name : List.of("t/Nothing", "t/Api", "io/krill/fibers/internal/Stack")) {
+    for (String name : List.of("t/Nothing", "t/Api", "io/krill/fibers/Stack")) {
       byte[] in = classes.bytes(name);
       assertThat(weaver.weave(in)).as(name).isSameAs(in);
     }
@@ -152,7 +152,7 @@ class WeaverTest {
     CompiledClasses classes = TestCompiler.compile(String.join("\n",
         "package t;",
         "import io.krill.fibers.Suspendable;",
-        "import io.krill.fibers.internal.Primitive;",
+        "import io.krill.fibers.Primitive;",
         "public class Prim {",
         "  static void park() throws Suspendable {}",
         "  @Primitive",

@@ -1,9 +1,8 @@
 package io.krill.fibers.spi;
 
 import io.krill.fibers.FiberScheduler;
+import io.krill.fibers.internal.CarrierAccess;
 import io.krill.fibers.internal.CarrierIo;
-import io.krill.fibers.internal.CarrierThread;
-import io.krill.fibers.internal.EventLoopScheduler;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -20,6 +19,8 @@ public final class Carriers {
   /** The value used when {@value #IO_PROPERTY} is unset. */
   public static final String IO_DEFAULT = CarrierIo.DEFAULT;
 
+  private static final CarrierAccess ACCESS = CarrierAccess.get(FiberScheduler.class);
+
   private Carriers() {}
 
   /**
@@ -30,7 +31,7 @@ public final class Carriers {
    * @return the scheduler
    */
   public static FiberScheduler eventLoop(int threads, boolean tracking) {
-    return new EventLoopScheduler(threads, tracking);
+    return (FiberScheduler) ACCESS.newEventLoopScheduler(threads, tracking, CarrierIo.fromSystemProperty());
   }
 
   /**
@@ -43,27 +44,29 @@ public final class Carriers {
    * @throws IllegalStateException if that handler does not load here
    */
   public static FiberScheduler eventLoop(int threads, boolean tracking, String io) {
-    return new EventLoopScheduler(threads, tracking, handler(io));
+    return (FiberScheduler) ACCESS.newEventLoopScheduler(threads, tracking, handler(io));
   }
 
   /** @return the Netty group of {@code scheduler}'s carriers, or null if they are not event loops */
   public static EventLoopGroup group(FiberScheduler scheduler) {
-    return scheduler instanceof EventLoopScheduler ? ((EventLoopScheduler) scheduler).group() : null;
+    return ACCESS.group(scheduler);
   }
 
   /** @return the id of the I/O handler {@code scheduler}'s carriers run, or null if they are not event loops */
   public static String io(FiberScheduler scheduler) {
-    return scheduler instanceof EventLoopScheduler ? ((EventLoopScheduler) scheduler).io().id() : null;
+    CarrierIo io = ACCESS.io(scheduler);
+    return io == null ? null : io.id();
   }
 
   /** @return the event loop the calling thread runs as a carrier, or null */
   public static EventLoop currentLoop() {
-    return EventLoopScheduler.currentLoop();
+    return ACCESS.currentLoop();
   }
 
   /** @return true if {@code loop} is one of {@code scheduler}'s carriers, so a fiber can live there */
   public static boolean isCarrier(EventLoop loop, FiberScheduler scheduler) {
-    return scheduler instanceof EventLoopScheduler && loop.parent() == ((EventLoopScheduler) scheduler).group();
+    EventLoopGroup group = ACCESS.group(scheduler);
+    return group != null && loop.parent() == group;
   }
 
   /** @return the id of what {@code auto} picks here: epoll if it loads, else nio */
@@ -97,7 +100,7 @@ public final class Carriers {
    * @return the unstarted thread
    */
   public static Thread newCarrierThread(Runnable task, String name) {
-    return new CarrierThread(task, name);
+    return ACCESS.newCarrierThread(task, name);
   }
 
   private static CarrierIo handler(String io) {

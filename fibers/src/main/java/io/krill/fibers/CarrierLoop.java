@@ -1,4 +1,4 @@
-package io.krill.fibers.internal;
+package io.krill.fibers;
 
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -73,17 +73,17 @@ final class CarrierLoop extends SingleThreadIoEventLoop implements Home {
   private int idleTurns;
   private long lastIoPoll;
 
-  private final io.krill.fibers.FiberScheduler scheduler;
+  private final FiberScheduler scheduler;
 
   CarrierLoop(IoEventLoopGroup parent, Executor executor, IoHandlerFactory factory, long spinNanos,
-      io.krill.fibers.FiberScheduler scheduler) {
+      FiberScheduler scheduler) {
     super(parent, executor, factory);
     this.spinNanos = spinNanos;
     this.scheduler = scheduler;
   }
 
   @Override
-  public io.krill.fibers.FiberScheduler scheduler() {
+  public FiberScheduler scheduler() {
     return scheduler;
   }
 

@@ -1,11 +1,9 @@
-package io.krill.fibers.internal;
+package io.krill.fibers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.krill.fibers.Continuation;
-import io.krill.fibers.Fiber;
-import io.krill.fibers.SuspendableRunnable;
+import io.krill.fibers.internal.CarrierIo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

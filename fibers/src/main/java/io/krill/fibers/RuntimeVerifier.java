@@ -1,4 +1,4 @@
-package io.krill.fibers.internal;
+package io.krill.fibers;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;

@@ -1,7 +1,5 @@
-package io.krill.fibers.internal;
+package io.krill.fibers;
 
-import io.krill.fibers.Suspendable;
-import io.krill.fibers.SuspendableRunnable;
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.ObjectInputStream;
@@ -146,7 +144,7 @@ public class Stack implements Serializable {
    * @return its result
    */
   @Primitive
-  public static <T> T callDetached(io.krill.fibers.SuspendableCallable<T> body) {
+  public static <T> T callDetached(SuspendableCallable<T> body) {
     Stack prev = bind(NONE);
     try {
       return body.call();

@@ -1,4 +1,4 @@
-package io.krill.fibers.internal;
+package io.krill.fibers;
 
 import io.netty.util.concurrent.FastThreadLocalThread;
 
@@ -9,17 +9,14 @@ import io.netty.util.concurrent.FastThreadLocalThread;
  * <p>Schedulers create their threads as carrier threads. Other threads work too, through a
  * slower thread-local fallback.
  */
-public final class CarrierThread extends FastThreadLocalThread {
+final class CarrierThread extends FastThreadLocalThread {
   Stack stack = Stack.NONE;
   private Object loop;
   private Object sliceOwner;
   private long slices;
 
-  /**
-   * The fibers package's carrier-local run queue (an opaque object it owns), or null. Only
-   * this thread reads or writes it.
-   */
-  public Object runQueue;
+  /** This carrier's local run queue, made by its first fiber slice, or null. Only this thread uses it. */
+  LocalRunQueue runQueue;
 
   /**
    * Creates a carrier thread.
@@ -27,7 +24,7 @@ public final class CarrierThread extends FastThreadLocalThread {
    * @param task what the thread runs
    * @param name the thread's name
    */
-  public CarrierThread(Runnable task, String name) {
+  CarrierThread(Runnable task, String name) {
     super(null, task, name);
     setDaemon(true);
   }
@@ -37,33 +34,33 @@ public final class CarrierThread extends FastThreadLocalThread {
    *
    * @param owner the fiber
    */
-  public void sliceStarted(Object owner) {
+  void sliceStarted(Object owner) {
     slices++;
     sliceOwner = owner;
   }
 
   /** Records that the slice ended. */
-  public void sliceEnded() {
+  void sliceEnded() {
     sliceOwner = null;
   }
 
   /** @return the event loop this thread runs, or null */
-  public Object loop() {
+  Object loop() {
     return loop;
   }
 
   /** @param loop the event loop this thread runs */
-  public void loop(Object loop) {
+  void loop(Object loop) {
     this.loop = loop;
   }
 
   /** @return the fiber running now, or null (a racy read, for the watchdog) */
-  public Object sliceOwner() {
+  Object sliceOwner() {
     return sliceOwner;
   }
 
   /** @return how many slices started on this carrier (a racy read, for the watchdog) */
-  public long slices() {
+  long slices() {
     return slices;
   }
 }

@@ -1,7 +1,7 @@
-package io.krill.fibers.internal;
+package io.krill.fibers;
 
-import io.krill.fibers.Fiber;
-import io.krill.fibers.FiberScheduler;
+import io.krill.fibers.internal.CarrierAccess;
+import io.krill.fibers.internal.CarrierIo;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -20,7 +20,7 @@ import java.util.function.BooleanSupplier;
  * loops also serve netio's channels, so an I/O completion resumes its fiber on the same
  * thread with no hand-off. Thread-safe.
  */
-public final class EventLoopScheduler extends FiberScheduler {
+final class EventLoopScheduler extends FiberScheduler {
   private final MultiThreadIoEventLoopGroup group;
 
   /** Netty's group, with {@link CarrierLoop}s as its loops. */
@@ -48,20 +48,8 @@ public final class EventLoopScheduler extends FiberScheduler {
    * @param tracking whether to keep a registry of live fibers
    * @throws IllegalStateException naming {@code krill.fibers.io} if that handler does not load here
    */
-  public EventLoopScheduler(int threads, boolean tracking) {
+  EventLoopScheduler(int threads, boolean tracking) {
     this(threads, tracking, CarrierIo.fromSystemProperty());
-  }
-
-  /**
-   * Starts NIO or epoll loops.
-   *
-   * @param threads how many loops
-   * @param tracking whether to keep a registry of live fibers
-   * @param epoll true for Netty's native epoll handler (Linux), false for Java NIO
-   * @throws IllegalStateException if {@code epoll} is true and the native library does not load
-   */
-  public EventLoopScheduler(int threads, boolean tracking, boolean epoll) {
-    this(threads, tracking, epoll ? CarrierIo.EPOLL : CarrierIo.NIO);
   }
 
   /**
@@ -72,7 +60,7 @@ public final class EventLoopScheduler extends FiberScheduler {
    * @param io the I/O handler every carrier runs
    * @throws IllegalStateException naming {@code krill.fibers.io} if {@code io} does not load here
    */
-  public EventLoopScheduler(int threads, boolean tracking, CarrierIo io) {
+  EventLoopScheduler(int threads, boolean tracking, CarrierIo io) {
     this(threads, tracking, io, CarrierLoop.spinNanosFromSystemProperty());
   }
 
@@ -87,7 +75,7 @@ public final class EventLoopScheduler extends FiberScheduler {
    * @throws IllegalStateException naming {@code krill.fibers.io} if {@code io} does not load here
    * @throws IllegalArgumentException naming {@code spinNanos} if it is not 0..1,000,000
    */
-  public EventLoopScheduler(int threads, boolean tracking, CarrierIo io, long spinNanos) {
+  EventLoopScheduler(int threads, boolean tracking, CarrierIo io, long spinNanos) {
     super("krill-loop", tracking);
     if (spinNanos < 0 || spinNanos > CarrierLoop.MAX_SPIN_NANOS) {
       throw new IllegalArgumentException("spinNanos: " + spinNanos + " (expected: 0.." + CarrierLoop.MAX_SPIN_NANOS + ")");
@@ -116,22 +104,17 @@ public final class EventLoopScheduler extends FiberScheduler {
   }
 
   /** @return the I/O handler the carriers run */
-  public CarrierIo io() {
+  CarrierIo io() {
     return io;
   }
 
-  /** @return true if the carriers run Netty's epoll handler */
-  public boolean isEpoll() {
-    return io == CarrierIo.EPOLL;
-  }
-
   /** @return the Netty event loop group, shared with netio */
-  public EventLoopGroup group() {
+  EventLoopGroup group() {
     return group;
   }
 
   /** @return the loop the calling thread runs, or null */
-  public static EventLoop currentLoop() {
+  static EventLoop currentLoop() {
     Thread t = Thread.currentThread();
     return t instanceof CarrierThread ? (EventLoop) ((CarrierThread) t).loop() : null;
   }
@@ -158,11 +141,6 @@ public final class EventLoopScheduler extends FiberScheduler {
     ((CarrierLoop) homeOf(fiber)).submitFiber(fiber);
   }
 
-  /** @return the loop a fiber of this scheduler lives on */
-  public static EventLoop loopOf(Fiber fiber) {
-    return (EventLoop) homeOf(fiber);
-  }
-
   @Override
   protected BooleanSupplier schedule(Runnable task, long delayNanos) {
     EventLoop loop = currentLoop();
@@ -187,5 +165,33 @@ public final class EventLoopScheduler extends FiberScheduler {
   @Override
   public void close() {
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+
+  /** What {@code io.krill.fibers.spi.Carriers} reaches through {@link CarrierAccess}. */
+  static final class Access extends CarrierAccess {
+    @Override
+    public Object newEventLoopScheduler(int threads, boolean tracking, CarrierIo io) {
+      return new EventLoopScheduler(threads, tracking, io);
+    }
+
+    @Override
+    public EventLoopGroup group(Object scheduler) {
+      return scheduler instanceof EventLoopScheduler ? ((EventLoopScheduler) scheduler).group() : null;
+    }
+
+    @Override
+    public CarrierIo io(Object scheduler) {
+      return scheduler instanceof EventLoopScheduler ? ((EventLoopScheduler) scheduler).io() : null;
+    }
+
+    @Override
+    public EventLoop currentLoop() {
+      return EventLoopScheduler.currentLoop();
+    }
+
+    @Override
+    public Thread newCarrierThread(Runnable task, String name) {
+      return new CarrierThread(task, name);
+    }
   }
 }

@@ -1,4 +1,4 @@
-package io.krill.fibers.internal;
+package io.krill.fibers;
 
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;

@@ -1,7 +1,5 @@
-package io.krill.fibers.internal;
+package io.krill.fibers;
 
-import io.krill.fibers.Fiber;
-import io.krill.fibers.FiberScheduler;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
@@ -14,7 +12,7 @@ import java.util.function.BooleanSupplier;
  * A work-stealing scheduler for CPU-bound fiber trees, on a {@link ForkJoinPool} in async
  * (FIFO) mode. Thread-safe.
  */
-public final class WorkStealingScheduler extends FiberScheduler {
+final class WorkStealingScheduler extends FiberScheduler {
   /*
    * Implementation notes.
    *
@@ -35,7 +33,7 @@ public final class WorkStealingScheduler extends FiberScheduler {
    * @param threads how many workers
    * @param tracking whether to keep a registry of live fibers
    */
-  public WorkStealingScheduler(int threads, boolean tracking) {
+  WorkStealingScheduler(int threads, boolean tracking) {
     super("krill-steal", tracking);
     pool = new ForkJoinPool(threads, p -> {
       StealingWorker w = new StealingWorker(p);
@@ -71,11 +69,6 @@ public final class WorkStealingScheduler extends FiberScheduler {
   @Override
   protected List<Thread> carriers() {
     return threads;
-  }
-
-  /** @return how many tasks the workers stole from each other so far */
-  public long stealCount() {
-    return pool.getStealCount();
   }
 
   @Override
