@@ -2,6 +2,7 @@ package io.krill.transform;
 
 import io.krill.transform.internal.ClassHierarchy;
 import io.krill.transform.internal.ClassWeaver;
+import io.krill.transform.internal.WeaveFailure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
@@ -59,7 +60,14 @@ public final class Weaver {
    */
   public byte[] weave(byte[] classFile) {
     Objects.requireNonNull(classFile, "classFile");
-    byte[] out = classWeaver.weave(classFile);
+    byte[] out;
+    try {
+      out = classWeaver.weave(classFile);
+    } catch (WeaveFailure f) {
+      TransformException e = new TransformException(f.className(), f.methodName(), f.descriptor(), f.line(), f.reason());
+      e.setStackTrace(f.getStackTrace());
+      throw e;
+    }
     return out == null ? classFile : out;
   }
 

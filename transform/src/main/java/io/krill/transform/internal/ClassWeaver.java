@@ -1,6 +1,5 @@
 package io.krill.transform.internal;
 
-import io.krill.transform.TransformException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -53,7 +52,7 @@ public final class ClassWeaver {
    *
    * @param original the class file
    * @return the woven class file, or null when the class has nothing to weave or is woven already
-   * @throws TransformException when the class breaks a rule of suspendable code
+   * @throws WeaveFailure when the class breaks a rule of suspendable code
    */
   public byte[] weave(byte[] original) {
     ClassNode cn = new ClassNode();
@@ -119,7 +118,7 @@ public final class ClassWeaver {
       boolean bridge = (m.access & (Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC)) != 0;
       LambdaSite lambda = lambdaBodies.get(m.name + m.desc);
       if (!declared && lambda == null && !bridge) {
-        throw new TransformException(cn.name, m.name, m.desc, lineOf(first),
+        throw new WeaveFailure(cn.name, m.name, m.desc, lineOf(first),
             "calls suspendable " + describe(first) + " but is not declared 'throws Suspendable'"
                 + " (a broader throws clause such as 'throws Exception', or a catch of Exception or Throwable,"
                 + " hides it); add 'throws Suspendable'");
@@ -154,10 +153,10 @@ public final class ClassWeaver {
     } catch (MethodTooLargeException e) {
       throw tooLarge(cn, e, calls);
     } catch (RuntimeException e) {
-      if (e instanceof TransformException) {
+      if (e instanceof WeaveFailure) {
         throw e;
       }
-      throw new TransformException(cn.name, null, null, -1, "cannot write the woven class: " + e);
+      throw new WeaveFailure(cn.name, null, null, -1, "cannot write the woven class: " + e);
     }
   }
 
@@ -165,18 +164,18 @@ public final class ClassWeaver {
    * A woven method saves and restores each live local at each suspendable call site, so its
    * code grows with sites x live locals; past 64 KiB say which method and what to change.
    */
-  private static TransformException tooLarge(ClassNode cn, MethodTooLargeException e,
+  private static WeaveFailure tooLarge(ClassNode cn, MethodTooLargeException e,
       Map<MethodNode, List<MethodInsnNode>> calls) {
     for (Map.Entry<MethodNode, List<MethodInsnNode>> entry : calls.entrySet()) {
       MethodNode m = entry.getKey();
       if (m.name.equals(e.getMethodName()) && m.desc.equals(e.getDescriptor())) {
-        return new TransformException(cn.name, m.name, m.desc, lineOf(entry.getValue().get(0)),
+        return new WeaveFailure(cn.name, m.name, m.desc, lineOf(entry.getValue().get(0)),
             "woven, the method needs " + e.getCodeSize() + " bytes of code, over the JVM's limit of 65535:"
                 + " each of its " + entry.getValue().size() + " suspendable calls saves and restores every local"
                 + " that is live across it; split the method, or keep fewer locals live across suspendable calls");
       }
     }
-    return new TransformException(cn.name, e.getMethodName(), e.getDescriptor(), -1,
+    return new WeaveFailure(cn.name, e.getMethodName(), e.getDescriptor(), -1,
         "cannot write the woven class: " + e.getMessage());
   }
 
@@ -212,7 +211,7 @@ public final class ClassWeaver {
         lambdaBodies.put(local.name + local.desc, site);
       }
       if (implSuspends && !samSuspendable) {
-        throw new TransformException(cn.name, enclosing.name, enclosing.desc, lineOf(sites.get(0)),
+        throw new WeaveFailure(cn.name, enclosing.name, enclosing.desc, lineOf(sites.get(0)),
             what + " implements " + samOwner.replace('/', '.') + "." + indy.name + samDesc
                 + ", which is not declared 'throws Suspendable'; use a suspendable interface such as"
                 + " io.krill.fibers.SuspendableRunnable, or declare 'throws Suspendable' on the interface method");
@@ -221,7 +220,7 @@ public final class ClassWeaver {
     }
     implSuspends = !isJdk(impl.getOwner()) && hierarchy.isSuspendable(impl.getOwner(), impl.getName(), impl.getDesc());
     if (implSuspends && !samSuspendable) {
-      throw new TransformException(cn.name, enclosing.name, enclosing.desc, lineOf(indy),
+      throw new WeaveFailure(cn.name, enclosing.name, enclosing.desc, lineOf(indy),
           "method reference to suspendable " + impl.getOwner().replace('/', '.') + "." + impl.getName() + impl.getDesc()
               + " implements " + samOwner.replace('/', '.') + "." + indy.name + samDesc
               + ", which is not declared 'throws Suspendable'; use a suspendable interface such as"
@@ -262,11 +261,11 @@ public final class ClassWeaver {
       String other = sup.owner().replace('/', '.') + "." + m.name + m.desc;
       int line = firstLine(subject);
       if (declared) {
-        throw new TransformException(cn.name, subject.name, subject.desc, line,
+        throw new WeaveFailure(cn.name, subject.name, subject.desc, line,
             "is declared 'throws Suspendable' but overrides " + other + ", which is not, so callers through "
                 + other + " cannot suspend; declare 'throws Suspendable' there too, or remove it here");
       }
-      throw new TransformException(cn.name, subject.name, subject.desc, line,
+      throw new WeaveFailure(cn.name, subject.name, subject.desc, line,
           "overrides suspendable " + other + " but is not declared 'throws Suspendable'; declare it, so that"
               + " every implementation of the method may suspend");
     }
@@ -302,23 +301,23 @@ public final class ClassWeaver {
   private void checkPlacement(ClassNode cn, MethodNode m, List<MethodInsnNode> sites) {
     MethodInsnNode first = sites.get(0);
     if ("<init>".equals(m.name)) {
-      throw new TransformException(cn.name, m.name, m.desc, lineOf(first),
+      throw new WeaveFailure(cn.name, m.name, m.desc, lineOf(first),
           "calls suspendable " + describe(first) + " in a constructor, which cannot suspend;"
               + " move the call into a method or static factory that runs after construction");
     }
     if ("<clinit>".equals(m.name)) {
-      throw new TransformException(cn.name, m.name, m.desc, lineOf(first),
+      throw new WeaveFailure(cn.name, m.name, m.desc, lineOf(first),
           "calls suspendable " + describe(first) + " in a static initializer, which cannot suspend;"
               + " initialize lazily from a suspendable method instead");
     }
     if ((m.access & Opcodes.ACC_SYNCHRONIZED) != 0) {
-      throw new TransformException(cn.name, m.name, m.desc, lineOf(first),
+      throw new WeaveFailure(cn.name, m.name, m.desc, lineOf(first),
           "calls suspendable " + describe(first) + " in a synchronized method, which would hold the monitor"
               + " while suspended; use a fiber-aware io.krill.fibers lock instead of synchronized");
     }
     AbstractInsnNode inMonitor = suspendsUnderMonitor(cn, m, sites);
     if (inMonitor != null) {
-      throw new TransformException(cn.name, m.name, m.desc, lineOf(inMonitor),
+      throw new WeaveFailure(cn.name, m.name, m.desc, lineOf(inMonitor),
           "calls suspendable " + describe((MethodInsnNode) inMonitor) + " inside a synchronized block, which would"
               + " hold the monitor while suspended; use a fiber-aware io.krill.fibers lock instead of synchronized");
     }
@@ -354,7 +353,7 @@ public final class ClassWeaver {
     try {
       analyzer.analyze(cn.name, m);
     } catch (AnalyzerException e) {
-      throw new TransformException(cn.name, m.name, m.desc, lineOf(e.node), "cannot analyse the method: " + e.getMessage());
+      throw new WeaveFailure(cn.name, m.name, m.desc, lineOf(e.node), "cannot analyse the method: " + e.getMessage());
     }
     List<List<Integer>> handlers = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {

@@ -1,6 +1,5 @@
 package io.krill.transform.internal;
 
-import io.krill.transform.TransformException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -82,8 +81,8 @@ final class MethodWeaver {
     this.frameId = frameId;
   }
 
-  private TransformException fail(AbstractInsnNode at, String reason) {
-    return new TransformException(owner.name, method.name, method.desc, ClassWeaver.lineOf(at), reason);
+  private WeaveFailure fail(AbstractInsnNode at, String reason) {
+    return new WeaveFailure(owner.name, method.name, method.desc, ClassWeaver.lineOf(at), reason);
   }
 
   void weave() {
@@ -535,7 +534,7 @@ final class MethodWeaver {
   }
 
   record Slot(int index, Kind kind, Type type) {
-    static Slot of(int index, BasicValue v, java.util.function.Supplier<TransformException> error) {
+    static Slot of(int index, BasicValue v, java.util.function.Supplier<WeaveFailure> error) {
       Type t = v.getType();
       if (t == null) {
         throw error.get();
