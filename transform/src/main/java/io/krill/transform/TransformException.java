@@ -1,5 +1,7 @@
 package io.krill.transform;
 
+import io.krill.transform.internal.WeaveFailure.Site;
+
 /**
  * Weaving failed: a method breaks a rule of suspendable code, or its class could not be
  * analysed. Names the class, method, descriptor and source line, and says what to do.
@@ -7,11 +9,7 @@ package io.krill.transform;
 public final class TransformException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  private final String className;
-  private final String methodName;
-  private final String descriptor;
-  private final int line;
-  private final String reason;
+  private final Site site;
 
   /**
    * Creates the exception.
@@ -23,12 +21,12 @@ public final class TransformException extends RuntimeException {
    * @param reason what is wrong and what to do
    */
   public TransformException(String className, String methodName, String descriptor, int line, String reason) {
-    super(format(className, methodName, descriptor, line, reason));
-    this.className = className;
-    this.methodName = methodName;
-    this.descriptor = descriptor;
-    this.line = line;
-    this.reason = reason;
+    this(new Site(className, methodName, descriptor, line, reason));
+  }
+
+  TransformException(Site site) {
+    super(format(site.className(), site.methodName(), site.descriptor(), site.line(), site.reason()));
+    this.site = site;
   }
 
   private static String format(String className, String methodName, String descriptor, int line, String reason) {
@@ -45,26 +43,26 @@ public final class TransformException extends RuntimeException {
 
   /** @return the internal name of the class */
   public String className() {
-    return className;
+    return site.className();
   }
 
   /** @return the method's name, or null */
   public String methodName() {
-    return methodName;
+    return site.methodName();
   }
 
   /** @return the method's descriptor, or null */
   public String descriptor() {
-    return descriptor;
+    return site.descriptor();
   }
 
   /** @return the source line, or -1 when unknown */
   public int line() {
-    return line;
+    return site.line();
   }
 
   /** @return what is wrong and what to do, without the location */
   public String reason() {
-    return reason;
+    return site.reason();
   }
 }

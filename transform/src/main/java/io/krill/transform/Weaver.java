@@ -64,7 +64,7 @@ public final class Weaver {
     try {
       out = classWeaver.weave(classFile);
     } catch (WeaveFailure f) {
-      TransformException e = new TransformException(f.className(), f.methodName(), f.descriptor(), f.line(), f.reason());
+      TransformException e = new TransformException(f.site());
       e.setStackTrace(f.getStackTrace());
       throw e;
     }
