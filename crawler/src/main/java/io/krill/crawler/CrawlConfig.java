@@ -526,7 +526,7 @@ public final class CrawlConfig {
      * @throws IllegalArgumentException naming {@code warcGzipLevel} outside 1..9
      */
     public Builder warcGzipLevel(int level) {
-      this.warcGzipLevel = io.krill.fibers.Checks.inRange("warcGzipLevel", level, 1, 9);
+      this.warcGzipLevel = Checks.inRange("warcGzipLevel", level, 1, 9);
       return this;
     }
 
@@ -592,10 +592,7 @@ public final class CrawlConfig {
 
     /** @param port serve OpenMetrics on 127.0.0.1:port (0: any free port; -1: off) @return this */
     public Builder metricsPort(int port) {
-      if (port < -1 || port > 65535) {
-        throw new IllegalArgumentException("metricsPort: " + port + " (expected: -1..65535)");
-      }
-      this.metricsPort = port;
+      this.metricsPort = Checks.inRange("metricsPort", port, -1, 65535);
       return this;
     }
 
