@@ -2,6 +2,7 @@ package io.krill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.krill.testkit.CapturedRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,30 +18,26 @@ class CrawlDemoTest {
   Path tmp;
 
   /** Runs {@code krill crawl ARGS}; returns exit code, stderr and stdout. */
-  private static Object[] crawl(String... args) {
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int code = CrawlDemo.commandLine(new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8)).execute(args);
-    return new Object[] {code, err.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8)};
+  private static CapturedRun crawl(String... args) {
+    return CapturedRun.of((out, err) -> CrawlDemo.commandLine(out, err).execute(args));
   }
 
   @Test
   void demo_crawlsTheSyntheticWebAndReportsItsGroundTruth() {
     Path out = tmp.resolve("demo");
-    Object[] r = crawl("--demo", "--max-pages", "15", "--progress", "off", "--out", out.toString());
-    assertThat((int) r[0]).as((String) r[1]).isZero();
-    assertThat((String) r[1]).contains("krill crawl --demo: synthetic web of 20 hosts");
-    assertThat((String) r[2]).startsWith("crawl max-pages").contains("15 pages").contains("ground truth (depth 8)");
+    CapturedRun r = crawl("--demo", "--max-pages", "15", "--progress", "off", "--out", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).contains("krill crawl --demo: synthetic web of 20 hosts");
+    assertThat(r.out()).startsWith("crawl max-pages").contains("15 pages").contains("ground truth (depth 8)");
     assertThat(Files.exists(out.resolve("crawl.jsonl"))).isTrue();
   }
 
   @Test
   void demo_withSeeds_oneLineAndStatus2() {
-    Object[] r = crawl("--demo", "--out", tmp.resolve("d").toString(), "http://a.test/");
-    assertThat((int) r[0]).isEqualTo(2);
-    assertThat(((String) r[1]).lines().count()).isEqualTo(1);
-    assertThat((String) r[1]).startsWith("krill crawl: ").contains("give no seed URLs");
+    CapturedRun r = crawl("--demo", "--out", tmp.resolve("d").toString(), "http://a.test/");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat((r.err()).lines().count()).isEqualTo(1);
+    assertThat(r.err()).startsWith("krill crawl: ").contains("give no seed URLs");
   }
 
   @Test

@@ -36,7 +36,7 @@ final class Layers {
       Map.entry("netio", List.of("fibers")),
       Map.entry("httpd", List.of("netio", "fibers", "config")),
       Map.entry("crawler", List.of("netio", "fibers", "config")),
-      Map.entry("testweb", List.of("httpd", "netio")),
+      Map.entry("testweb", List.of("httpd", "netio", "testkit")),
       Map.entry("benchmarks", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb")),
       Map.entry("loadtest", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb")),
       Map.entry("cli", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb", "benchmarks", "loadtest")),

@@ -79,7 +79,7 @@ class LayersTest {
 
   @Test
   void allowed_isTheTransitiveClosure() {
-    assertThat(Layers.allowed("testweb")).containsExactly("config", "fibers", "httpd", "netio");
+    assertThat(Layers.allowed("testweb")).containsExactly("config", "fibers", "httpd", "netio", "testkit");
     assertThat(Layers.allowed("crawler")).doesNotContain("httpd", "testweb");
     assertThat(Layers.allowed("fibers")).isEmpty();
   }

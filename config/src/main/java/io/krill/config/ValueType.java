@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -87,37 +88,28 @@ abstract class ValueType<T> {
     return null;
   }
 
-  static final ValueType<Integer> INT = new ValueType<>("int", "an integer", "N") {
-    @Override
-    Integer parse(String text) {
-      try {
-        return Integer.valueOf(text.trim());
-      } catch (NumberFormatException e) {
-        return null;
+  static final ValueType<Integer> INT = integral("int", Integer::valueOf);
+
+  static final ValueType<Long> LONG = integral("long", Long::valueOf);
+
+  /** A whole-number type read by {@code parser} (which throws NumberFormatException on a bad text), naturally ordered. */
+  private static <T extends Comparable<T>> ValueType<T> integral(String name, Function<String, T> parser) {
+    return new ValueType<>(name, "an integer", "N") {
+      @Override
+      T parse(String text) {
+        try {
+          return parser.apply(text.trim());
+        } catch (NumberFormatException e) {
+          return null;
+        }
       }
-    }
 
-    @Override
-    Comparator<Integer> order() {
-      return Comparator.naturalOrder();
-    }
-  };
-
-  static final ValueType<Long> LONG = new ValueType<>("long", "an integer", "N") {
-    @Override
-    Long parse(String text) {
-      try {
-        return Long.valueOf(text.trim());
-      } catch (NumberFormatException e) {
-        return null;
+      @Override
+      Comparator<T> order() {
+        return Comparator.naturalOrder();
       }
-    }
-
-    @Override
-    Comparator<Long> order() {
-      return Comparator.naturalOrder();
-    }
-  };
+    };
+  }
 
   static final ValueType<Double> DOUBLE = new ValueType<>("number", "a number", "X") {
     @Override

@@ -361,23 +361,14 @@ public final class CrawlConfig {
 
     /** @param regex URLs must match one include pattern (if any is given) @return this */
     public Builder include(String regex) {
-      include.add(compile("include", regex));
+      include.add(Checks.regex("include", regex));
       return this;
     }
 
     /** @param regex URLs matching it are skipped @return this */
     public Builder exclude(String regex) {
-      exclude.add(compile("exclude", regex));
+      exclude.add(Checks.regex("exclude", regex));
       return this;
-    }
-
-    private static Pattern compile(String name, String regex) {
-      try {
-        return Pattern.compile(Objects.requireNonNull(regex, name));
-      } catch (java.util.regex.PatternSyntaxException e) {
-        throw new IllegalArgumentException(name + ": \"" + regex + "\" (expected: a regular expression; "
-            + e.getDescription() + ")");
-      }
     }
 
     /** @param n maximum link depth (0: seeds only) @return this */
@@ -474,16 +465,6 @@ public final class CrawlConfig {
       return this;
     }
 
-
-
-
-
-
-
-
-
-
-
     /**
      * Sets fetch options: user agent, timeouts, slow-drip guard, body limits, redirects, TLS
      * trust. They are checked now and applied to the crawl's fetcher when it is built.
@@ -507,7 +488,6 @@ public final class CrawlConfig {
       this.allowPrivate = on;
       return this;
     }
-
 
     /** @param r a resolver to use instead of one built from the DNS settings @return this */
     public Builder resolver(DnsResolver r) {
@@ -546,7 +526,7 @@ public final class CrawlConfig {
      * @throws IllegalArgumentException naming {@code warcGzipLevel} outside 1..9
      */
     public Builder warcGzipLevel(int level) {
-      this.warcGzipLevel = io.krill.fibers.Checks.inRange("warcGzipLevel", level, 1, 9);
+      this.warcGzipLevel = Checks.inRange("warcGzipLevel", level, 1, 9);
       return this;
     }
 
@@ -612,10 +592,7 @@ public final class CrawlConfig {
 
     /** @param port serve OpenMetrics on 127.0.0.1:port (0: any free port; -1: off) @return this */
     public Builder metricsPort(int port) {
-      if (port < -1 || port > 65535) {
-        throw new IllegalArgumentException("metricsPort: " + port + " (expected: -1..65535)");
-      }
-      this.metricsPort = port;
+      this.metricsPort = Checks.inRange("metricsPort", port, -1, 65535);
       return this;
     }
 

@@ -46,13 +46,13 @@ public final class CrawlSettings {
               .oneOf(List.of(ExecutionMode.FIBER.alias(), ExecutionMode.PLATFORM.alias(), ExecutionMode.VIRTUAL.alias()))
               .doc("how fetches run: a fiber each, a pool of platform threads, or a virtual thread each").build(),
               (b, m) -> b.mode(ExecutionMode.parse(m)))
-          .bind(Setting.ofInt("crawl.threads").defaultValue(CrawlConfig.DEFAULT_THREADS)
-              .doc("platform threads for --mode threads").build(), CrawlConfig.Builder::threads)
+          .bind(integer("crawl.threads", CrawlConfig.DEFAULT_THREADS, "platform threads for --mode threads"),
+              CrawlConfig.Builder::threads)
           .bind(Setting.ofBoolean("crawl.naive").defaultValue(false)
               .doc("a new fiber/thread per URL with no pool and no in-flight cap (the Piranha program)").build(),
               CrawlConfig.Builder::naive)
-          .bind(Setting.ofInt("crawl.max-in-flight").defaultValue(CrawlConfig.DEFAULT_MAX_IN_FLIGHT)
-              .doc("fetches in flight at once").build(), CrawlConfig.Builder::maxInFlight)
+          .bind(integer("crawl.max-in-flight", CrawlConfig.DEFAULT_MAX_IN_FLIGHT, "fetches in flight at once"),
+              CrawlConfig.Builder::maxInFlight)
           .bind(Setting.ofInt("crawl.carriers").optional().doc("event-loop threads (default: number of cores)").build(),
               CrawlConfig.Builder::carriers)
           .bind(Setting.ofEnum("crawl.order", Frontier.Order.class).defaultValue(Frontier.Order.BFS)
@@ -66,31 +66,31 @@ public final class CrawlSettings {
           .bind(list("crawl.exclude", "REGEX", "skip URLs matching any of these (repeatable)"),
               (b, l) -> l.forEach(b::exclude))
           .bind(MAX_DEPTH, CrawlConfig.Builder::maxDepth)
-          .bind(Setting.ofLong("crawl.max-pages").defaultValue(CrawlConfig.DEFAULT_MAX_PAGES)
-              .doc("pages to fetch at most").build(), CrawlConfig.Builder::maxPages)
-          .bind(Setting.ofBytes("crawl.max-bytes").defaultValue(CrawlConfig.DEFAULT_MAX_BYTES)
-              .doc("bytes to receive at most").build(), CrawlConfig.Builder::maxBytes)
+          .bind(longValue("crawl.max-pages", CrawlConfig.DEFAULT_MAX_PAGES, "pages to fetch at most"),
+              CrawlConfig.Builder::maxPages)
+          .bind(bytes("crawl.max-bytes", CrawlConfig.DEFAULT_MAX_BYTES, "bytes to receive at most"),
+              CrawlConfig.Builder::maxBytes)
           .bind(duration("crawl.max-duration", CrawlConfig.DEFAULT_MAX_DURATION, "crawl time at most"),
               CrawlConfig.Builder::maxDuration)
           .bind(duration("crawl.delay", CrawlConfig.DEFAULT_DELAY,
               "wait before each request to a host, counted from the previous one's start and end"),
               CrawlConfig.Builder::delay)
-          .bind(Setting.ofInt("crawl.per-host").defaultValue(CrawlConfig.DEFAULT_PER_HOST)
-              .doc("requests in flight per host").build(), CrawlConfig.Builder::perHost)
-          .bind(Setting.ofInt("crawl.per-ip").defaultValue(CrawlConfig.DEFAULT_PER_IP)
-              .doc("requests in flight per IP address").build(), CrawlConfig.Builder::perIp)
+          .bind(integer("crawl.per-host", CrawlConfig.DEFAULT_PER_HOST, "requests in flight per host"),
+              CrawlConfig.Builder::perHost)
+          .bind(integer("crawl.per-ip", CrawlConfig.DEFAULT_PER_IP, "requests in flight per IP address"),
+              CrawlConfig.Builder::perIp)
           .bind(duration("crawl.max-crawl-delay", CrawlConfig.DEFAULT_MAX_CRAWL_DELAY, "cap on a robots.txt Crawl-delay"),
               CrawlConfig.Builder::maxCrawlDelay)
           .bind(duration("crawl.backoff-base", CrawlConfig.DEFAULT_BACKOFF_BASE,
               "first back-off after 429/503 or a failed connection"), CrawlConfig.Builder::backoffBase)
           .bind(duration("crawl.backoff-max", CrawlConfig.DEFAULT_BACKOFF_MAX, "longest back-off"),
               CrawlConfig.Builder::backoffMax)
-          .bind(Setting.ofInt("crawl.max-retries").defaultValue(CrawlConfig.DEFAULT_MAX_RETRIES)
-              .doc("retries of a URL answered 429/503").build(), CrawlConfig.Builder::maxRetries)
+          .bind(integer("crawl.max-retries", CrawlConfig.DEFAULT_MAX_RETRIES, "retries of a URL answered 429/503"),
+              CrawlConfig.Builder::maxRetries)
           .bind(duration("crawl.robots-retry", CrawlConfig.DEFAULT_ROBOTS_RETRY,
               "wait before fetching an unreachable robots.txt again"), CrawlConfig.Builder::robotsRetry)
-          .bind(Setting.ofInt("crawl.robots-attempts").defaultValue(CrawlConfig.DEFAULT_ROBOTS_ATTEMPTS)
-              .doc("robots.txt attempts before a host's URLs are given up").build(), CrawlConfig.Builder::robotsAttempts)
+          .bind(integer("crawl.robots-attempts", CrawlConfig.DEFAULT_ROBOTS_ATTEMPTS, "robots.txt attempts before a host's URLs are given up"),
+              CrawlConfig.Builder::robotsAttempts)
           .bind(Setting.ofString("crawl.robots-agent").defaultValue(CrawlConfig.DEFAULT_ROBOTS_AGENT).paramLabel("TOKEN")
               .doc("robots.txt product token").build(), CrawlConfig.Builder::robotsAgent)
           .bind(Setting.ofBoolean("crawl.sitemaps").defaultValue(true)
@@ -103,40 +103,37 @@ public final class CrawlSettings {
               "longest silence while a response is due"), (b, v) -> b.fetch(f -> f.readTimeout(v)))
           .bind(duration("crawl.total-timeout", HttpFetcher.DEFAULT_TOTAL_TIMEOUT, "one whole request/response"),
               (b, v) -> b.fetch(f -> f.totalTimeout(v)))
-          .bind(Setting.ofBytes("crawl.min-rate").defaultValue(HttpFetcher.DEFAULT_MIN_BYTES_PER_SECOND)
-              .doc("slow-drip guard: minimum bytes per second after --slow-grace, 0 off").build(),
+          .bind(bytes("crawl.min-rate", HttpFetcher.DEFAULT_MIN_BYTES_PER_SECOND, "slow-drip guard: minimum bytes per second after --slow-grace, 0 off"),
               (b, v) -> b.fetch(f -> f.minBytesPerSecond(v)))
           .bind(duration("crawl.slow-grace", HttpFetcher.DEFAULT_SLOW_GRACE, "time before the slow-drip guard applies"),
               (b, v) -> b.fetch(f -> f.slowGrace(v)))
-          .bind(Setting.ofBytes("crawl.max-body").defaultValue(HttpFetcher.DEFAULT_MAX_BODY_BYTES)
-              .doc("body bytes as received").build(), (b, v) -> b.fetch(f -> f.maxBodyBytes(v)))
-          .bind(Setting.ofBytes("crawl.max-decompressed").defaultValue(HttpFetcher.DEFAULT_MAX_DECOMPRESSED_BYTES)
-              .doc("body after gzip/deflate, the bomb guard").build(), (b, v) -> b.fetch(f -> f.maxDecompressedBytes(v)))
-          .bind(Setting.ofInt("crawl.max-redirects").defaultValue(HttpFetcher.DEFAULT_MAX_REDIRECTS)
-              .doc("redirects followed").build(), (b, v) -> b.fetch(f -> f.maxRedirects(v)))
+          .bind(bytes("crawl.max-body", HttpFetcher.DEFAULT_MAX_BODY_BYTES, "body bytes as received"),
+              (b, v) -> b.fetch(f -> f.maxBodyBytes(v)))
+          .bind(bytes("crawl.max-decompressed", HttpFetcher.DEFAULT_MAX_DECOMPRESSED_BYTES, "body after gzip/deflate, the bomb guard"),
+              (b, v) -> b.fetch(f -> f.maxDecompressedBytes(v)))
+          .bind(integer("crawl.max-redirects", HttpFetcher.DEFAULT_MAX_REDIRECTS, "redirects followed"),
+              (b, v) -> b.fetch(f -> f.maxRedirects(v)))
           .bind(INSECURE, (b, on) -> b.fetch(f -> f.insecure(on)))
           .bind(Setting.ofBoolean("crawl.allow-private").defaultValue(false)
               .doc("allow private, loopback and link-local addresses (tests, the demo)").build(),
               CrawlConfig.Builder::allowPrivate)
           .bind(DNS, (b, l) -> l.forEach(d -> b.dnsServer(hostPort(d))))
-          .bind(Setting.ofBytes("crawl.warc-max-size").defaultValue(WarcOutput.DEFAULT_MAX_FILE_BYTES)
-              .doc("start a new WARC file past this size").build(), CrawlConfig.Builder::warcMaxSize)
+          .bind(bytes("crawl.warc-max-size", WarcOutput.DEFAULT_MAX_FILE_BYTES, "start a new WARC file past this size"),
+              CrawlConfig.Builder::warcMaxSize)
           .bind(Setting.ofBoolean("crawl.warc-gzip").defaultValue(true)
               .doc("write .warc.gz rather than .warc").build(), CrawlConfig.Builder::warcGzip)
-          .bind(Setting.ofInt("crawl.warc-gzip-level").defaultValue(WarcOutput.DEFAULT_GZIP_LEVEL)
-              .doc("deflate level of .warc.gz records, 1 (fastest) to 9 (smallest)").build(),
+          .bind(integer("crawl.warc-gzip-level", WarcOutput.DEFAULT_GZIP_LEVEL, "deflate level of .warc.gz records, 1 (fastest) to 9 (smallest)"),
               CrawlConfig.Builder::warcGzipLevel)
           .bind(Setting.ofEnum("crawl.fsync", CrawlConfig.Fsync.class).defaultValue(CrawlConfig.Fsync.BATCH)
               .doc("when output is forced to disk").build(), CrawlConfig.Builder::fsync)
           .bind(duration("crawl.fsync-interval", CrawlConfig.DEFAULT_FSYNC_INTERVAL, "interval of --fsync batch"),
               CrawlConfig.Builder::fsyncInterval)
-          .bind(Setting.ofLong("crawl.checkpoint-lines").defaultValue(CrawlConfig.DEFAULT_CHECKPOINT_LINES)
-              .doc("journal lines between checkpoints").build(), CrawlConfig.Builder::checkpointLines)
-          .bind(Setting.ofBytes("crawl.seen-memory").defaultValue(SeenSet.DEFAULT_MEMORY_BUDGET)
-              .doc("memory for the exact seen-set before it becomes a Bloom filter").build(),
+          .bind(longValue("crawl.checkpoint-lines", CrawlConfig.DEFAULT_CHECKPOINT_LINES, "journal lines between checkpoints"),
+              CrawlConfig.Builder::checkpointLines)
+          .bind(bytes("crawl.seen-memory", SeenSet.DEFAULT_MEMORY_BUDGET, "memory for the exact seen-set before it becomes a Bloom filter"),
               CrawlConfig.Builder::seenMemory)
-          .bind(Setting.ofLong("crawl.bloom-expected").defaultValue(SeenSet.DEFAULT_BLOOM_EXPECTED)
-              .doc("URLs the Bloom filter is sized for").build(), CrawlConfig.Builder::bloomExpected)
+          .bind(longValue("crawl.bloom-expected", SeenSet.DEFAULT_BLOOM_EXPECTED, "URLs the Bloom filter is sized for"),
+              CrawlConfig.Builder::bloomExpected)
           .bind(Setting.ofDouble("crawl.bloom-fpp").defaultValue(SeenSet.DEFAULT_BLOOM_FPP).paramLabel("P")
               .doc("Bloom false-positive rate").build(), CrawlConfig.Builder::bloomFpp)
           .bind(Setting.ofEnum("crawl.progress", CrawlConfig.Progress.class).defaultValue(CrawlConfig.Progress.AUTO)
@@ -152,6 +149,18 @@ public final class CrawlSettings {
 
   private static Setting<Duration> duration(String key, Duration defaultValue, String doc) {
     return Setting.ofDuration(key).defaultValue(defaultValue).doc(doc).build();
+  }
+
+  private static Setting<Integer> integer(String key, int defaultValue, String doc) {
+    return Setting.ofInt(key).defaultValue(defaultValue).doc(doc).build();
+  }
+
+  private static Setting<Long> longValue(String key, long defaultValue, String doc) {
+    return Setting.ofLong(key).defaultValue(defaultValue).doc(doc).build();
+  }
+
+  private static Setting<Long> bytes(String key, long defaultValue, String doc) {
+    return Setting.ofBytes(key).defaultValue(defaultValue).doc(doc).build();
   }
 
   private static Setting<List<String>> list(String key, String label, String doc) {

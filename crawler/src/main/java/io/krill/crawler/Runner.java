@@ -14,23 +14,63 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Runs one work item on a strand of the configured kind: the same woven fetch code runs in a
  * fiber, on a pooled platform thread, on a virtual thread, or on a new thread per URL.
  */
-abstract class Runner implements AutoCloseable {
-  abstract void spawn(String name, SuspendableRunnable task);
+final class Runner implements AutoCloseable {
+  /** Starts one strand. */
+  @FunctionalInterface
+  interface Spawner {
+    void spawn(String name, SuspendableRunnable task);
+  }
+
+  private final Spawner spawner;
+  private final Runnable onClose;
+
+  /**
+   * @param spawner starts a strand for each work item
+   * @param onClose releases what the strands ran on, waiting for them
+   */
+  Runner(Spawner spawner, Runnable onClose) {
+    this.spawner = spawner;
+    this.onClose = onClose;
+  }
+
+  void spawn(String name, SuspendableRunnable task) {
+    spawner.spawn(name, task);
+  }
 
   @Override
-  public void close() {}
+  public void close() {
+    onClose.run();
+  }
 
   static Runner create(CrawlConfig c, FiberScheduler scheduler) {
     switch (c.mode) {
       case FIBER:
-        return new Fibers(scheduler);
+        return new Runner((name, task) -> Fiber.builder().scheduler(scheduler).name(name).start(task), () -> {});
       case PLATFORM:
-        return c.naive ? new ThreadPerTask() : new Pool(Executors.newFixedThreadPool(c.threads, named("krill-crawl-")));
+        return c.naive ? new Runner(Runner::threadPerTask, () -> {})
+            : pooled(Executors.newFixedThreadPool(c.threads, named("krill-crawl-")));
       case VIRTUAL:
-        return new Pool(VirtualThreads.newThreadPerTaskExecutor());
+        return pooled(VirtualThreads.newThreadPerTaskExecutor());
       default:
         throw new IllegalArgumentException("mode: " + c.mode);
     }
+  }
+
+  private static Runner pooled(ExecutorService pool) {
+    return new Runner((name, task) -> pool.execute(() -> Continuation.runOnThread(task)), () -> {
+      pool.shutdown();
+      try {
+        pool.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+  }
+
+  private static void threadPerTask(String name, SuspendableRunnable task) {
+    Thread t = new Thread(() -> Continuation.runOnThread(task), name);
+    t.setDaemon(true);
+    t.start();
   }
 
   private static java.util.concurrent.ThreadFactory named(String prefix) {
@@ -40,50 +80,5 @@ abstract class Runner implements AutoCloseable {
       t.setDaemon(true);
       return t;
     };
-  }
-
-  private static final class Fibers extends Runner {
-    private final FiberScheduler scheduler;
-
-    Fibers(FiberScheduler scheduler) {
-      this.scheduler = scheduler;
-    }
-
-    @Override
-    void spawn(String name, SuspendableRunnable task) {
-      Fiber.builder().scheduler(scheduler).name(name).start(task);
-    }
-  }
-
-  private static final class Pool extends Runner {
-    private final ExecutorService pool;
-
-    Pool(ExecutorService pool) {
-      this.pool = pool;
-    }
-
-    @Override
-    void spawn(String name, SuspendableRunnable task) {
-      pool.execute(() -> Continuation.runOnThread(task));
-    }
-
-    @Override
-    public void close() {
-      pool.shutdown();
-      try {
-        pool.awaitTermination(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private static final class ThreadPerTask extends Runner {
-    @Override
-    void spawn(String name, SuspendableRunnable task) {
-      Thread t = new Thread(() -> Continuation.runOnThread(task), name);
-      t.setDaemon(true);
-      t.start();
-    }
   }
 }

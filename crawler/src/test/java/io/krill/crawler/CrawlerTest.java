@@ -52,21 +52,14 @@ class CrawlerTest {
       Path out = tmp.resolve("out");
       Crawler first = Crawler.create(web.config(out).build());
       java.util.concurrent.atomic.AtomicInteger spawned = new java.util.concurrent.atomic.AtomicInteger();
-      first.runners = (config, scheduler) -> new Runner() {
-        private final Runner real = Runner.create(config, scheduler);
-
-        @Override
-        void spawn(String name, io.krill.fibers.SuspendableRunnable task) {
+      first.runners = (config, scheduler) -> {
+        Runner real = Runner.create(config, scheduler);
+        return new Runner((name, task) -> {
           if (spawned.incrementAndGet() > 10) {
             throw new OutOfMemoryError("unable to create native thread: possibly out of memory (test)");
           }
           real.spawn(name, task);
-        }
-
-        @Override
-        public void close() {
-          real.close();
-        }
+        }, real::close);
       };
       CrawlSummary s = first.run();
       assertThat(s.stoppedBy()).startsWith("failed: cannot start a strand").contains("unable to create native thread");

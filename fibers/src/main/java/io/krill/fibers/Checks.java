@@ -3,6 +3,8 @@ package io.krill.fibers;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * Argument checks at API boundaries, with one message format:
@@ -119,6 +121,20 @@ public final class Checks {
    */
   public static IllegalArgumentException bad(String name, Object value, String expected) {
     return new IllegalArgumentException(name + ": " + value + " (expected: " + expected + ")");
+  }
+
+  /**
+   * Compiles a regular expression given as a setting.
+   *
+   * @return {@code regex} compiled
+   * @throws IllegalArgumentException {@code name: regex (expected: a regular expression (why))} if it is not one
+   */
+  public static Pattern regex(String name, String regex) {
+    try {
+      return Pattern.compile(Objects.requireNonNull(regex, name));
+    } catch (PatternSyntaxException e) {
+      throw bad(name, regex, "a regular expression (" + e.getDescription() + ")");
+    }
   }
 
   /** @return {@code d} as {@code 2s}, {@code 250ms} or {@code 0.5ms} */

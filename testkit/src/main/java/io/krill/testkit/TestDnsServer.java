@@ -1,6 +1,7 @@
 package io.krill.testkit;
 
 import java.io.DataInputStream;
+import java.io.Closeable;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -14,14 +15,18 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.xbill.DNS.AAAARecord;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Flags;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
+import org.xbill.DNS.Opcode;
 import org.xbill.DNS.Rcode;
 import org.xbill.DNS.Record;
 import org.xbill.DNS.Section;
@@ -34,11 +39,14 @@ import org.xbill.DNS.Type;
  * resolver times out); any answer may be delayed, and a UDP answer over {@value #MAX_UDP_ANSWER}
  * bytes goes out truncated, as a real server's would. Names set on the server come first; the rest
  * are asked of a {@link Zone} (by default none: NXDOMAIN), so that a server of generated names
- * needs no table. Names are case-insensitive and written without the final dot.
+ * needs no table. Names are case-insensitive and written without the final dot. A query that
+ * cannot be parsed gets FORMERR with its ID, an opcode other than QUERY gets NOTIMP, and ANY is
+ * answered with every address.
  *
  * <p>Point a resolver at {@link #address()}. Threading: thread-safe; it serves from its own
- * daemon threads (one for UDP, one accepting TCP, one per TCP connection) and answers one UDP
- * query at a time, so a delay holds back the queries behind it.
+ * daemon threads (one for UDP, one accepting TCP, one per TCP connection, at most
+ * {@value #MAX_TCP_CONNECTIONS}) and answers one UDP query at a time, so a delay holds back the
+ * queries behind it. {@link #close()} ends every connection and waits for the threads.
  */
 public final class TestDnsServer implements AutoCloseable {
   /** The largest UDP answer sent (the classic 512 bytes); a longer one goes out truncated, so that clients ask over TCP. */
@@ -47,7 +55,13 @@ public final class TestDnsServer implements AutoCloseable {
    * The UDP receive buffer asked for (the kernel may give less): a client that resolves
    * thousands of names at once sends its queries in one burst.
    */
-  static final int UDP_RECEIVE_BUFFER = 4 << 20;
+  public static final int UDP_RECEIVE_BUFFER = 4 << 20;
+  /** The most TCP connections served at once; more are closed at once. */
+  public static final int MAX_TCP_CONNECTIONS = 64;
+  /** The largest UDP query read. */
+  static final int MAX_UDP_QUERY = 4096;
+  /** How long an idle TCP connection is kept. */
+  static final int TCP_IDLE_MILLIS = 30_000;
 
   /** The default TTL of {@link #answer(String, String...)}. */
   public static final long DEFAULT_TTL_SECONDS = 60;
@@ -95,8 +109,14 @@ public final class TestDnsServer implements AutoCloseable {
   private final Map<String, Entry> entries = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> udpQueries = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> tcpQueries = new ConcurrentHashMap<>();
+  private final AtomicLong udpTotal = new AtomicLong();
+  private final AtomicLong tcpTotal = new AtomicLong();
   private final DatagramSocket udp;
   private final ServerSocket tcp;
+  private final List<Thread> threads = new ArrayList<>();
+  private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+  private final Semaphore connectionSlots = new Semaphore(MAX_TCP_CONNECTIONS);
+  private volatile boolean closed;
 
   private TestDnsServer(int port, Zone zone) throws IOException {
     this.zone = zone;
@@ -111,7 +131,7 @@ public final class TestDnsServer implements AutoCloseable {
       } catch (IOException e) {
         u.close();
         if (port != 0 || attempt == 20) {
-          throw e;
+          throw new IOException("cannot bind TCP " + loopback.getHostAddress() + ":" + u.getLocalPort() + " (" + e.getMessage() + ")", e);
         }
       }
     }
@@ -138,9 +158,12 @@ public final class TestDnsServer implements AutoCloseable {
     return new TestDnsServer(port, zone);
   }
 
-  private static void daemon(String name, Runnable r) {
+  private void daemon(String name, Runnable r) {
     Thread th = new Thread(r, name);
     th.setDaemon(true);
+    synchronized (threads) {
+      threads.add(th);
+    }
     th.start();
   }
 
@@ -192,6 +215,16 @@ public final class TestDnsServer implements AutoCloseable {
     return count(tcpQueries, name);
   }
 
+  /** @return UDP queries so far, for every name */
+  public long udpQueries() {
+    return udpTotal.get();
+  }
+
+  /** @return TCP queries so far, for every name */
+  public long tcpQueries() {
+    return tcpTotal.get();
+  }
+
   /** @return queries for {@code name} so far, both transports */
   public int queries(String name) {
     return udpQueries(name) + tcpQueries(name);
@@ -213,38 +246,71 @@ public final class TestDnsServer implements AutoCloseable {
   }
 
   private void serveUdp() {
-    byte[] buf = new byte[4096];
-    while (!udp.isClosed()) {
+    byte[] buf = new byte[MAX_UDP_QUERY];
+    while (!closed) {
       try {
         DatagramPacket p = new DatagramPacket(buf, buf.length);
         udp.receive(p);
+        udpTotal.incrementAndGet();
         byte[] answer = respond(Arrays.copyOf(p.getData(), p.getLength()), false);
         if (answer != null) {
           udp.send(new DatagramPacket(answer, answer.length, p.getSocketAddress()));
         }
       } catch (IOException e) {
-        // closed, or a malformed query: go on until closed
+        // closed, or the client went away: go on until closed
       }
     }
   }
 
   private void serveTcp() {
-    while (!tcp.isClosed()) {
+    while (!closed) {
+      Socket s;
       try {
-        Socket s = tcp.accept();
-        daemon("test-dns-tcp-conn", () -> serveTcpConnection(s));
+        s = tcp.accept();
       } catch (IOException e) {
-        // closed
+        pauseAfterFailedAccept();
+        continue;
+      }
+      if (!connectionSlots.tryAcquire()) {
+        closeQuietly(s);
+        continue;
+      }
+      connections.add(s);
+      daemon("test-dns-tcp-" + s.getPort(), () -> {
+        try {
+          serveTcpConnection(s);
+        } finally {
+          connections.remove(s);
+          closeQuietly(s);
+          connectionSlots.release();
+          synchronized (threads) {
+            threads.remove(Thread.currentThread());
+          }
+        }
+      });
+    }
+  }
+
+  /* An accept that fails while open (out of file descriptors) must not spin. */
+  private void pauseAfterFailedAccept() {
+    if (!closed) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
     }
   }
 
   private void serveTcpConnection(Socket s) {
-    try (s; DataInputStream in = new DataInputStream(s.getInputStream());
-        DataOutputStream out = new DataOutputStream(s.getOutputStream())) {
+    try {
+      s.setSoTimeout(TCP_IDLE_MILLIS);
+      DataInputStream in = new DataInputStream(s.getInputStream());
+      DataOutputStream out = new DataOutputStream(s.getOutputStream());
       for (;;) {
         byte[] q = new byte[in.readUnsignedShort()];
         in.readFully(q);
+        tcpTotal.incrementAndGet();
         byte[] answer = respond(q, true);
         if (answer != null) {
           out.writeShort(answer.length);
@@ -253,7 +319,7 @@ public final class TestDnsServer implements AutoCloseable {
         }
       }
     } catch (IOException e) {
-      // the client closed
+      // the client closed, or we are closing
     }
   }
 
@@ -271,9 +337,19 @@ public final class TestDnsServer implements AutoCloseable {
     return truncated.toWire();
   }
 
-  private byte[] answer(byte[] wire, boolean overTcp) throws IOException {
-    Message query = new Message(wire);
+  private byte[] answer(byte[] wire, boolean overTcp) {
+    Message query;
+    try {
+      query = new Message(wire);
+    } catch (IOException e) {
+      return formatError(wire);
+    }
     Record question = query.getQuestion();
+    if (question == null || query.getHeader().getOpcode() != Opcode.QUERY) {
+      Message response = reply(query);
+      response.getHeader().setRcode(question == null ? Rcode.FORMERR : Rcode.NOTIMP);
+      return response.toWire();
+    }
     String name = key(question.getName().toString(true));
     (overTcp ? tcpQueries : udpQueries).computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
     Entry entry = entry(name);
@@ -284,12 +360,7 @@ public final class TestDnsServer implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    Message response = new Message(query.getHeader().getID());
-    response.getHeader().setFlag(Flags.QR);
-    response.getHeader().setFlag(Flags.AA);
-    if (query.getHeader().getFlag(Flags.RD)) {
-      response.getHeader().setFlag(Flags.RD);
-    }
+    Message response = reply(query);
     response.addRecord(question, Section.QUESTION);
     Mode mode = entry == null ? Mode.NXDOMAIN : entry.mode();
     switch (mode) {
@@ -314,24 +385,66 @@ public final class TestDnsServer implements AutoCloseable {
     return response.toWire();
   }
 
+  private static Message reply(Message query) {
+    Message response = new Message(query.getHeader().getID());
+    response.getHeader().setFlag(Flags.QR);
+    response.getHeader().setFlag(Flags.AA);
+    if (query.getHeader().getFlag(Flags.RD)) {
+      response.getHeader().setFlag(Flags.RD);
+    }
+    return response;
+  }
+
+  private static byte[] formatError(byte[] wire) {
+    if (wire.length < 2) {
+      return null;
+    }
+    Message m = new Message(((wire[0] & 0xff) << 8) | (wire[1] & 0xff));
+    m.getHeader().setFlag(Flags.QR);
+    m.getHeader().setRcode(Rcode.FORMERR);
+    return m.toWire();
+  }
+
   private static void addAnswers(Message response, Record question, Entry entry) {
     Name owner = question.getName();
+    int type = question.getType();
     for (InetAddress a : entry.addresses()) {
-      if (question.getType() == Type.A && a.getAddress().length == 4) {
+      if ((type == Type.A || type == Type.ANY) && a.getAddress().length == 4) {
         response.addRecord(new ARecord(owner, DClass.IN, entry.ttlSeconds(), a), Section.ANSWER);
-      } else if (question.getType() == Type.AAAA && a.getAddress().length == 16) {
+      } else if ((type == Type.AAAA || type == Type.ANY) && a.getAddress().length == 16) {
         response.addRecord(new AAAARecord(owner, DClass.IN, entry.ttlSeconds(), a), Section.ANSWER);
       }
     }
   }
 
+  /** Stops serving and closes every socket and connection; waits for the threads to end. */
   @Override
   public void close() {
+    closed = true;
     udp.close();
+    closeQuietly(tcp);
+    for (Socket s : connections) {
+      closeQuietly(s);
+    }
+    List<Thread> all;
+    synchronized (threads) {
+      all = new ArrayList<>(threads);
+    }
+    for (Thread t : all) {
+      try {
+        t.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static void closeQuietly(Closeable c) {
     try {
-      tcp.close();
+      c.close();
     } catch (IOException e) {
-      // closing a listening socket fails only if it is already closed
+      // closing anyway
     }
   }
 }

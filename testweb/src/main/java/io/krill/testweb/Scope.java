@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * What a crawl of the synthetic web may visit, for {@link GroundTruth}: which hosts, how deep,
@@ -203,13 +202,13 @@ public final class Scope {
 
     /** @param regex a URL is in scope only if some include pattern is found in it @return this */
     public Builder include(String regex) {
-      include.add(compile("include", regex));
+      include.add(Checks.regex("include", regex));
       return this;
     }
 
     /** @param regex a URL is out of scope if an exclude pattern is found in it @return this */
     public Builder exclude(String regex) {
-      exclude.add(compile("exclude", regex));
+      exclude.add(Checks.regex("exclude", regex));
       return this;
     }
 
@@ -241,12 +240,5 @@ public final class Scope {
       return new Scope(this);
     }
 
-    private static Pattern compile(String name, String regex) {
-      try {
-        return Pattern.compile(Objects.requireNonNull(regex, name));
-      } catch (PatternSyntaxException e) {
-        throw Checks.bad(name, regex, "a regular expression (" + e.getDescription() + ")");
-      }
-    }
   }
 }

@@ -458,6 +458,9 @@ public final class TestWebConfig {
 
   /** Collects and checks knob values. Each setter throws {@link IllegalArgumentException} naming the knob. */
   public static final class Builder {
+    private static final Duration SECOND = Duration.ofSeconds(1);
+    private static final Duration MILLISECOND = Duration.ofMillis(1);
+
     private long seed = DEFAULT_SEED;
     private int hosts = DEFAULT_HOSTS;
     private int domains = DEFAULT_DOMAINS;
@@ -632,11 +635,7 @@ public final class TestWebConfig {
 
     /** @param retryAfter the Retry-After of a 429, whole seconds 1s..1h @return this */
     public Builder retryAfter(Duration retryAfter) {
-      Checks.inRange("retryAfter", retryAfter, Duration.ofSeconds(1), Duration.ofHours(1));
-      if (retryAfter.toNanos() % 1_000_000_000L != 0) {
-        throw Checks.bad("retryAfter", Units.format(retryAfter), "whole seconds");
-      }
-      this.retryAfter = retryAfter;
+      this.retryAfter = whole("retryAfter", retryAfter, Duration.ofSeconds(1), Duration.ofHours(1), SECOND);
       return this;
     }
 
@@ -696,11 +695,7 @@ public final class TestWebConfig {
 
     /** @param delay the Crawl-delay of robots.txt, 0 (no line) or 1ms..60s @return this */
     public Builder crawlDelay(Duration delay) {
-      Checks.inRange("crawlDelay", delay, Duration.ZERO, Duration.ofSeconds(60));
-      if (delay.toNanos() % 1_000_000L != 0) {
-        throw Checks.bad("crawlDelay", Units.format(delay), "whole milliseconds");
-      }
-      this.crawlDelay = delay;
+      this.crawlDelay = whole("crawlDelay", delay, Duration.ZERO, Duration.ofSeconds(60), MILLISECOND);
       return this;
     }
 
@@ -754,11 +749,7 @@ public final class TestWebConfig {
 
     /** @param ttl TTL of DNS answers, whole seconds 0..1d @return this */
     public Builder dnsTtl(Duration ttl) {
-      Checks.inRange("dnsTtl", ttl, Duration.ZERO, Duration.ofDays(1));
-      if (ttl.toNanos() % 1_000_000_000L != 0) {
-        throw Checks.bad("dnsTtl", Units.format(ttl), "whole seconds");
-      }
-      this.dnsTtl = ttl;
+      this.dnsTtl = whole("dnsTtl", ttl, Duration.ZERO, Duration.ofDays(1), SECOND);
       return this;
     }
 
@@ -778,6 +769,15 @@ public final class TestWebConfig {
     public Builder accessLogLimit(int entries) {
       this.accessLogLimit = Checks.inRange("accessLogLimit", entries, 0, 10_000_000);
       return this;
+    }
+
+    /** @return {@code d}, checked to lie in {@code min..max} and to be a whole number of {@code unit} */
+    private static Duration whole(String name, Duration d, Duration min, Duration max, Duration unit) {
+      Checks.inRange(name, d, min, max);
+      if (d.toNanos() % unit.toNanos() != 0) {
+        throw Checks.bad(name, Units.format(d), unit.equals(SECOND) ? "whole seconds" : "whole milliseconds");
+      }
+      return d;
     }
 
     /**

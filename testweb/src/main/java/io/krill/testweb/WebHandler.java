@@ -36,6 +36,7 @@ final class WebHandler implements Handler {
 
   private static final Duration DRIP_TICK = Duration.ofMillis(250);
   private static final int MIN_CHUNK = 1024;
+  private static final String HTML = "text/html; charset=utf-8";
 
   private final SyntheticWeb web;
   private final TestWebConfig config;
@@ -116,49 +117,39 @@ final class WebHandler implements Handler {
   private void answer(Request req, Response res, SyntheticWeb.Host h, Resource r, int port, Entry entry)
       throws IOException, Suspendable {
     switch (r.kind) {
-      case THROTTLED:
-        if (throttled.computeIfAbsent(h.name + r.pathAndQuery, k -> new AtomicInteger()).getAndIncrement() < config.throttleCount) {
-          res.header("Retry-After", Long.toString(config.retryAfter.getSeconds()));
-          sendError(res, 429, "Too Many Requests", entry);
+      case THROTTLED, PAGE -> {
+        if (r.kind == Resource.Kind.THROTTLED && throttled(h, r, res, entry)) {
           return;
         }
-        sendPage(req, res, h, Pages.html(web, r, port), "text/html; charset=utf-8", entry);
-        return;
-      case PAGE:
-        sendPage(req, res, h, Pages.html(web, r, port), "text/html; charset=utf-8", entry);
-        return;
-      case ROBOTS:
-        sendPage(req, res, h, Pages.robots(web, h, port), "text/plain; charset=utf-8", entry);
-        return;
-      case SITEMAP:
-        sendPage(req, res, h, Pages.sitemap(web, h, port), "application/xml", entry);
-        return;
-      case ROBOTS_ERROR:
-        sendError(res, 503, "Service Unavailable", entry);
-        return;
-      case NOT_FOUND:
-        sendError(res, 404, "Not Found", entry);
-        return;
-      case SERVER_ERROR:
-        sendError(res, 500, "Internal Server Error", entry);
-        return;
-      case REDIRECT:
+        sendPage(req, res, h, Pages.html(web, r, port), HTML, entry);
+      }
+      case ROBOTS -> sendPage(req, res, h, Pages.robots(web, h, port), "text/plain; charset=utf-8", entry);
+      case SITEMAP -> sendPage(req, res, h, Pages.sitemap(web, h, port), "application/xml", entry);
+      case ROBOTS_ERROR -> sendError(res, 503, "Service Unavailable", entry);
+      case NOT_FOUND -> sendError(res, 404, "Not Found", entry);
+      case SERVER_ERROR -> sendError(res, 500, "Internal Server Error", entry);
+      case REDIRECT -> {
         res.header("Location", r.location.href(port));
         sendError(res, r.status, r.status == 301 ? "Moved Permanently" : "Found", entry);
-        return;
-      case GZIP_BOMB:
+      }
+      case GZIP_BOMB -> {
         res.header("Content-Encoding", "gzip");
-        sendPage(req, res, h, bomb, "text/html; charset=utf-8", entry);
-        return;
-      case SLOW_DRIP:
-        drip(req, res, entry);
-        return;
-      case RESET:
-        reset(req, res, Pages.html(web, web.resolve(h, "/"), port), entry);
-        return;
-      default:
-        throw new IllegalStateException("unexpected resource " + r);
+        sendPage(req, res, h, bomb, HTML, entry);
+      }
+      case SLOW_DRIP -> drip(req, res, entry);
+      case RESET -> reset(req, res, Pages.html(web, web.resolve(h, "/"), port), entry);
+      default -> throw new IllegalStateException("unexpected resource " + r);
     }
+  }
+
+  /** Answers 429 to the first {@code throttleCount} requests for a throttled page; @return whether it did */
+  private boolean throttled(SyntheticWeb.Host h, Resource r, Response res, Entry entry) throws IOException, Suspendable {
+    if (throttled.computeIfAbsent(h.name + r.pathAndQuery, k -> new AtomicInteger()).getAndIncrement() >= config.throttleCount) {
+      return false;
+    }
+    res.header("Retry-After", Long.toString(config.retryAfter.getSeconds()));
+    sendError(res, 429, "Too Many Requests", entry);
+    return true;
   }
 
   private static void sendError(Response res, int status, String reason, Entry entry) throws IOException, Suspendable {
@@ -194,7 +185,7 @@ final class WebHandler implements Handler {
     byte[] head = Pages.dripHead();
     long ticks = config.slowDripDuration.toNanos() / DRIP_TICK.toNanos();
     int perTick = (int) Math.max(1, config.slowDripBandwidth * DRIP_TICK.toMillis() / 1000);
-    res.status(200).header("Content-Type", "text/html; charset=utf-8")
+    res.status(200).header("Content-Type", HTML)
         .header("Content-Length", Long.toString(head.length + ticks * perTick));
     if (req.method().equals("HEAD")) {
       entry.log(200, 0);
@@ -224,7 +215,7 @@ final class WebHandler implements Handler {
   }
 
   private static void reset(Request req, Response res, byte[] body, Entry entry) throws IOException, Suspendable {
-    res.status(200).header("Content-Type", "text/html; charset=utf-8").header("Content-Length", Integer.toString(body.length));
+    res.status(200).header("Content-Type", HTML).header("Content-Length", Integer.toString(body.length));
     FiberOutput out = res.output();
     entry.log(0, req.method().equals("HEAD") ? 0 : body.length / 2);
     if (!req.method().equals("HEAD")) {

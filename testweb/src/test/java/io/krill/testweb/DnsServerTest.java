@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.fibers.Continuation;
 import io.krill.netio.dns.DnsResolver;
+import io.krill.testkit.TestDnsServer;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.net.DatagramPacket;
@@ -171,7 +172,7 @@ class DnsServerTest {
     int queries = 3000;
     List<String> answering = web.hosts().stream().filter(h -> web.dnsFaults().get(h) != DnsFault.TIMEOUT).toList();
     try (DatagramSocket s = new DatagramSocket()) {
-      s.setReceiveBufferSize(DnsServer.UDP_RECEIVE_BUFFER);
+      s.setReceiveBufferSize(TestDnsServer.UDP_RECEIVE_BUFFER);
       s.setSoTimeout(5_000);
       for (int i = 0; i < queries; i++) {
         Message q = Message.newQuery(Record.newRecord(Name.fromString(answering.get(i % answering.size()) + "."), Type.A, DClass.IN));

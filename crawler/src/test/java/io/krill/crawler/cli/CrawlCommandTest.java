@@ -3,9 +3,7 @@ package io.krill.crawler.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.krill.crawler.SmallWeb;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.krill.testkit.CapturedRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,17 +17,13 @@ class CrawlCommandTest {
   Path tmp;
 
   /** Runs the command; returns exit code and captured stderr. */
-  private static Object[] run(String... args) {
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-    int code = new CrawlCommand().streams(new PrintStream(out, true, StandardCharsets.UTF_8), e).commandLine().execute(args);
-    return new Object[] {code, err.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8)};
+  private static CapturedRun run(String... args) {
+    return CapturedRun.of((out, err) -> new CrawlCommand().streams(out, err).commandLine().execute(args));
   }
 
-  private static void assertUsageError(Object[] r, String message) {
-    assertThat((int) r[0]).isEqualTo(2);
-    String err = (String) r[1];
+  private static void assertUsageError(CapturedRun r, String message) {
+    assertThat(r.code()).isEqualTo(2);
+    String err = r.err();
     assertThat(err.lines().count()).as("one line: " + err).isEqualTo(1);
     assertThat(err).startsWith("krill crawl: ").contains(message).endsWith("(see krill crawl --help)" + System.lineSeparator());
   }
@@ -76,10 +70,10 @@ class CrawlCommandTest {
   @Test
   void call_virtualModeOnOldJdk_exit2WithReason() throws Exception {
     try (SmallWeb web = new SmallWeb(1, 0)) {
-      Object[] r = run("--mode", "virtual", "--allow-private", "--progress", "off", "--out", tmp.resolve("v").toString(),
+      CapturedRun r = run("--mode", "virtual", "--allow-private", "--progress", "off", "--out", tmp.resolve("v").toString(),
           "--dns", "127.0.0.1:" + web.dns.address().getPort(), web.url("a.test", "/p0"));
       if (Runtime.version().feature() >= 21) {
-        assertThat((int) r[0]).isZero();
+        assertThat(r.code()).isZero();
       } else {
         assertUsageError(r, "--mode virtual needs JDK 21");
       }
@@ -92,17 +86,17 @@ class CrawlCommandTest {
       Path seeds = tmp.resolve("seeds.txt");
       Files.writeString(seeds, "# seeds\n" + web.url("a.test", "/p0") + "\n\n");
       Path out = tmp.resolve("out");
-      Object[] r = run("--seeds", seeds.toString(), "--out", out.toString(), "--allow-private", "--scope", "any",
+      CapturedRun r = run("--seeds", seeds.toString(), "--out", out.toString(), "--allow-private", "--scope", "any",
           "--allow-domain", "test", "--delay", "10ms", "--progress", "off",
           "--dns", "127.0.0.1:" + web.dns.address().getPort());
-      assertThat((int) r[0]).as((String) r[1]).isZero();
-      assertThat((String) r[2]).startsWith("crawl done").contains("6 pages");
+      assertThat(r.code()).as(r.err()).isZero();
+      assertThat(r.out()).startsWith("crawl done").contains("6 pages");
       assertThat(Files.readAllLines(out.resolve(CrawlCommand.ARGS_FILE))).contains("--seeds", "--allow-private", "10ms");
       // a second run into the same directory is refused; --resume of a finished crawl is a no-op
       assertUsageError(run("--out", out.toString(), web.url("a.test", "/p0")), "holds a crawl already");
-      Object[] resumed = run("--resume", out.toString());
-      assertThat((int) resumed[0]).as((String) resumed[1]).isZero();
-      assertThat((String) resumed[2]).contains("0 pages");
+      CapturedRun resumed = run("--resume", out.toString());
+      assertThat(resumed.code()).as(resumed.err()).isZero();
+      assertThat(resumed.out()).contains("0 pages");
     }
   }
 

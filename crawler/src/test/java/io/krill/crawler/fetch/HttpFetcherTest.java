@@ -18,11 +18,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 @Timeout(60)
 class HttpFetcherTest {
@@ -178,23 +183,25 @@ class HttpFetcherTest {
     }
   }
 
-  @Test
-  void fetch_bodyNeverEnds_totalDeadline() throws Exception {
-    try (TestHttpServer s = TestHttpServer.start("127.0.0.1", r -> Response.html("x".repeat(200)).drip(1, 50));
-        HttpFetcher f = fetcher().minBytesPerSecond(0).totalTimeout(Duration.ofMillis(600)).build()) {
-      Exchange ex = get(f, base(s) + "/");
-      assertThat(ex.error().kind()).isEqualTo(FetchException.Kind.TIMEOUT);
-      assertThat(ex.error().getMessage()).contains("totalTimeout");
-    }
+  static Stream<Arguments> slowBodies() {
+    return Stream.of(
+        Arguments.of("body never ends: total deadline", Response.html("x".repeat(200)).drip(1, 50),
+            (UnaryOperator<HttpFetcher.Builder>) b -> b.minBytesPerSecond(0).totalTimeout(Duration.ofMillis(600)),
+            FetchException.Kind.TIMEOUT, "totalTimeout"),
+        Arguments.of("slow drip: slow error after the grace", Response.html("x".repeat(500)).drip(1, 100),
+            (UnaryOperator<HttpFetcher.Builder>) b -> b.minBytesPerSecond(1000).slowGrace(Duration.ofMillis(400)),
+            FetchException.Kind.SLOW, "minBytesPerSecond 1000"));
   }
 
-  @Test
-  void fetch_slowDrip_slowErrorAfterGrace() throws Exception {
-    try (TestHttpServer s = TestHttpServer.start("127.0.0.1", r -> Response.html("x".repeat(500)).drip(1, 100));
-        HttpFetcher f = fetcher().minBytesPerSecond(1000).slowGrace(Duration.ofMillis(400)).build()) {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("slowBodies")
+  void fetch_slowBody_failsWithItsGuard(String name, Response response, UnaryOperator<HttpFetcher.Builder> options,
+      FetchException.Kind kind, String message) throws Exception {
+    try (TestHttpServer s = TestHttpServer.start("127.0.0.1", r -> response);
+        HttpFetcher f = options.apply(fetcher()).build()) {
       Exchange ex = get(f, base(s) + "/");
-      assertThat(ex.error().kind()).isEqualTo(FetchException.Kind.SLOW);
-      assertThat(ex.error().getMessage()).contains("minBytesPerSecond 1000");
+      assertThat(ex.error().kind()).isEqualTo(kind);
+      assertThat(ex.error().getMessage()).contains(message);
     }
   }
 

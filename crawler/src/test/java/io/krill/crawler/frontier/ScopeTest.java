@@ -5,24 +5,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ScopeTest {
-  @Test
-  void refusal_hostScope_onlySeedHostAndPort() {
-    Scope s = new Scope(Scope.Kind.HOST, 3, List.of(), List.of(), List.of());
-    s.addSeed("http://www.a.com/");
-    assertThat(s.refusal("http://www.a.com/x", 1)).isNull();
-    assertThat(s.refusal("http://b.a.com/x", 1)).contains("not a seed host");
-    assertThat(s.refusal("http://www.a.com:81/x", 1)).contains("not a seed host");
-    assertThat(s.refusal("http://www.a.com/x", 4)).isEqualTo("depth 4 > maxDepth 3");
-  }
-
-  @Test
-  void refusal_domainScope_registrableDomain() {
-    Scope s = new Scope(Scope.Kind.DOMAIN, 3, List.of(), List.of(), List.of());
-    s.addSeed("http://www.a.co.uk/");
-    assertThat(s.refusal("http://b.a.co.uk/", 1)).isNull();
-    assertThat(s.refusal("http://other.co.uk/", 1)).contains("not a seed domain");
+  @ParameterizedTest(name = "{0} scope from {1}: {2} at depth {3} -> {4}")
+  @CsvSource(delimiter = '|', nullValues = "null", textBlock = """
+      HOST   | http://www.a.com/   | http://www.a.com/x    | 1 | null
+      HOST   | http://www.a.com/   | http://b.a.com/x      | 1 | not a seed host
+      HOST   | http://www.a.com/   | http://www.a.com:81/x | 1 | not a seed host
+      HOST   | http://www.a.com/   | http://www.a.com/x    | 4 | depth 4 > maxDepth 3
+      DOMAIN | http://www.a.co.uk/ | http://b.a.co.uk/     | 1 | null
+      DOMAIN | http://www.a.co.uk/ | http://other.co.uk/   | 1 | not a seed domain
+      """)
+  void refusal_seedScope_refusesOutsideTheSeedsHostOrDomain(Scope.Kind kind, String seed, String url, int depth,
+      String refusal) {
+    Scope s = new Scope(kind, 3, List.of(), List.of(), List.of());
+    s.addSeed(seed);
+    if (refusal == null) {
+      assertThat(s.refusal(url, depth)).isNull();
+    } else {
+      assertThat(s.refusal(url, depth)).contains(refusal);
+    }
   }
 
   @Test
