@@ -22,7 +22,7 @@ final class LoadtestSettings {
       .defaultValue(List.of(Scenario.HELLO.name))
       .check(l -> !l.isEmpty() && l.stream().allMatch(n -> n.equals("all") || Scenario.BY_NAME.containsKey(n)),
           "some of " + Scenario.BY_NAME.keySet() + ", or all")
-      .doc("Scenarios to run, comma-separated, or all").build();
+      .doc("Scenarios to run, comma-separated, or all (default: " + Scenario.HELLO.name + ")").build();
   static final Setting<Boolean> QUICK = Setting.ofBoolean("loadtest.quick").defaultValue(false)
       .doc("1 round, 1 s warm-up, 2 s measured, the smaller connection counts").build();
   static final Setting<Integer> ROUNDS = Setting.ofInt("loadtest.rounds").optional().range(1, 20)

@@ -3,9 +3,9 @@ package io.krill.loadtest.harness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.krill.config.CommandOptions;
 import io.krill.config.ConfigException;
 import io.krill.config.Settings;
-import io.krill.loadtest.launch.SchemaOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -17,7 +17,7 @@ class LoadtestSettingsTest {
   private static Settings parse(String... args) {
     CommandLine cl = LoadtestCommand.commandLine();
     cl.parseArgs(args);
-    return SchemaOptions.flags(cl.getCommandSpec(), LoadtestSettings.SCHEMA,
+    return CommandOptions.flags(cl.getCommandSpec(), LoadtestSettings.SCHEMA,
         LoadtestSettings.SCHEMA.loader().environment(Map.of())).load();
   }
 
@@ -64,9 +64,9 @@ class LoadtestSettingsTest {
   @Test
   void badValues_reportedAgainstTheFlagAsTyped() {
     assertThatThrownBy(() -> parse("--connections", "5,0", "--heap", "lots", "--variants", "nope"))
-        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems().stream().map(SchemaOptions::describe))
-            .contains("--connections: 5,0 (expected: whole numbers 1..19500)",
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems().stream().map(CommandOptions::describe))
+            .contains("--connections: [\"5\",\"0\"] (expected: whole numbers 1..19500)",
                 "--heap: lots (expected: a JVM size such as 512m or 1g)")
-            .anyMatch(l -> l.startsWith("--variants: nope (expected: some of [netty, threads,")));
+            .anyMatch(l -> l.startsWith("--variants: [\"nope\"] (expected: some of [netty, threads,")));
   }
 }
