@@ -5,6 +5,7 @@ import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.VirtualThreads;
 import io.krill.fibers.spi.Carriers;
 import io.krill.loadtest.internal.ServerArgs;
+import io.krill.loadtest.internal.ThreadPerConnection;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.FiberServerSocket;
@@ -30,7 +31,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * One echo server of the comparison, alone in its JVM: {@code fiber} (a fiber per connection
@@ -116,11 +116,11 @@ public final class EchoServerMain {
           System.out.println("skipped: " + VirtualThreads.UNAVAILABLE);
           return;
         }
-        server = threadPerConnection(VirtualThreads::unstarted);
+        server = ThreadPerConnection.listen(BACKLOG, VirtualThreads::unstarted, EchoServerMain::blockingEcho);
         port = ((ServerSocket) server).getLocalPort();
         break;
       case "platform":
-        server = threadPerConnection(task -> new Thread(task, "echo"));
+        server = ThreadPerConnection.listen(BACKLOG, task -> new Thread(task, "echo"), EchoServerMain::blockingEcho);
         port = ((ServerSocket) server).getLocalPort();
         break;
       default:
@@ -176,28 +176,6 @@ public final class EchoServerMain {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       ctx.close();
     }
-  }
-
-  private static ServerSocket threadPerConnection(Function<Runnable, Thread> threads) throws IOException {
-    ServerSocket ss = new ServerSocket();
-    ss.setReuseAddress(true);
-    ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
-    Thread acceptor = new Thread(() -> {
-      while (!ss.isClosed()) {
-        try {
-          Socket s = ss.accept();
-          s.setTcpNoDelay(true);
-          threads.apply(() -> blockingEcho(s)).start();
-        } catch (IOException e) {
-          if (!ss.isClosed()) {
-            System.err.println("accept failed: " + e);
-          }
-        }
-      }
-    }, "acceptor");
-    acceptor.setDaemon(true);
-    acceptor.start();
-    return ss;
   }
 
   private static void blockingEcho(Socket s) {
