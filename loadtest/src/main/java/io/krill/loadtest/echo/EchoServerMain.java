@@ -4,6 +4,7 @@ import io.krill.fibers.Continuation;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.VirtualThreads;
 import io.krill.fibers.spi.Carriers;
+import io.krill.loadtest.internal.FlushingHandler;
 import io.krill.loadtest.internal.ServerArgs;
 import io.krill.loadtest.internal.ThreadPerConnection;
 import io.krill.netio.FiberInput;
@@ -18,7 +19,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -161,20 +161,10 @@ public final class EchoServerMain {
 
   /** Writes back what it reads, flushing once per read batch: Netty's own echo example. */
   @ChannelHandler.Sharable
-  static final class NettyEchoHandler extends ChannelInboundHandlerAdapter {
+  static final class NettyEchoHandler extends FlushingHandler {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       ctx.write(msg);
-    }
-
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-      ctx.flush();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      ctx.close();
     }
   }
 
