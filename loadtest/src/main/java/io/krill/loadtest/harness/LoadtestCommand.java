@@ -93,7 +93,7 @@ public final class LoadtestCommand implements Callable<Integer> {
       out.println("## " + sc.name);
       out.println(table);
       for (Report.Goal g : report.goals) {
-        out.println("goal: " + g.goal + " " + g.target + ": " + g.measured + " -> " + g.verdict);
+        out.println("goal: " + g.goal() + " " + g.target() + ": " + g.measured() + " -> " + g.verdict());
       }
       out.println("report: " + report.dir().resolve("report.md"));
       out.println();
