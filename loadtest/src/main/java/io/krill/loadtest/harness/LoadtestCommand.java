@@ -41,11 +41,13 @@ public final class LoadtestCommand implements Callable<Integer> {
     spec.usageMessage().description("Compares krill fibers with platform threads, virtual threads and raw Netty under"
         + " load, each server and generator in its own JVM, and writes report.md, results.json and PNG charts.");
     CommandOptions.addTo(spec, LoadtestSettings.SCHEMA);
-    // loadtest's lists are comma-separated on the command line too (--connections 5,7); re-added in order.
+    // Scenarios, counts and variants are comma-separated on the command line too (--connections 5,7);
+    // a JVM option may hold a comma, so it only repeats. Options are re-added to keep the help order.
     for (OptionSpec o : List.copyOf(spec.options())) {
       if (!o.usageHelp() && !o.versionHelp()) {
         spec.remove(o);
-        spec.addOption(o.type() == List.class ? o.toBuilder().splitRegex(",").build() : o);
+        boolean commas = LoadtestSettings.COMMA_LISTS.contains(o.longestName());
+        spec.addOption(commas ? o.toBuilder().splitRegex(",").build() : o);
       }
     }
     command.spec = spec;

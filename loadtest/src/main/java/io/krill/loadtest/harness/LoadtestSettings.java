@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The settings of {@code krill loadtest}, one schema under {@code loadtest.}: its flags, its
@@ -66,6 +67,9 @@ final class LoadtestSettings {
       .add(SCENARIO, QUICK, ROUNDS, WARMUP_MS, MEASURE_MS, CONNECTIONS, VARIANTS, HEAP, JDK, RESULTS, DATE,
           CONNECTIONS_PER_GENERATOR, WRK, CHILD_JVM_OPTION)
       .build();
+
+  /** The flags of the list settings that also take a comma-separated list. */
+  static final Set<String> COMMA_LISTS = Set.of(SCENARIO.flag(), CONNECTIONS.flag(), VARIANTS.flag());
 
   private LoadtestSettings() {}
 

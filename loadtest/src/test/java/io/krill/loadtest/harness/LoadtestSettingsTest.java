@@ -39,7 +39,7 @@ class LoadtestSettingsTest {
   void runSettings_everyFlag_reachesTheRun() {
     Settings s = parse("--scenario", "idle,echo", "--quick", "--rounds", "2", "--warmup-ms", "300", "--measure-ms",
         "600", "--connections", "5,7", "--variants", "netty", "--heap", "256m", "--results", "/tmp/r", "--date", "d1",
-        "--connections-per-generator", "3", "--no-wrk", "--child-jvm-option", "-Da=1", "--child-jvm-option", "-Db=2");
+        "--connections-per-generator", "3", "--no-wrk", "--child-jvm-option", "-Da=1,2", "--child-jvm-option", "-Db=2");
     RunSettings r = LoadtestSettings.runSettings(s);
     assertThat(LoadtestSettings.scenarios(s)).containsExactly(Scenario.IDLE, Scenario.ECHO);
     assertThat(r.quick).isTrue();
@@ -53,7 +53,7 @@ class LoadtestSettingsTest {
     assertThat(r.date).isEqualTo("d1");
     assertThat(r.connectionsPerGenerator).isEqualTo(3);
     assertThat(r.wrk).isFalse();
-    assertThat(r.childJvmOptions).containsExactly("-Da=1", "-Db=2");
+    assertThat(r.childJvmOptions).containsExactly("-Da=1,2", "-Db=2");
   }
 
   @Test
