@@ -1,10 +1,10 @@
 package io.krill.cli;
 
+import io.krill.config.CommandOptions;
 import io.krill.config.ConfigException;
 import io.krill.config.ConfigLoader;
 import io.krill.config.Settings;
 import io.krill.httpd.HttpServer;
-import io.krill.loadtest.launch.SchemaOptions;
 import io.krill.netio.Tls;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -52,11 +52,11 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /**
-   * Adds the flags of {@link ServeSettings#FLAGS}, each derived from its setting, and the
+   * Adds the flags of {@link ServeSettings#FLAGGED}, each derived from its setting, and the
    * settings table, unwrapped, as the help footer of the {@code serve} subcommand.
    */
   static void install(CommandLine serve) {
-    SchemaOptions.addTo(serve.getCommandSpec(), ServeSettings.FLAGS);
+    CommandOptions.addTo(serve.getCommandSpec(), ServeSettings.FLAGGED);
     serve.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, help -> helpFooter());
   }
 
@@ -70,7 +70,7 @@ final class ServeCommand implements Callable<Integer> {
     } catch (ConfigException e) {
       for (ConfigException.Problem p : e.problems()) {
         // A dedicated flag is named as typed; --set, a file or the environment need the key too.
-        String line = "flag --set".equals(p.origin()) ? p.toString() : SchemaOptions.describe(p);
+        String line = "flag --set".equals(p.origin()) ? p.toString() : CommandOptions.describe(p);
         err.println("krill serve: " + line + " (see krill serve --help)");
       }
       return 2;
@@ -97,7 +97,7 @@ final class ServeCommand implements Callable<Integer> {
     for (String a : assignments) {
       loader.set(a);
     }
-    return SchemaOptions.flags(spec, ServeSettings.FLAGS, loader).load();
+    return CommandOptions.flags(spec, ServeSettings.FLAGGED, loader).load();
   }
 
   /**

@@ -9,9 +9,6 @@ import io.krill.httpd.files.StaticFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The settings of {@code krill serve}: every {@link HttpServer.Builder} setting under
@@ -29,7 +26,7 @@ final class ServeSettings {
       .defaultValue(HttpServer.Builder.DEFAULT_ADDRESS)
       .doc("Address to listen on (0.0.0.0 or :: for every interface)").build();
   static final Setting<ExecutionMode> MODE = Setting.ofEnum("httpd.execution-mode", ExecutionMode.class)
-      .defaultValue(HttpServer.Builder.DEFAULT_MODE)
+      .flag("--mode").defaultValue(HttpServer.Builder.DEFAULT_MODE)
       .doc("What runs each connection: a fiber, a virtual thread (JDK 21+) or a platform thread").build();
   static final Setting<Long> MAX_REQUEST_LINE = Setting.ofBytes("httpd.limits.max-request-line-bytes")
       .defaultValue((long) HttpServer.Builder.DEFAULT_MAX_REQUEST_LINE_BYTES).range(1L, MAX_HEAD_BYTES)
@@ -62,13 +59,13 @@ final class ServeSettings {
       .defaultValue(HttpServer.Builder.DEFAULT_SHUTDOWN_GRACE).atLeast(Duration.ZERO)
       .doc("How long requests in flight may finish after a stop signal").build();
   static final Setting<Path> TLS_CERT = Setting.ofPath("httpd.tls.cert-file")
-      .optional().check(TlsFiles::isCertificateFile, "a PEM X.509 certificate file")
+      .flag("--tls-cert").optional().check(TlsFiles::isCertificateFile, "a PEM X.509 certificate file")
       .doc("PEM certificate chain, leaf first; turns on TLS with httpd.tls.key-file").build();
   static final Setting<Path> TLS_KEY = Setting.ofPath("httpd.tls.key-file")
-      .optional().check(TlsFiles::isPrivateKeyFile, "a PEM PKCS#8 private key file")
+      .flag("--tls-key").optional().check(TlsFiles::isPrivateKeyFile, "a PEM PKCS#8 private key file")
       .doc("PEM PKCS#8 private key (BEGIN PRIVATE KEY) of the certificate").build();
   static final Setting<Boolean> TLS_SELF_SIGNED = Setting.ofBoolean("httpd.tls.self-signed")
-      .defaultValue(false).doc("TLS with a throw-away self-signed certificate for localhost (development only)").build();
+      .flag("--tls-self-signed").defaultValue(false).doc("TLS with a throw-away self-signed certificate for localhost (development only)").build();
   static final Setting<Boolean> ACCESS_LOG = Setting.ofBoolean("httpd.access-log")
       .defaultValue(false).doc("One line per response to the SLF4J logger io.krill.httpd.access").build();
   static final Setting<Path> ROOT = Setting.ofPath("serve.root")
@@ -97,23 +94,12 @@ final class ServeSettings {
           "fiber or platform: virtual threads need JDK 21 or newer, this is " + Runtime.version().feature())
       .build();
 
-  /** The settings that have a flag of their own, and the flag; every setting has {@code --set KEY=VALUE}. */
-  static final Map<Setting<?>, String> FLAGS = flags();
+  /** The settings that have a flag of their own, in help order; every setting has {@code --set KEY=VALUE}. */
+  static final ConfigSchema FLAGGED = ConfigSchema.builder()
+      .add(ROOT, PORT, ADDRESS, MODE, TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG)
+      .build();
 
   private ServeSettings() {}
-
-  private static Map<Setting<?>, String> flags() {
-    Map<Setting<?>, String> f = new LinkedHashMap<>();
-    f.put(ROOT, "--root");
-    f.put(PORT, "--port");
-    f.put(ADDRESS, "--address");
-    f.put(MODE, "--mode");
-    f.put(TLS_CERT, "--tls-cert");
-    f.put(TLS_KEY, "--tls-key");
-    f.put(TLS_SELF_SIGNED, "--tls-self-signed");
-    f.put(ACCESS_LOG, "--access-log");
-    return Collections.unmodifiableMap(f);
-  }
 
   /** Copies every server setting except TLS onto a builder. */
   static HttpServer.Builder apply(Settings s, HttpServer.Builder b) {

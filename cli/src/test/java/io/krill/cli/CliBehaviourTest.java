@@ -38,7 +38,7 @@ class CliBehaviourTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"serve", "bench", "loadtest", "demo", "weave", "crawl"})
+  @ValueSource(strings = {"serve", "bench", "loadtest", "demo", "weave", "crawl", "testweb"})
   void unknownFlag_oneLineNamingFlagAsTypedAndSubcommandHelp_status2(String command) {
     String[] r = command.equals("weave") ? capture(false, command, "--bogus-flag", "classes")
         : capture(false, command, "--bogus-flag");

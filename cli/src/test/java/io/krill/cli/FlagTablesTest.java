@@ -42,8 +42,8 @@ class FlagTablesTest {
   void markdown_schemaCommand_defaultFromTheSchema() {
     assertThat(FlagTables.markdown("loadtest"))
         .contains("| `--heap HEAP` | `1g` | Fixed heap (-Xms = -Xmx) of every child JVM |")
-        .contains("| `--rounds ROUNDS` | `3; slow-handler and idle 2; quick 1` | Interleaved rounds |")
-        .contains("| `--no-wrk` |  | Turns off: Cross-check the hello cells with wrk when it is installed |");
+        .contains("| `--rounds N` | `3; slow-handler and idle 2; quick 1` | Interleaved rounds |")
+        .contains("| `--no-wrk` | `on; this flag turns it off` | Cross-check the hello cells with wrk when it is installed |");
   }
 
   @Test

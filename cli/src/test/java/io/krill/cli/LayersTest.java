@@ -13,8 +13,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The module graph holds on krill's main code (every module is on this module's test class
@@ -52,29 +56,20 @@ class LayersTest {
     assertThat(imported).containsAll(modules.stream().filter(m -> !NOT_CHECKED.contains(m)).toList());
   }
 
-  @Test
-  void main_noModuleUsesAnotherModulesInternalPackage() {
-    Layers.noForeignInternals(ROOT).check(main);
+  static Stream<Named<ArchRule>> rules() {
+    return Stream.of(
+        Named.of("noForeignInternals", Layers.noForeignInternals(ROOT)),
+        Named.of("noUpwardDependencies", Layers.noUpwardDependencies(ROOT)),
+        Named.of("noCyclesBetweenModules", Layers.noCyclesBetweenModules(ROOT)),
+        Named.of("noCyclesBetweenPackages", Layers.noCyclesBetweenPackages(ROOT)),
+        Named.of("configUsesOnlyTheJdkTypesafeConfigAndPicocli",
+            Layers.configUsesOnlyTheJdkTypesafeConfigAndPicocli(ROOT)));
   }
 
-  @Test
-  void main_noModuleDependsUpward() {
-    Layers.noUpwardDependencies(ROOT).check(main);
-  }
-
-  @Test
-  void main_noCycleBetweenModules() {
-    Layers.noCyclesBetweenModules(ROOT).check(main);
-  }
-
-  @Test
-  void main_noCycleBetweenPackages() {
-    Layers.noCyclesBetweenPackages(ROOT).check(main);
-  }
-
-  @Test
-  void main_configUsesOnlyTheJdkTypesafeConfigAndPicocli() {
-    Layers.configUsesOnlyTheJdkTypesafeConfigAndPicocli(ROOT).check(main);
+  @ParameterizedTest
+  @MethodSource("rules")
+  void main_everyRule_holds(ArchRule rule) {
+    rule.check(main);
   }
 
   @Test

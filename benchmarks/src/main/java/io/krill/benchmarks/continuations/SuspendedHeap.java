@@ -1,11 +1,10 @@
 package io.krill.benchmarks.continuations;
 
+import io.krill.benchmarks.internal.Heap;
 import io.krill.fibers.Continuation;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.fibers.VirtualThreads;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -51,7 +50,6 @@ public final class SuspendedHeap implements Callable<Integer> {
    * Runs one measurement.
    *
    * @param args KIND COUNT
-   * @throws InterruptedException if interrupted while waiting for threads to park
    */
   public static void main(String[] args) {
     System.exit(new CommandLine(new SuspendedHeap()).execute(args));
@@ -65,9 +63,6 @@ public final class SuspendedHeap implements Callable<Integer> {
    */
   @Override
   public Integer call() throws InterruptedException {
-    SuspendedHeap a = this;
-    String kind = a.kind;
-    int count = a.count;
     if (count <= 0) {
       System.err.println("SuspendedHeap: COUNT: " + count + " (expected: > 0; see SuspendedHeap --help)");
       return 2;
@@ -78,7 +73,7 @@ public final class SuspendedHeap implements Callable<Integer> {
       return 0;
     }
     Object[] held = new Object[count];
-    long before = usedAfterGc();
+    long before = Heap.usedAfterGc(5);
     switch (kind) {
       case "continuation1":
         holdContinuations(held, SuspendedHeap::depth1);
@@ -97,7 +92,7 @@ public final class SuspendedHeap implements Callable<Integer> {
             + " (expected: continuation1, continuation5, virtualThread1 or virtualThread5)");
         return 2;
     }
-    long after = usedAfterGc();
+    long after = Heap.usedAfterGc(5);
     Reference.reachabilityFence(held);
     System.out.printf(Locale.ROOT, "heap kind=%s count=%d bytesPerItem=%.1f usedBefore=%d usedAfter=%d jdk=%s%n",
         kind, count, (after - before) / (double) count, before, after, Runtime.version());
@@ -127,16 +122,6 @@ public final class SuspendedHeap implements Callable<Integer> {
         Thread.sleep(1);
       }
     }
-  }
-
-  private static long usedAfterGc() {
-    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-    long used = Long.MAX_VALUE;
-    for (int i = 0; i < 5; i++) {
-      System.gc();
-      used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
-    }
-    return used;
   }
 
   private static void depth1() throws Suspendable {

@@ -83,7 +83,6 @@ public final class Mandelbrot {
    * Runs the competitors.
    *
    * @param args WIDTH HEIGHT ROUNDS [SECONDS]
-   * @throws Exception if a run fails
    */
   public static void main(String[] args) {
     System.exit(new CommandLine(new Args()).execute(args));

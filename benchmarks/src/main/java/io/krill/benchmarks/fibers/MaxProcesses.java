@@ -1,5 +1,6 @@
 package io.krill.benchmarks.fibers;
 
+import io.krill.benchmarks.internal.Heap;
 import io.krill.fibers.Channel;
 import io.krill.fibers.Continuation;
 import io.krill.fibers.Fiber;
@@ -8,12 +9,7 @@ import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.fibers.VirtualThreads;
 import io.krill.fibers.spi.Carriers;
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -79,7 +75,6 @@ public final class MaxProcesses implements Callable<Integer> {
    * Runs the test.
    *
    * @param args KIND MAX [SECONDS] ({@code --help} explains them)
-   * @throws InterruptedException if interrupted
    */
   public static void main(String[] args) {
     System.exit(new CommandLine(new MaxProcesses()).execute(args));
@@ -93,10 +88,6 @@ public final class MaxProcesses implements Callable<Integer> {
    */
   @Override
   public Integer call() throws InterruptedException {
-    MaxProcesses a = this;
-    String kind = a.kind;
-    long max = a.max;
-    long seconds = a.seconds;
     if (max <= 0 || seconds <= 0) {
       usage((max <= 0 ? "MAX: " + max : "SECONDS: " + seconds) + " (expected: > 0)");
     }
@@ -122,8 +113,8 @@ public final class MaxProcesses implements Callable<Integer> {
     Object[] strands = new Object[(int) max];
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     long heapMax = Runtime.getRuntime().maxMemory();
-    long baseline = usedAfterGc();
-    long rssBaseline = rss();
+    long baseline = Heap.usedAfterGc(3);
+    long rssBaseline = Heap.rss();
     int live = 0;
     String stoppedBy = "reached MAX";
     long spawnNanos = 0;
@@ -165,9 +156,9 @@ public final class MaxProcesses implements Callable<Integer> {
         stoppedBy = "strands not all parked within the time bound";
         break;
       }
-      long used = usedAfterGc();
+      long used = Heap.usedAfterGc(3);
       double perStrand = (used - baseline) / (double) live;
-      long rss = rss();
+      long rss = Heap.rss();
       System.out.printf(Locale.ROOT, "step kind=%s live=%d bytesPerStrand=%.1f rssPerStrand=%.1f usedHeap=%d"
           + " heapMax=%d spawnNsPerStrand=%.1f jdk=%s%n", kind, live, perStrand,
           (rss - rssBaseline) / (double) live, used, heapMax, spawnNanos / (double) live, Runtime.version());
@@ -277,30 +268,6 @@ public final class MaxProcesses implements Callable<Integer> {
       }
     }
     return true;
-  }
-
-  private static long usedAfterGc() {
-    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-    long used = Long.MAX_VALUE;
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-      used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
-    }
-    return used;
-  }
-
-  /** @return the resident set size in bytes, or 0 where /proc is absent */
-  private static long rss() {
-    try {
-      for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
-        if (line.startsWith("VmRSS:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-        }
-      }
-    } catch (IOException | NumberFormatException e) {
-      return 0;
-    }
-    return 0;
   }
 
   private static void usage(String why) {

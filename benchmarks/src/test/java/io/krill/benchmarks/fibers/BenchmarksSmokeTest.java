@@ -28,6 +28,16 @@ class BenchmarksSmokeTest {
     });
   }
 
+  /* One JMH trial by hand: the set-up, the benchmark body, and the tear-down even when the body fails. */
+  private static void trial(Runnable setUp, Runnable body, Runnable tearDown) {
+    setUp.run();
+    try {
+      body.run();
+    } finally {
+      tearDown.run();
+    }
+  }
+
   static Stream<String> channelCompetitors() {
     return available("fiber", "virtualThreadSyncQueue", "virtualThreadChannel", "platformSyncQueue", "platformChannel");
   }
@@ -45,14 +55,11 @@ class BenchmarksSmokeTest {
   void commsTime_twoBatches_consumerSeesConsecutiveNumbers(String competitor) {
     CommsTimeBenchmark b = new CommsTimeBenchmark();
     b.competitor = competitor;
-    b.setUp();
-    try {
+    trial(b::setUp, () -> {
       b.cycles();
       b.cycles();
       assertThat(b.cyclesDone()).isEqualTo(2L * CommsTimeBenchmark.BATCH);
-    } finally {
-      b.tearDown();
-    }
+    }, b::tearDown);
   }
 
   @ParameterizedTest
@@ -62,12 +69,7 @@ class BenchmarksSmokeTest {
       RingBenchmark b = new RingBenchmark();
       b.competitor = competitor;
       b.tokens = tokens;
-      b.setUp();
-      try {
-        b.hops(); // lapAll checks the sum of the tokens that came back
-      } finally {
-        b.tearDown();
-      }
+      trial(b::setUp, b::hops, b::tearDown); // lapAll checks the sum of the tokens that came back
     }
   }
 
@@ -76,14 +78,11 @@ class BenchmarksSmokeTest {
   void spawnJoin_batch_runsEveryChild(String competitor) {
     SpawnJoinBenchmark b = new SpawnJoinBenchmark();
     b.competitor = competitor;
-    b.setUp();
-    try {
+    trial(b::setUp, () -> {
       long before = SpawnJoinBenchmark.sink;
       b.spawnJoin();
       assertThat(SpawnJoinBenchmark.sink).isGreaterThan(before);
-    } finally {
-      b.tearDown();
-    }
+    }, b::tearDown);
   }
 
   @ParameterizedTest
@@ -91,12 +90,7 @@ class BenchmarksSmokeTest {
   void parkUnpark_oneAndTwoCarriers_handOversComplete(String competitor) {
     ParkUnparkBenchmark one = new ParkUnparkBenchmark();
     one.competitor = competitor;
-    one.setUp();
-    try {
-      one.handOvers();
-    } finally {
-      one.tearDown();
-    }
+    trial(one::setUp, one::handOvers, one::tearDown);
     List<String> cross = new ArrayList<>(List.of(competitor));
     if (competitor.equals("fiber")) {
       cross.add("fiberSameLoop");
@@ -104,12 +98,7 @@ class BenchmarksSmokeTest {
     for (String c : cross) {
       CrossLoopUnparkBenchmark two = new CrossLoopUnparkBenchmark();
       two.competitor = c;
-      two.setUp();
-      try {
-        two.handOvers();
-      } finally {
-        two.tearDown();
-      }
+      trial(two::setUp, two::handOvers, two::tearDown);
     }
   }
 

@@ -41,21 +41,7 @@ final class BenchReport {
    * {@code competitors} in {@code benchmark} (a class's simple name) with {@code params} (the
    * other parameters, as {@link #otherParams} writes them).
    */
-  static final class Goal {
-    final String goal;
-    final String benchmark;
-    final String params;
-    final List<String> competitors;
-    final double times;
-
-    Goal(String goal, String benchmark, String params, List<String> competitors, double times) {
-      this.goal = goal;
-      this.benchmark = benchmark;
-      this.params = params;
-      this.competitors = competitors;
-      this.times = times;
-    }
-
+  record Goal(String goal, String benchmark, String params, List<String> competitors, double times) {
     String target() {
       return String.format(Locale.ROOT, "≥ %.3g× faster than %s", times, String.join(" or ", competitors))
           .replace(".00×", "×");
@@ -96,18 +82,9 @@ final class BenchReport {
   }
 
   /** One competitor's cost relative to krill's, over the rounds. */
-  static final class Ratio {
-    final String benchmark;
-    final String params;
-    final String competitor;
-    final String baseline;
-    final List<Double> perRound = new ArrayList<>();
-
+  record Ratio(String benchmark, String params, String competitor, String baseline, List<Double> perRound) {
     Ratio(String benchmark, String params, String competitor, String baseline) {
-      this.benchmark = benchmark;
-      this.params = params;
-      this.competitor = competitor;
-      this.baseline = baseline;
+      this(benchmark, params, competitor, baseline, new ArrayList<>());
     }
 
     double median() {
@@ -146,7 +123,7 @@ final class BenchReport {
         String key = group(p) + "|" + competitor;
         Ratio ratio = byKey.computeIfAbsent(key, k -> new Ratio(shortName(p), otherParams(p), competitor,
             base.getParams().getParam(COMPETITOR)));
-        ratio.perRound.add(costRatio(p.getMode(), r.getPrimaryResult(), base.getPrimaryResult()));
+        ratio.perRound().add(costRatio(p.getMode(), r.getPrimaryResult(), base.getPrimaryResult()));
       }
     }
     return new ArrayList<>(byKey.values());
@@ -214,11 +191,11 @@ final class BenchReport {
     }
     ArrayNode ratios = root.putArray("ratios");
     for (Ratio r : ratios()) {
-      ObjectNode o = ratios.addObject().put("benchmark", r.benchmark).put("params", r.params)
-          .put("competitor", r.competitor).put("baseline", r.baseline).put("median", r.median())
+      ObjectNode o = ratios.addObject().put("benchmark", r.benchmark()).put("params", r.params())
+          .put("competitor", r.competitor()).put("baseline", r.baseline()).put("median", r.median())
           .put("min", r.min()).put("max", r.max());
       ArrayNode each = o.putArray("perRound");
-      r.perRound.forEach(each::add);
+      r.perRound().forEach(each::add);
     }
     return root;
   }
@@ -234,14 +211,15 @@ final class BenchReport {
     for (Goal g : GOALS) {
       Ratio best = null;
       for (Ratio r : ratios) {
-        if (r.benchmark.startsWith(g.benchmark + ".") && r.params.equals(g.params) && g.competitors.contains(r.competitor)
+        if (r.benchmark().startsWith(g.benchmark() + ".") && r.params().equals(g.params())
+            && g.competitors().contains(r.competitor())
             && (best == null || r.median() < best.median())) {
           best = r;
         }
       }
       if (best != null) {
-        judged.add(new String[] {g.goal, g.target(), String.format(Locale.ROOT, "%.2f× (%.2f×–%.2f×) against %s",
-            best.median(), best.min(), best.max(), best.competitor), best.median() >= g.times ? "met" : "missed"});
+        judged.add(new String[] {g.goal(), g.target(), String.format(Locale.ROOT, "%.2f× (%.2f×–%.2f×) against %s",
+            best.median(), best.min(), best.max(), best.competitor()), best.median() >= g.times() ? "met" : "missed"});
       }
     }
     return judged;
@@ -283,8 +261,8 @@ final class BenchReport {
       b.append("## Cost of each competitor ÷ krill's (median over rounds, spread in brackets; above 1: krill faster)\n\n");
       b.append("| benchmark | params | competitor | ratio |\n|---|---|---|---|\n");
       for (Ratio r : ratios) {
-        b.append("| ").append(r.benchmark).append(" | ").append(r.params).append(" | ").append(r.competitor)
-            .append(" ÷ ").append(r.baseline).append(" | ")
+        b.append("| ").append(r.benchmark()).append(" | ").append(r.params()).append(" | ").append(r.competitor())
+            .append(" ÷ ").append(r.baseline()).append(" | ")
             .append(String.format(Locale.ROOT, "%.2f× (%.2f×–%.2f×)", r.median(), r.min(), r.max())).append(" |\n");
       }
       b.append('\n');

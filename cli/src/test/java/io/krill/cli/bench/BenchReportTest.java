@@ -10,7 +10,7 @@ class BenchReportTest {
   private static BenchReport.Ratio ratio(String benchmark, String params, String competitor, double... perRound) {
     BenchReport.Ratio r = new BenchReport.Ratio(benchmark, params, competitor, "fiber");
     for (double v : perRound) {
-      r.perRound.add(v);
+      r.perRound().add(v);
     }
     return r;
   }

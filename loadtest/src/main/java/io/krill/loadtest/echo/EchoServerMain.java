@@ -4,7 +4,9 @@ import io.krill.fibers.Continuation;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.VirtualThreads;
 import io.krill.fibers.spi.Carriers;
+import io.krill.loadtest.internal.FlushingHandler;
 import io.krill.loadtest.internal.ServerArgs;
+import io.krill.loadtest.internal.ThreadPerConnection;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.FiberServerSocket;
@@ -17,7 +19,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -30,7 +31,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * One echo server of the comparison, alone in its JVM: {@code fiber} (a fiber per connection
@@ -116,11 +116,11 @@ public final class EchoServerMain {
           System.out.println("skipped: " + VirtualThreads.UNAVAILABLE);
           return;
         }
-        server = threadPerConnection(VirtualThreads::unstarted);
+        server = ThreadPerConnection.listen(BACKLOG, VirtualThreads::unstarted, EchoServerMain::blockingEcho);
         port = ((ServerSocket) server).getLocalPort();
         break;
       case "platform":
-        server = threadPerConnection(task -> new Thread(task, "echo"));
+        server = ThreadPerConnection.listen(BACKLOG, task -> new Thread(task, "echo"), EchoServerMain::blockingEcho);
         port = ((ServerSocket) server).getLocalPort();
         break;
       default:
@@ -161,43 +161,11 @@ public final class EchoServerMain {
 
   /** Writes back what it reads, flushing once per read batch: Netty's own echo example. */
   @ChannelHandler.Sharable
-  static final class NettyEchoHandler extends ChannelInboundHandlerAdapter {
+  static final class NettyEchoHandler extends FlushingHandler {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       ctx.write(msg);
     }
-
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-      ctx.flush();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      ctx.close();
-    }
-  }
-
-  private static ServerSocket threadPerConnection(Function<Runnable, Thread> threads) throws IOException {
-    ServerSocket ss = new ServerSocket();
-    ss.setReuseAddress(true);
-    ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
-    Thread acceptor = new Thread(() -> {
-      while (!ss.isClosed()) {
-        try {
-          Socket s = ss.accept();
-          s.setTcpNoDelay(true);
-          threads.apply(() -> blockingEcho(s)).start();
-        } catch (IOException e) {
-          if (!ss.isClosed()) {
-            System.err.println("accept failed: " + e);
-          }
-        }
-      }
-    }, "acceptor");
-    acceptor.setDaemon(true);
-    acceptor.start();
-    return ss;
   }
 
   private static void blockingEcho(Socket s) {

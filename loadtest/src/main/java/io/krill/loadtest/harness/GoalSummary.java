@@ -128,8 +128,8 @@ final class GoalSummary {
   }
 
   private static String row(String module, String from, Report.Goal g) {
-    return "| " + module + " | " + from + " | " + cell(g.goal) + " | " + cell(g.target) + " | " + cell(g.measured) + " | "
-        + cell(g.verdict) + " |\n";
+    return "| " + module + " | " + from + " | " + cell(g.goal()) + " | " + cell(g.target()) + " | " + cell(g.measured()) + " | "
+        + cell(g.verdict()) + " |\n";
   }
 
   private static String cell(String s) {

@@ -1,9 +1,9 @@
 package io.krill.loadtest.harness;
 
+import io.krill.config.CommandOptions;
 import io.krill.config.ConfigException;
 import io.krill.config.Settings;
 import io.krill.loadtest.internal.ChildProcess;
-import io.krill.loadtest.launch.SchemaOptions;
 import io.krill.loadtest.internal.Reports;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * {@code krill loadtest}: runs the comparison scenarios (each server and each load generator in
@@ -39,7 +40,16 @@ public final class LoadtestCommand implements Callable<Integer> {
     spec.usageMessage().sortOptions(false);
     spec.usageMessage().description("Compares krill fibers with platform threads, virtual threads and raw Netty under"
         + " load, each server and generator in its own JVM, and writes report.md, results.json and PNG charts.");
-    SchemaOptions.addTo(spec, LoadtestSettings.SCHEMA);
+    CommandOptions.addTo(spec, LoadtestSettings.SCHEMA);
+    // Scenarios, counts and variants are comma-separated on the command line too (--connections 5,7);
+    // a JVM option may hold a comma, so it only repeats. Options are re-added to keep the help order.
+    for (OptionSpec o : List.copyOf(spec.options())) {
+      if (!o.usageHelp() && !o.versionHelp()) {
+        spec.remove(o);
+        boolean commas = LoadtestSettings.COMMA_LISTS.contains(o.longestName());
+        spec.addOption(commas ? o.toBuilder().splitRegex(",").build() : o);
+      }
+    }
     command.spec = spec;
     return new CommandLine(spec);
   }
@@ -50,12 +60,12 @@ public final class LoadtestCommand implements Callable<Integer> {
     RunSettings s;
     List<Scenario> chosen;
     try {
-      Settings settings = SchemaOptions.flags(spec, LoadtestSettings.SCHEMA, LoadtestSettings.SCHEMA.loader()).load();
+      Settings settings = CommandOptions.flags(spec, LoadtestSettings.SCHEMA, LoadtestSettings.SCHEMA.loader()).load();
       s = LoadtestSettings.runSettings(settings);
       chosen = LoadtestSettings.scenarios(settings);
     } catch (ConfigException e) {
       for (ConfigException.Problem p : e.problems()) {
-        System.err.println("krill loadtest: " + SchemaOptions.describe(p) + " (see krill loadtest --help)");
+        System.err.println("krill loadtest: " + CommandOptions.describe(p) + " (see krill loadtest --help)");
       }
       return 2;
     } catch (IllegalArgumentException e) {
@@ -85,7 +95,7 @@ public final class LoadtestCommand implements Callable<Integer> {
       out.println("## " + sc.name);
       out.println(table);
       for (Report.Goal g : report.goals) {
-        out.println("goal: " + g.goal + " " + g.target + ": " + g.measured + " -> " + g.verdict);
+        out.println("goal: " + g.goal() + " " + g.target() + ": " + g.measured() + " -> " + g.verdict());
       }
       out.println("report: " + report.dir().resolve("report.md"));
       out.println();

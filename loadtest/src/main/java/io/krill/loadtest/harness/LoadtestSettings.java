@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The settings of {@code krill loadtest}, one schema under {@code loadtest.}: its flags, its
@@ -22,7 +23,7 @@ final class LoadtestSettings {
       .defaultValue(List.of(Scenario.HELLO.name))
       .check(l -> !l.isEmpty() && l.stream().allMatch(n -> n.equals("all") || Scenario.BY_NAME.containsKey(n)),
           "some of " + Scenario.BY_NAME.keySet() + ", or all")
-      .doc("Scenarios to run, comma-separated, or all").build();
+      .doc("Scenarios to run, comma-separated, or all (default: " + Scenario.HELLO.name + ")").build();
   static final Setting<Boolean> QUICK = Setting.ofBoolean("loadtest.quick").defaultValue(false)
       .doc("1 round, 1 s warm-up, 2 s measured, the smaller connection counts").build();
   static final Setting<Integer> ROUNDS = Setting.ofInt("loadtest.rounds").optional().range(1, 20)
@@ -66,6 +67,9 @@ final class LoadtestSettings {
       .add(SCENARIO, QUICK, ROUNDS, WARMUP_MS, MEASURE_MS, CONNECTIONS, VARIANTS, HEAP, JDK, RESULTS, DATE,
           CONNECTIONS_PER_GENERATOR, WRK, CHILD_JVM_OPTION)
       .build();
+
+  /** The flags of the list settings that also take a comma-separated list. */
+  static final Set<String> COMMA_LISTS = Set.of(SCENARIO.flag(), CONNECTIONS.flag(), VARIANTS.flag());
 
   private LoadtestSettings() {}
 

@@ -38,19 +38,7 @@ final class Report {
   final List<Goal> goals = new ArrayList<>();
 
   /** A ratio goal: what, the target, what was measured, and the verdict. */
-  static final class Goal {
-    final String goal;
-    final String target;
-    final String measured;
-    final String verdict;
-
-    Goal(String goal, String target, String measured, String verdict) {
-      this.goal = goal;
-      this.target = target;
-      this.measured = measured;
-      this.verdict = verdict;
-    }
-  }
+  record Goal(String goal, String target, String measured, String verdict) {}
 
   Report(RunSettings settings, Scenario scenario, List<Cell> cells, String loadBefore, String loadAfter) {
     this.settings = settings;
@@ -330,8 +318,8 @@ final class Report {
     if (!goals.isEmpty()) {
       b.append("## Goals\n\n| goal | target | measured | verdict |\n|---|---|---|---|\n");
       for (Goal g : goals) {
-        b.append("| ").append(g.goal).append(" | ").append(g.target).append(" | ").append(g.measured).append(" | ")
-            .append(g.verdict).append(" |\n");
+        b.append("| ").append(g.goal()).append(" | ").append(g.target()).append(" | ").append(g.measured()).append(" | ")
+            .append(g.verdict()).append(" |\n");
       }
       b.append('\n');
     }
@@ -396,8 +384,8 @@ final class Report {
         .put("connectionsPerGenerator", settings.connectionsPerGenerator);
     ArrayNode g = root.putArray("goals");
     for (Goal goal : goals) {
-      g.addObject().put("goal", goal.goal).put("target", goal.target).put("measured", goal.measured)
-          .put("verdict", goal.verdict);
+      g.addObject().put("goal", goal.goal()).put("target", goal.target()).put("measured", goal.measured())
+          .put("verdict", goal.verdict());
     }
     ArrayNode c = root.putArray("cells");
     for (Cell cell : cells) {

@@ -1,5 +1,6 @@
 package io.krill.loadtest.servers;
 
+import io.krill.loadtest.internal.FlushingHandler;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -7,7 +8,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -70,7 +70,7 @@ final class NettyHttpServer implements AutoCloseable {
 
   /** Answers each request; body parts of requests (none for GET) are dropped. */
   @ChannelHandler.Sharable
-  static final class HelloHandler extends ChannelInboundHandlerAdapter {
+  static final class HelloHandler extends FlushingHandler {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       if (!(msg instanceof HttpRequest)) {
@@ -109,16 +109,6 @@ final class NettyHttpServer implements AutoCloseable {
       } else {
         ctx.write(r, ctx.voidPromise());
       }
-    }
-
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-      ctx.flush();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      ctx.close();
     }
   }
 }

@@ -1,12 +1,11 @@
 package io.krill.loadtest.servers;
 
+import io.krill.loadtest.internal.ThreadPerConnection;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Locale;
@@ -30,24 +29,7 @@ final class SocketHttpServer implements AutoCloseable {
   private final ServerSocket server;
 
   SocketHttpServer(int backlog, Function<Runnable, Thread> threads) throws IOException {
-    server = new ServerSocket();
-    server.setReuseAddress(true);
-    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), backlog);
-    Thread acceptor = new Thread(() -> {
-      while (!server.isClosed()) {
-        try {
-          Socket s = server.accept();
-          s.setTcpNoDelay(true);
-          threads.apply(() -> serve(s)).start();
-        } catch (IOException | RuntimeException | OutOfMemoryError e) {
-          if (!server.isClosed()) {
-            System.err.println("accept failed: " + e);
-          }
-        }
-      }
-    }, "acceptor");
-    acceptor.setDaemon(true);
-    acceptor.start();
+    server = ThreadPerConnection.listen(backlog, threads, SocketHttpServer::serve);
   }
 
   int port() {

@@ -3,9 +3,9 @@ package io.krill.loadtest.harness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.krill.config.CommandOptions;
 import io.krill.config.ConfigException;
 import io.krill.config.Settings;
-import io.krill.loadtest.launch.SchemaOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -17,7 +17,7 @@ class LoadtestSettingsTest {
   private static Settings parse(String... args) {
     CommandLine cl = LoadtestCommand.commandLine();
     cl.parseArgs(args);
-    return SchemaOptions.flags(cl.getCommandSpec(), LoadtestSettings.SCHEMA,
+    return CommandOptions.flags(cl.getCommandSpec(), LoadtestSettings.SCHEMA,
         LoadtestSettings.SCHEMA.loader().environment(Map.of())).load();
   }
 
@@ -39,7 +39,7 @@ class LoadtestSettingsTest {
   void runSettings_everyFlag_reachesTheRun() {
     Settings s = parse("--scenario", "idle,echo", "--quick", "--rounds", "2", "--warmup-ms", "300", "--measure-ms",
         "600", "--connections", "5,7", "--variants", "netty", "--heap", "256m", "--results", "/tmp/r", "--date", "d1",
-        "--connections-per-generator", "3", "--no-wrk", "--child-jvm-option", "-Da=1", "--child-jvm-option", "-Db=2");
+        "--connections-per-generator", "3", "--no-wrk", "--child-jvm-option", "-Da=1,2", "--child-jvm-option", "-Db=2");
     RunSettings r = LoadtestSettings.runSettings(s);
     assertThat(LoadtestSettings.scenarios(s)).containsExactly(Scenario.IDLE, Scenario.ECHO);
     assertThat(r.quick).isTrue();
@@ -53,7 +53,7 @@ class LoadtestSettingsTest {
     assertThat(r.date).isEqualTo("d1");
     assertThat(r.connectionsPerGenerator).isEqualTo(3);
     assertThat(r.wrk).isFalse();
-    assertThat(r.childJvmOptions).containsExactly("-Da=1", "-Db=2");
+    assertThat(r.childJvmOptions).containsExactly("-Da=1,2", "-Db=2");
   }
 
   @Test
@@ -64,9 +64,9 @@ class LoadtestSettingsTest {
   @Test
   void badValues_reportedAgainstTheFlagAsTyped() {
     assertThatThrownBy(() -> parse("--connections", "5,0", "--heap", "lots", "--variants", "nope"))
-        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems().stream().map(SchemaOptions::describe))
-            .contains("--connections: 5,0 (expected: whole numbers 1..19500)",
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems().stream().map(CommandOptions::describe))
+            .contains("--connections: [\"5\",\"0\"] (expected: whole numbers 1..19500)",
                 "--heap: lots (expected: a JVM size such as 512m or 1g)")
-            .anyMatch(l -> l.startsWith("--variants: nope (expected: some of [netty, threads,")));
+            .anyMatch(l -> l.startsWith("--variants: [\"nope\"] (expected: some of [netty, threads,")));
   }
 }

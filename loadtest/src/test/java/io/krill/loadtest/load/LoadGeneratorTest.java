@@ -38,14 +38,19 @@ class LoadGeneratorTest {
     return LoadSpec.builder().port(port).threads(1).sources(4).requestTimeout(Duration.ofSeconds(20));
   }
 
+  /* Exactly the bounded numbers of warm-up and measured requests, every answer checked and good. */
+  private static void assertCounts(LoadResult r, long warmup, long measured) {
+    assertThat(r.warmupRequests).isEqualTo(warmup);
+    assertThat(r.requests).isEqualTo(measured);
+    assertThat(r.errors()).isZero();
+  }
+
   @Test
   void run_closedLoopCountBounds_serverSeesExactlyWarmupPlusMeasuredRequests() throws Exception {
     try (TestHttpServer server = server(hi())) {
       LoadResult r = LoadGenerator.run(spec(server.port()).connections(7).warmup(LONG, 53).measure(LONG, 211).build());
-      assertThat(r.warmupRequests).isEqualTo(53);
-      assertThat(r.requests).isEqualTo(211);
+      assertCounts(r, 53, 211);
       assertThat(server.requests()).isEqualTo(264);
-      assertThat(r.errors()).isZero();
       assertThat(r.unfinished).isZero();
       assertThat(r.latency.getTotalCount()).isEqualTo(211);
       assertThat(r.connections).isEqualTo(7);
@@ -58,10 +63,8 @@ class LoadGeneratorTest {
     try (TestHttpServer server = server(hi())) {
       LoadResult r = LoadGenerator.run(spec(server.port()).connections(3).pipeline(16).warmup(LONG, 10)
           .measure(LONG, 100).build());
-      assertThat(r.warmupRequests).isEqualTo(10);
-      assertThat(r.requests).isEqualTo(100);
+      assertCounts(r, 10, 100);
       assertThat(server.requests()).isEqualTo(110);
-      assertThat(r.errors()).isZero();
     }
   }
 
@@ -80,9 +83,7 @@ class LoadGeneratorTest {
     try {
       LoadResult r = LoadGenerator.run(spec(server.port()).protocol(LoadSpec.Protocol.ECHO).echoSize(300).connections(4)
           .warmup(LONG, 20).measure(LONG, 120).build());
-      assertThat(r.warmupRequests).isEqualTo(20);
-      assertThat(r.requests).isEqualTo(120);
-      assertThat(r.errors()).isZero();
+      assertCounts(r, 20, 120);
     } finally {
       server.close();
       scheduler.close();
@@ -211,11 +212,9 @@ class LoadGeneratorTest {
       assertThat(server.requests()).isEqualTo(25);
       g.stop();
       LoadResult r = g.awaitResult(Duration.ofSeconds(60));
-      assertThat(r.warmupRequests).isEqualTo(25);
-      assertThat(r.requests).isEqualTo(25);
+      assertCounts(r, 25, 25);
       assertThat(r.connections).isEqualTo(25);
       assertThat(server.requests()).isEqualTo(50);
-      assertThat(r.errors()).isZero();
     }
   }
 
