@@ -130,7 +130,7 @@ public final class ConfigSchema {
 
   /**
    * Every setting as a Markdown table (key, environment variable, type, default, doc) for a
-   * README.
+   * guide (the flag tables of docs/*.md are generated this way).
    *
    * @return the table, ending with a newline
    */

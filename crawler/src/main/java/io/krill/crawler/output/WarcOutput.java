@@ -39,9 +39,9 @@ public final class WarcOutput implements AutoCloseable {
   /** Default size at which a new WARC file is started. */
   public static final long DEFAULT_MAX_FILE_BYTES = 1L << 30;
   /**
-   * Default deflate level of {@code .warc.gz} records: zlib's default. (jwarc's own gzip channel,
-   * used before, always writes level 9.) 1 costs about a third of 6's CPU for somewhat larger
-   * files (see the README).
+   * Default deflate level of {@code .warc.gz} records: zlib's default (jwarc's own gzip channel
+   * always writes level 9). 1 costs about a third of 6's CPU for somewhat larger files (see
+   * docs/crawler.md).
    */
   public static final int DEFAULT_GZIP_LEVEL = 6;
   /** File name prefix. */

@@ -10,7 +10,7 @@ import java.util.List;
  * Settings of one harness run, as {@link LoadtestCommand} parsed them, with the defaults of a
  * full run; {@link #quick()} shortens them, and {@link #forScenario} applies a scenario's own
  * rounds before it runs. Every limit has a {@code DEFAULT_*} constant and a row in the
- * README's loadtest table.
+ * loadtest guide's options table (docs/loadtest.md).
  */
 final class RunSettings {
   /** Default: interleaved rounds of a full run (slow-handler and idle: {@link Scenario#DEFAULT_LONG_ROUNDS}). */

@@ -10,8 +10,8 @@ import java.util.Objects;
 /**
  * What one load-generator run does: target, protocol, loop model, connection count and the
  * bounds of its two phases. Immutable; build with {@link #builder()}. Every limit has a
- * {@code DEFAULT_*} constant and a range checked by {@link Builder#build()}, and the README's
- * load-generator table lists them.
+ * {@code DEFAULT_*} constant and a range checked by {@link Builder#build()}, and the
+ * load-generator table of docs/loadtest.md lists them.
  *
  * <p>Only loopback targets are accepted: {@link Builder#build()} refuses any other address
  * with an {@link IllegalArgumentException} naming the {@code target} field.
