@@ -181,34 +181,19 @@ public final class SocketOptions {
     }
 
     /** @param timeout how long a connect (and a client's TLS handshake wait) may take, > 0 @return this */
-    public Builder connectTimeout(Duration timeout) {
-      connectTimeout = Checks.positive("connectTimeout", timeout);
-      return this;
-    }
+    public Builder connectTimeout(Duration timeout) { connectTimeout = Checks.positive("connectTimeout", timeout); return this; }
 
     /** @param timeout how long one read may wait, zero for forever @return this */
-    public Builder readTimeout(Duration timeout) {
-      readTimeout = Checks.nonNegative("readTimeout", timeout);
-      return this;
-    }
+    public Builder readTimeout(Duration timeout) { readTimeout = Checks.nonNegative("readTimeout", timeout); return this; }
 
     /** @param timeout how long one write or flush may wait for room, zero for forever @return this */
-    public Builder writeTimeout(Duration timeout) {
-      writeTimeout = Checks.nonNegative("writeTimeout", timeout);
-      return this;
-    }
+    public Builder writeTimeout(Duration timeout) { writeTimeout = Checks.nonNegative("writeTimeout", timeout); return this; }
 
     /** @param linger how long close() lets pending writes drain, zero to close at once @return this */
-    public Builder linger(Duration linger) {
-      this.linger = Checks.nonNegative("linger", linger);
-      return this;
-    }
+    public Builder linger(Duration linger) { this.linger = Checks.nonNegative("linger", linger); return this; }
 
     /** @param bytes how many bytes FiberOutput gathers before writing, > 0 @return this */
-    public Builder outputBufferSize(int bytes) {
-      outputBufferSize = Checks.positive("outputBufferSize", bytes);
-      return this;
-    }
+    public Builder outputBufferSize(int bytes) { outputBufferSize = Checks.positive("outputBufferSize", bytes); return this; }
 
     /**
      * @param low the writable-again mark, > 0
@@ -226,58 +211,31 @@ public final class SocketOptions {
     }
 
     /** @param backlog the server's pending-connection queue, > 0 @return this */
-    public Builder backlog(int backlog) {
-      this.backlog = Checks.positive("backlog", backlog);
-      return this;
-    }
+    public Builder backlog(int backlog) { this.backlog = Checks.positive("backlog", backlog); return this; }
 
     /** @param on TCP_NODELAY @return this */
-    public Builder tcpNoDelay(boolean on) {
-      tcpNoDelay = on;
-      return this;
-    }
+    public Builder tcpNoDelay(boolean on) { tcpNoDelay = on; return this; }
 
     /** @param on SO_KEEPALIVE @return this */
-    public Builder keepAlive(boolean on) {
-      keepAlive = on;
-      return this;
-    }
+    public Builder keepAlive(boolean on) { keepAlive = on; return this; }
 
     /** @param bytes SO_SNDBUF, 0 for the OS default @return this */
-    public Builder sendBufferSize(int bytes) {
-      sendBufferSize = Checks.nonNegative("sendBufferSize", bytes);
-      return this;
-    }
+    public Builder sendBufferSize(int bytes) { sendBufferSize = Checks.nonNegative("sendBufferSize", bytes); return this; }
 
     /** @param bytes SO_RCVBUF, 0 for the OS default @return this */
-    public Builder receiveBufferSize(int bytes) {
-      receiveBufferSize = Checks.nonNegative("receiveBufferSize", bytes);
-      return this;
-    }
+    public Builder receiveBufferSize(int bytes) { receiveBufferSize = Checks.nonNegative("receiveBufferSize", bytes); return this; }
 
     /** @param tls TLS settings, or null for plain TCP @return this */
-    public Builder tls(Tls tls) {
-      this.tls = tls;
-      return this;
-    }
+    public Builder tls(Tls tls) { this.tls = tls; return this; }
 
     /** @param transport the transport @return this */
-    public Builder transport(Transport transport) {
-      this.transport = Objects.requireNonNull(transport, "transport");
-      return this;
-    }
+    public Builder transport(Transport transport) { this.transport = Objects.requireNonNull(transport, "transport"); return this; }
 
     /** @param scheduler the scheduler of the fibers that serve accepted connections @return this */
-    public Builder scheduler(FiberScheduler scheduler) {
-      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-      return this;
-    }
+    public Builder scheduler(FiberScheduler scheduler) { this.scheduler = Objects.requireNonNull(scheduler, "scheduler"); return this; }
 
     /** @param resolver resolves hostnames for connect; null uses the JDK's resolver on the blocking pool @return this */
-    public Builder resolver(DnsResolver resolver) {
-      this.resolver = resolver;
-      return this;
-    }
+    public Builder resolver(DnsResolver resolver) { this.resolver = resolver; return this; }
 
     /**
      * Sets the source address of client connections: connect binds it (port chosen by the OS)
@@ -287,10 +245,7 @@ public final class SocketOptions {
      * @param address the local address, or null for the OS's choice
      * @return this
      */
-    public Builder localAddress(java.net.InetAddress address) {
-      this.localAddress = address;
-      return this;
-    }
+    public Builder localAddress(java.net.InetAddress address) { this.localAddress = address; return this; }
 
     /** @return the options */
     public SocketOptions build() {
