@@ -69,13 +69,7 @@ class FiberSocketTest {
   @Test
   void connect_fromPlatformThread_blocksThreadAndEchoes() throws Exception {
     try (FiberServerSocket server = TestLoops.serve(options().build(), LINE_ECHO)) {
-      String echoed = Continuation.callOnThread(() -> {
-        try (FiberSocket s = FiberSocket.connect("localhost", server.port(), options().build())) {
-          s.output().writeUtf8("from a thread\n");
-          s.output().flush();
-          return s.input().readLine();
-        }
-      });
+      String echoed = Continuation.callOnThread(() -> TestLoops.echoLine("localhost", server.port(), options().build(), "from a thread"));
       assertThat(echoed).isEqualTo("from a thread");
     }
   }

@@ -42,13 +42,7 @@ class TlsTest {
     TestLoops.Carriers c = TestLoops.on(transport);
     try (FiberServerSocket server = server(localhost, c)) {
       SocketOptions o = c.options().tls(Tls.client(root.getCertificate())).build();
-      String echoed = c.inFiber(() -> {
-        try (FiberSocket s = FiberSocket.connect("localhost", server.port(), o)) {
-          s.output().writeUtf8("secret\n");
-          s.output().flush();
-          return s.input().readLine();
-        }
-      });
+      String echoed = c.inFiber(() -> TestLoops.echoLine("localhost", server.port(), o, "secret"));
       assertThat(echoed).isEqualTo("secret");
     }
   }
@@ -80,13 +74,7 @@ class TlsTest {
   void connect_insecureClient_acceptsCertificateForAnotherHost() throws Exception {
     try (FiberServerSocket server = server(otherName)) {
       SocketOptions o = options().tls(Tls.insecureClientTrustingAnyCertificate()).build();
-      String echoed = inFiber(() -> {
-        try (FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), o)) {
-          s.output().writeUtf8("anyway\n");
-          s.output().flush();
-          return s.input().readLine();
-        }
-      });
+      String echoed = inFiber(() -> TestLoops.echoLine("127.0.0.1", server.port(), o, "anyway"));
       assertThat(echoed).isEqualTo("anyway");
     }
   }
