@@ -76,8 +76,6 @@ public final class DnsResolver {
   /** Default hosts file. */
   public static final Path DEFAULT_HOSTS_FILE = Paths.get("/etc/hosts");
 
-  private static volatile DnsResolver system;
-
   private final LookupSession session;
   private final HostsFileParser hosts;
   private final DnsCache cache;
@@ -129,17 +127,12 @@ public final class DnsResolver {
 
   /** @return a shared resolver with the defaults and the system's DNS servers */
   public static DnsResolver system() {
-    DnsResolver r = system;
-    if (r == null) {
-      synchronized (DnsResolver.class) {
-        r = system;
-        if (r == null) {
-          r = builder().build();
-          system = r;
-        }
-      }
-    }
-    return r;
+    return SystemResolver.INSTANCE;
+  }
+
+  /* Initialization-on-demand holder: the JVM builds the shared resolver once, on the first call. */
+  private static final class SystemResolver {
+    static final DnsResolver INSTANCE = builder().build();
   }
 
   /**
