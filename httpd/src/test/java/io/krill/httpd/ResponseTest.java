@@ -133,7 +133,7 @@ class ResponseTest {
 
   @Test
   void expectContinue_bodyRead_sends100ThenResponse() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
+    try (HttpServer server = TestServers.startWithTestRoutes();
         RawHttp c = RawHttp.connect(server.port())) {
       c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
       assertThat(c.read().status()).isEqualTo(100);
@@ -146,22 +146,15 @@ class ResponseTest {
 
   @Test
   void expectContinue_bodyNotRead_noContinueAndClosed() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        RawHttp c = RawHttp.connect(server.port())) {
-      c.send("POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
-      RawHttp.Response r = c.read();
-      assertThat(r.status()).isEqualTo(405);
-      assertThat(r.header("connection")).isEqualTo("close");
-    }
+    RawHttp.Response r =
+        TestServers.exchange("POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+    assertThat(r.status()).isEqualTo(405);
+    assertThat(r.header("connection")).isEqualTo("close");
   }
 
   @Test
   void expect_unknownExpectation_answers417() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        RawHttp c = RawHttp.connect(server.port())) {
-      c.send("GET /hello HTTP/1.1\r\nHost: x\r\nExpect: tea\r\n\r\n");
-      assertThat(c.read().status()).isEqualTo(417);
-    }
+    assertThat(TestServers.exchange("GET /hello HTTP/1.1\r\nHost: x\r\nExpect: tea\r\n\r\n").status()).isEqualTo(417);
   }
 
   @Test
