@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Header logic of the file handler that needs no socket: tags, codings, dates, types, builder checks. */
 class HeadersTest {
@@ -21,16 +23,19 @@ class HeadersTest {
     assertThat(FileHandler.matches("a-b", id, gz, false)).isFalse();
   }
 
-  @Test
-  void acceptsGzip_codingsAndQValues() {
-    assertThat(FileHandler.acceptsGzip("gzip, deflate, br")).isTrue();
-    assertThat(FileHandler.acceptsGzip("br;q=1.0, GZIP;q=0.5")).isTrue();
-    assertThat(FileHandler.acceptsGzip("gzip;q=0")).isFalse();
-    assertThat(FileHandler.acceptsGzip("*")).isTrue();
-    assertThat(FileHandler.acceptsGzip("*;q=0.1, gzip;q=0")).isFalse();
-    assertThat(FileHandler.acceptsGzip("identity")).isFalse();
-    assertThat(FileHandler.acceptsGzip("gzip;q=x")).isFalse();
-    assertThat(FileHandler.acceptsGzip(null)).isFalse();
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(delimiter = '|', value = {
+    "gzip, deflate, br | true",
+    "br;q=1.0, GZIP;q=0.5 | true",
+    "gzip;q=0 | false",
+    "* | true",
+    "*;q=0.1, gzip;q=0 | false",
+    "identity | false",
+    "gzip;q=x | false",
+    " | false", // no Accept-Encoding header
+  })
+  void acceptsGzip_codingsAndQValues(String acceptEncoding, boolean expected) {
+    assertThat(FileHandler.acceptsGzip(acceptEncoding)).isEqualTo(expected);
   }
 
   @Test
@@ -42,17 +47,27 @@ class HeadersTest {
     assertThat(HttpDates.parse(null)).isEqualTo(Long.MIN_VALUE);
   }
 
-  @Test
-  void contentTypes_byExtensionAndCompressible() {
-    assertThat(ContentTypes.of("index.HTML")).isEqualTo("text/html; charset=utf-8");
-    assertThat(ContentTypes.of("app.js")).isEqualTo("text/javascript; charset=utf-8");
-    assertThat(ContentTypes.of("logo.png")).isEqualTo("image/png");
-    assertThat(ContentTypes.of("README")).isEqualTo("application/octet-stream");
-    assertThat(ContentTypes.of("x.unknown")).isEqualTo("application/octet-stream");
-    assertThat(ContentTypes.compressible("text/css; charset=utf-8")).isTrue();
-    assertThat(ContentTypes.compressible("image/svg+xml")).isTrue();
-    assertThat(ContentTypes.compressible("application/json")).isTrue();
-    assertThat(ContentTypes.compressible("image/png")).isFalse();
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(delimiter = '|', value = {
+    "index.HTML | text/html; charset=utf-8",
+    "app.js | text/javascript; charset=utf-8",
+    "logo.png | image/png",
+    "README | application/octet-stream",
+    "x.unknown | application/octet-stream",
+  })
+  void contentTypes_byExtension(String fileName, String expected) {
+    assertThat(ContentTypes.of(fileName)).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(delimiter = '|', value = {
+    "text/css; charset=utf-8 | true",
+    "image/svg+xml | true",
+    "application/json | true",
+    "image/png | false",
+  })
+  void contentTypes_compressible(String contentType, boolean expected) {
+    assertThat(ContentTypes.compressible(contentType)).isEqualTo(expected);
   }
 
   @Test
