@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Header logic of the file handler that needs no socket: tags, codings, dates, types, builder checks. */
 class HeadersTest {
@@ -23,19 +25,17 @@ class HeadersTest {
     assertThat(FileHandler.matches("a-b", id, gz, false)).isFalse();
   }
 
-  @ParameterizedTest(name = "{0} -> {1}")
-  @CsvSource(delimiter = '|', value = {
-    "gzip, deflate, br | true",
-    "br;q=1.0, GZIP;q=0.5 | true",
-    "gzip;q=0 | false",
-    "* | true",
-    "*;q=0.1, gzip;q=0 | false",
-    "identity | false",
-    "gzip;q=x | false",
-    " | false", // no Accept-Encoding header
-  })
-  void acceptsGzip_codingsAndQValues(String acceptEncoding, boolean expected) {
-    assertThat(FileHandler.acceptsGzip(acceptEncoding)).isEqualTo(expected);
+  @ParameterizedTest
+  @ValueSource(strings = {"gzip, deflate, br", "br;q=1.0, GZIP;q=0.5", "*"})
+  void acceptsGzip_gzipOrAnyWithPositiveQValue_true(String acceptEncoding) {
+    assertThat(FileHandler.acceptsGzip(acceptEncoding)).isTrue();
+  }
+
+  @ParameterizedTest
+  @NullSource // no Accept-Encoding header
+  @ValueSource(strings = {"gzip;q=0", "*;q=0.1, gzip;q=0", "identity", "gzip;q=x"})
+  void acceptsGzip_refusedUnlistedOrMalformed_false(String acceptEncoding) {
+    assertThat(FileHandler.acceptsGzip(acceptEncoding)).isFalse();
   }
 
   @Test
@@ -47,27 +47,20 @@ class HeadersTest {
     assertThat(HttpDates.parse(null)).isEqualTo(Long.MIN_VALUE);
   }
 
-  @ParameterizedTest(name = "{0} -> {1}")
+  @ParameterizedTest(name = "{0} -> {1}, compressible {2}")
   @CsvSource(delimiter = '|', value = {
-    "index.HTML | text/html; charset=utf-8",
-    "app.js | text/javascript; charset=utf-8",
-    "logo.png | image/png",
-    "README | application/octet-stream",
-    "x.unknown | application/octet-stream",
+    "index.HTML | text/html; charset=utf-8 | true",
+    "app.js | text/javascript; charset=utf-8 | true",
+    "style.css | text/css; charset=utf-8 | true",
+    "icon.svg | image/svg+xml | true",
+    "data.json | application/json | true",
+    "logo.png | image/png | false",
+    "README | application/octet-stream | false",
+    "x.unknown | application/octet-stream | false",
   })
-  void contentTypes_byExtension(String fileName, String expected) {
-    assertThat(ContentTypes.of(fileName)).isEqualTo(expected);
-  }
-
-  @ParameterizedTest(name = "{0} -> {1}")
-  @CsvSource(delimiter = '|', value = {
-    "text/css; charset=utf-8 | true",
-    "image/svg+xml | true",
-    "application/json | true",
-    "image/png | false",
-  })
-  void contentTypes_compressible(String contentType, boolean expected) {
-    assertThat(ContentTypes.compressible(contentType)).isEqualTo(expected);
+  void contentTypes_byExtensionAndCompressible(String fileName, String type, boolean compressible) {
+    assertThat(ContentTypes.of(fileName)).isEqualTo(type);
+    assertThat(ContentTypes.compressible(type)).isEqualTo(compressible);
   }
 
   @Test
