@@ -138,14 +138,9 @@ public final class TestLoops {
    * channel on a carrier; a violation is recorded and fails the test through
    * {@link NetioInvariant}.
    */
-  static final class Carriers {
-    final Transport transport;
-    final FiberScheduler scheduler;
-    final Queue<String> problems = new ConcurrentLinkedQueue<>();
-
+  record Carriers(Transport transport, FiberScheduler scheduler, Queue<String> problems) {
     Carriers(Transport transport, FiberScheduler scheduler) {
-      this.transport = transport;
-      this.scheduler = scheduler;
+      this(transport, scheduler, new ConcurrentLinkedQueue<>());
       if (!ioOf(transport).equals(io())) {
         throw new AssertionError(transport + ": carriers run " + io());
       }
