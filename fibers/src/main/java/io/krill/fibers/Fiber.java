@@ -154,28 +154,16 @@ public final class Fiber extends Stack implements Runnable {
      * @param home a home the scheduler accepts
      * @return this
      */
-    public Builder home(Object home) {
-      this.home = Objects.requireNonNull(home, "home");
-      return this;
-    }
+    public Builder home(Object home) { this.home = Objects.requireNonNull(home, "home"); return this; }
 
     /** @param name the fiber's name @return this */
-    public Builder name(String name) {
-      this.name = Objects.requireNonNull(name, "name");
-      return this;
-    }
+    public Builder name(String name) { this.name = Objects.requireNonNull(name, "name"); return this; }
 
     /** @param scheduler where the fiber runs @return this */
-    public Builder scheduler(FiberScheduler scheduler) {
-      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-      return this;
-    }
+    public Builder scheduler(FiberScheduler scheduler) { this.scheduler = Objects.requireNonNull(scheduler, "scheduler"); return this; }
 
     /** @param handler receives the fiber's uncaught exception @return this */
-    public Builder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
-      this.handler = Objects.requireNonNull(handler, "handler");
-      return this;
-    }
+    public Builder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) { this.handler = Objects.requireNonNull(handler, "handler"); return this; }
 
     /**
      * Creates the fiber without starting it.

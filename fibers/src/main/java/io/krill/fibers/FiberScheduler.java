@@ -34,7 +34,6 @@ public abstract class FiberScheduler implements AutoCloseable {
   public static final boolean DEFAULT_TRACKING = Boolean.getBoolean("krill.fibers.track");
 
   static final AtomicInteger SEQUENCE = new AtomicInteger();
-  private static volatile FiberScheduler defaultScheduler;
 
   static {
     CarrierAccess.register(new EventLoopScheduler.Access()); // how spi.Carriers reaches the carriers
@@ -96,17 +95,13 @@ public abstract class FiberScheduler implements AutoCloseable {
 
   /** @return the process-wide event-loop scheduler, one loop per core, created on first use */
   public static FiberScheduler defaultScheduler() {
-    FiberScheduler s = defaultScheduler;
-    if (s == null) {
-      synchronized (FiberScheduler.class) {
-        s = defaultScheduler;
-        if (s == null) {
-          s = new EventLoopScheduler(Runtime.getRuntime().availableProcessors(), DEFAULT_TRACKING);
-          defaultScheduler = s;
-        }
-      }
-    }
-    return s;
+    return DefaultScheduler.INSTANCE;
+  }
+
+  /* Initialization-on-demand holder: the JVM creates the scheduler once, on the first call. */
+  private static final class DefaultScheduler {
+    static final FiberScheduler INSTANCE =
+        new EventLoopScheduler(Runtime.getRuntime().availableProcessors(), DEFAULT_TRACKING);
   }
 
   private static void checkThreads(int threads) {

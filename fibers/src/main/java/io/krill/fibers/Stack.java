@@ -410,21 +410,23 @@ public class Stack implements Serializable {
     }
   }
 
-  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-    in.defaultReadObject();
-    int np = in.readInt();
-    if (np < 0) {
+  private static int readFrameSize(ObjectInputStream in) throws IOException {
+    int n = in.readInt();
+    if (n < 0) {
       throw new InvalidClassException(Stack.class.getName(), "negative frame size");
     }
+    return n;
+  }
+
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    int np = readFrameSize(in);
     prims = new long[Math.max(np, 2)];
     for (int i = 0; i < np; i++) {
       prims[i] = in.readLong();
     }
     primTop = np;
-    int nr = in.readInt();
-    if (nr < 0) {
-      throw new InvalidClassException(Stack.class.getName(), "negative frame size");
-    }
+    int nr = readFrameSize(in);
     refs = new Object[Math.max(nr, 2)];
     for (int i = 0; i < nr; i++) {
       refs[i] = in.readObject();

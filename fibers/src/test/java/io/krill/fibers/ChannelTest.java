@@ -3,6 +3,7 @@ package io.krill.fibers;
 import static io.krill.fibers.CspTestSupport.assertQuiescent;
 import static io.krill.fibers.CspTestSupport.failureOf;
 import static io.krill.fibers.CspTestSupport.fiber;
+import static io.krill.fibers.CspTestSupport.threadsFeedingFibers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -371,29 +372,21 @@ class ChannelTest extends CspTest {
   void stress_manyThreadsSendingToTheSameFibers_exactSum() throws Exception {
     int threads = 6;
     int perThread = 20_000;
-    try (FiberScheduler loops = FiberScheduler.eventLoop(2)) {
-      Channel<Integer> ch = Channel.rendezvous();
-      AtomicLong sum = new AtomicLong();
-      AtomicLong received = new AtomicLong();
-      List<Fiber> fibers = new ArrayList<>();
-      for (int f = 0; f < 3; f++) {
-        fibers.add(Fiber.builder().scheduler(loops).uncaughtExceptionHandler((t, e) -> {}).start(() -> {
-          while (true) {
-            sum.addAndGet(ch.receive());
-            received.incrementAndGet();
-          }
-        }));
+    Channel<Integer> ch = Channel.rendezvous();
+    AtomicLong sum = new AtomicLong();
+    AtomicLong received = new AtomicLong();
+    threadsFeedingFibers(3, () -> {
+      while (true) {
+        sum.addAndGet(ch.receive());
+        received.incrementAndGet();
       }
-      StrandThread.runAll(threads, "sender", () -> {
-        for (int i = 1; i <= perThread; i++) {
-          ch.send(i);
-        }
-      });
-      ch.close();
-      fibers.forEach(CspTestSupport::join);
-      assertThat(received.get()).isEqualTo((long) threads * perThread);
-      assertThat(sum.get()).isEqualTo((long) threads * perThread * (perThread + 1) / 2);
-    }
+    }, threads, "sender", () -> {
+      for (int i = 1; i <= perThread; i++) {
+        ch.send(i);
+      }
+    }, ch::close); // the receivers end with ChannelClosedException
+    assertThat(received.get()).isEqualTo((long) threads * perThread);
+    assertThat(sum.get()).isEqualTo((long) threads * perThread * (perThread + 1) / 2);
   }
 
   @Tag("stress")

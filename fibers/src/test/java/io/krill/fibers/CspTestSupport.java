@@ -26,6 +26,24 @@ final class CspTestSupport {
     Continuation.runOnThread(f::join);
   }
 
+  /**
+   * Starts {@code fibers} fibers running {@code fiberBody} on a two-loop event-loop scheduler
+   * and {@code threads} platform threads running {@code threadBody}; when the threads are done,
+   * runs {@code whenThreadsDone}, joins the fibers and closes the scheduler.
+   */
+  static void threadsFeedingFibers(int fibers, SuspendableRunnable fiberBody, int threads, String threadName,
+      SuspendableRunnable threadBody, Runnable whenThreadsDone) throws InterruptedException {
+    try (FiberScheduler loops = FiberScheduler.eventLoop(2)) {
+      List<Fiber> started = new ArrayList<>();
+      for (int f = 0; f < fibers; f++) {
+        started.add(fiber(loops, "fiber-" + f, fiberBody));
+      }
+      StrandThread.runAll(threads, threadName, threadBody);
+      whenThreadsDone.run();
+      started.forEach(CspTestSupport::join);
+    }
+  }
+
   /** Asserts the deterministic scheduler ran everything: no live fiber, no timer. */
   static void assertQuiescent(DeterministicScheduler s) {
     s.runUntilIdle();

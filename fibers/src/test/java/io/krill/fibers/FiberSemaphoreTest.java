@@ -2,12 +2,10 @@ package io.krill.fibers;
 
 import static io.krill.fibers.CspTestSupport.assertQuiescent;
 import static io.krill.fibers.CspTestSupport.fiber;
+import static io.krill.fibers.CspTestSupport.threadsFeedingFibers;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.krill.fibers.CspTestSupport.StrandThread;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -64,27 +62,20 @@ class FiberSemaphoreTest extends CspTest {
   void stress_manyThreadsReleasingToTheSameFibers_everyPermitConsumedOnce() throws Exception {
     int threads = 6;
     int perThread = 20_000;
-    try (FiberScheduler loops = FiberScheduler.eventLoop(2)) {
-      FiberSemaphore sem = FiberSemaphore.create(0);
-      AtomicLong acquired = new AtomicLong();
-      List<Fiber> fibers = new ArrayList<>();
-      int consumers = 4;
-      for (int f = 0; f < consumers; f++) {
-        fibers.add(Fiber.builder().scheduler(loops).start(() -> {
-          for (int i = 0; i < threads * perThread / consumers; i++) {
-            sem.acquire();
-            acquired.incrementAndGet();
-          }
-        }));
+    FiberSemaphore sem = FiberSemaphore.create(0);
+    AtomicLong acquired = new AtomicLong();
+    int consumers = 4;
+    threadsFeedingFibers(consumers, () -> {
+      for (int i = 0; i < threads * perThread / consumers; i++) {
+        sem.acquire();
+        acquired.incrementAndGet();
       }
-      StrandThread.runAll(threads, "releaser", () -> {
-        for (int i = 0; i < perThread; i++) {
-          sem.release();
-        }
-      });
-      fibers.forEach(CspTestSupport::join);
-      assertThat(acquired.get()).isEqualTo((long) threads * perThread);
-      assertThat(sem.availablePermits()).isZero();
-    }
+    }, threads, "releaser", () -> {
+      for (int i = 0; i < perThread; i++) {
+        sem.release();
+      }
+    }, () -> {});
+    assertThat(acquired.get()).isEqualTo((long) threads * perThread);
+    assertThat(sem.availablePermits()).isZero();
   }
 }

@@ -24,6 +24,19 @@ class SelectTest extends CspTest {
     fiber(s, "selector", () -> log.add(cases.apply(Select.<String>create()).select()));
   }
 
+  /** Starts a fiber "selector" that selects once over the cases {@code cases} adds. */
+  private Fiber selecting(UnaryOperator<Select<String>> cases) {
+    return fiber(s, "selector", () -> cases.apply(Select.<String>create()).select());
+  }
+
+  /** Asserts that {@code f} failed on the closed channel {@code name} and left no case registered on {@code other}. */
+  private void assertFailedOnClosed(Fiber f, String operation, String name, Channel<String> other) {
+    assertThat(failureOf(f)).isInstanceOf(ChannelClosedException.class)
+        .hasMessage(operation + " on closed channel \"" + name + "\"");
+    assertThat(other.trySend("x")).as("no case left registered").isFalse();
+    assertQuiescent(s);
+  }
+
   private static Channel<String> buffered(String name, String... items) {
     Channel<String> ch = Channel.create(Math.max(1, items.length), name);
     for (String i : items) {
@@ -216,30 +229,20 @@ class SelectTest extends CspTest {
     Channel<String> a = Channel.create(0, "a");
     Channel<String> closed = Channel.create(0, "gone");
     closed.close();
-    Fiber f = fiber(s, "selector", () -> Select.<String>create()
-        .onReceive(a, x -> "a")
-        .onReceive(closed, x -> "closed")
-        .select());
+    Fiber f = selecting(sel -> sel.onReceive(a, x -> "a").onReceive(closed, x -> "closed"));
     s.runUntilIdle();
-    assertThat(failureOf(f)).isInstanceOf(ChannelClosedException.class).hasMessage("receive on closed channel \"gone\"");
-    assertThat(a.trySend("x")).isFalse();
-    assertQuiescent(s);
+    assertFailedOnClosed(f, "receive", "gone", a);
   }
 
   @Test
   void select_channelClosedWhileWaiting_wakesAndThrows_otherCasesUnregistered() {
     Channel<String> a = Channel.create(0, "a");
     Channel<String> b = Channel.create(0, "b");
-    Fiber f = fiber(s, "selector", () -> Select.<String>create()
-        .onReceive(a, x -> "a")
-        .onSend(b, "x", () -> "b")
-        .select());
+    Fiber f = selecting(sel -> sel.onReceive(a, x -> "a").onSend(b, "x", () -> "b"));
     s.runUntilIdle();
     b.close();
     s.runUntilIdle();
-    assertThat(failureOf(f)).isInstanceOf(ChannelClosedException.class).hasMessage("send on closed channel \"b\"");
-    assertThat(a.trySend("x")).isFalse();
-    assertQuiescent(s);
+    assertFailedOnClosed(f, "send", "b", a);
   }
 
   @Test

@@ -159,7 +159,7 @@ final class Exchange implements Request, Response, ByteSink {
     } else if (match.route == null) {
       status(405).header("Allow", match.allow).send("405 Method Not Allowed\n");
     } else {
-      match.route.handler.handle(this, this);
+      match.route.handler().handle(this, this);
     }
   }
 

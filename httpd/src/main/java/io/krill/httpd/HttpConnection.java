@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.fibers.VarHandles;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
@@ -68,15 +69,8 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    */
   private volatile boolean wakePending;
 
-  private static final VarHandle DEADLINE;
-
-  static {
-    try {
-      DEADLINE = MethodHandles.lookup().findVarHandle(HttpConnection.class, "deadline", long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final VarHandle DEADLINE =
+      VarHandles.field(MethodHandles.lookup(), HttpConnection.class, "deadline", long.class);
 
   HttpConnection(ServerCore server, Channel channel, RequestDecoder decoder) {
     super(channel);

@@ -178,10 +178,7 @@ public final class HttpServer implements AutoCloseable {
      * @param port the port, 0..65535 (0: any free port)
      * @return this
      */
-    public Builder port(int port) {
-      this.port = Checks.inRange("port", port, 0, 65535);
-      return this;
-    }
+    public Builder port(int port) { this.port = Checks.port("port", port); return this; }
 
     /**
      * @param address an IP literal or hostname to listen on ({@code 0.0.0.0} for all IPv4)
@@ -212,100 +209,67 @@ public final class HttpServer implements AutoCloseable {
      * @param bytes the longest request line, > 0; longer gets 414
      * @return this
      */
-    public Builder maxRequestLineBytes(int bytes) {
-      this.maxRequestLineBytes = Checks.positive("maxRequestLineBytes", bytes);
-      return this;
-    }
+    public Builder maxRequestLineBytes(int bytes) { this.maxRequestLineBytes = Checks.positive("maxRequestLineBytes", bytes); return this; }
 
     /**
      * @param bytes the most bytes of all header lines together, > 0; more gets 431
      * @return this
      */
-    public Builder maxHeaderBytes(int bytes) {
-      this.maxHeaderBytes = Checks.positive("maxHeaderBytes", bytes);
-      return this;
-    }
+    public Builder maxHeaderBytes(int bytes) { this.maxHeaderBytes = Checks.positive("maxHeaderBytes", bytes); return this; }
 
     /**
      * @param count the most header fields, > 0; more gets 431
      * @return this
      */
-    public Builder maxHeaderCount(int count) {
-      this.maxHeaderCount = Checks.positive("maxHeaderCount", count);
-      return this;
-    }
+    public Builder maxHeaderCount(int count) { this.maxHeaderCount = Checks.positive("maxHeaderCount", count); return this; }
 
     /**
      * @param bytes the largest request body, >= 0; larger gets 413
      * @return this
      */
-    public Builder maxBodyBytes(long bytes) {
-      this.maxBodyBytes = Checks.nonNegative("maxBodyBytes", bytes);
-      return this;
-    }
+    public Builder maxBodyBytes(long bytes) { this.maxBodyBytes = Checks.nonNegative("maxBodyBytes", bytes); return this; }
 
     /**
      * @param count the most connections open at once, > 0; more are closed on accept
      * @return this
      */
-    public Builder maxConnections(int count) {
-      this.maxConnections = Checks.positive("maxConnections", count);
-      return this;
-    }
+    public Builder maxConnections(int count) { this.maxConnections = Checks.positive("maxConnections", count); return this; }
 
     /**
      * @param backlog connections the kernel queues before the server accepts them, > 0
      * @return this
      */
-    public Builder backlog(int backlog) {
-      this.backlog = Checks.positive("backlog", backlog);
-      return this;
-    }
+    public Builder backlog(int backlog) { this.backlog = Checks.positive("backlog", backlog); return this; }
 
     /**
      * @param timeout how long a request head may take once its first byte came, > 0
      * @return this
      */
-    public Builder headerReadTimeout(Duration timeout) {
-      this.headerReadTimeout = Checks.positive("headerReadTimeout", timeout);
-      return this;
-    }
+    public Builder headerReadTimeout(Duration timeout) { this.headerReadTimeout = Checks.positive("headerReadTimeout", timeout); return this; }
 
     /**
      * @param timeout how long a connection may idle between requests or within a body, > 0
      * @return this
      */
-    public Builder idleTimeout(Duration timeout) {
-      this.idleTimeout = Checks.positive("idleTimeout", timeout);
-      return this;
-    }
+    public Builder idleTimeout(Duration timeout) { this.idleTimeout = Checks.positive("idleTimeout", timeout); return this; }
 
     /**
      * @param timeout how long a write may wait for a client that does not read, > 0
      * @return this
      */
-    public Builder writeTimeout(Duration timeout) {
-      this.writeTimeout = Checks.positive("writeTimeout", timeout);
-      return this;
-    }
+    public Builder writeTimeout(Duration timeout) { this.writeTimeout = Checks.positive("writeTimeout", timeout); return this; }
 
     /**
      * @param grace how long {@link HttpServer#close()} lets requests in flight finish, >= 0
      * @return this
      */
-    public Builder shutdownGrace(Duration grace) {
-      this.shutdownGrace = Checks.nonNegative("shutdownGrace", grace);
-      return this;
-    }
+    public Builder shutdownGrace(Duration grace) { this.shutdownGrace = Checks.nonNegative("shutdownGrace", grace); return this; }
 
     /**
      * @param mode what runs each connection's handler code
      * @return this
      */
-    public Builder mode(ExecutionMode mode) {
-      this.mode = Objects.requireNonNull(mode, "mode");
-      return this;
-    }
+    public Builder mode(ExecutionMode mode) { this.mode = Objects.requireNonNull(mode, "mode"); return this; }
 
     /**
      * Routes {@code method} requests whose path matches {@code pattern} to {@code handler}.
@@ -320,10 +284,7 @@ public final class HttpServer implements AutoCloseable {
      * @param handler serves the matches
      * @return this
      */
-    public Builder route(String method, String pattern, Handler handler) {
-      routes.add(Router.Route.parse(method, pattern, Objects.requireNonNull(handler, "handler")));
-      return this;
-    }
+    public Builder route(String method, String pattern, Handler handler) { routes.add(Router.Route.parse(method, pattern, Objects.requireNonNull(handler, "handler"))); return this; }
 
     /**
      * Same as {@code route("GET", pattern, handler)}.
@@ -351,30 +312,21 @@ public final class HttpServer implements AutoCloseable {
      * @param handler serves requests no route matches (default: 404)
      * @return this
      */
-    public Builder fallback(Handler handler) {
-      this.fallback = Objects.requireNonNull(handler, "handler");
-      return this;
-    }
+    public Builder fallback(Handler handler) { this.fallback = Objects.requireNonNull(handler, "handler"); return this; }
 
     /**
      * @param enabled log one line per response to the SLF4J logger {@code io.krill.httpd.access}
      *     at INFO (default off)
      * @return this
      */
-    public Builder accessLog(boolean enabled) {
-      this.accessLog = enabled;
-      return this;
-    }
+    public Builder accessLog(boolean enabled) { this.accessLog = enabled; return this; }
 
     /**
      * @param scheduler the fiber scheduler whose event loops carry the connections (default:
      *     {@link FiberScheduler#defaultScheduler()})
      * @return this
      */
-    public Builder scheduler(FiberScheduler scheduler) {
-      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-      return this;
-    }
+    public Builder scheduler(FiberScheduler scheduler) { this.scheduler = Objects.requireNonNull(scheduler, "scheduler"); return this; }
 
     /**
      * @return the server, not yet started

@@ -1,5 +1,6 @@
 package io.krill.httpd;
 
+import io.krill.fibers.VarHandles;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderResult;
@@ -55,15 +56,8 @@ final class RequestDecoder extends HttpRequestDecoder {
   /** System.nanoTime() when the first byte of the current head came; 0 while none did. */
   volatile long headStartNanos;
 
-  private static final VarHandle HEAD_START;
-
-  static {
-    try {
-      HEAD_START = MethodHandles.lookup().findVarHandle(RequestDecoder.class, "headStartNanos", long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final VarHandle HEAD_START =
+      VarHandles.field(MethodHandles.lookup(), RequestDecoder.class, "headStartNanos", long.class);
 
   RequestDecoder(HttpDecoderConfig config, HttpServerStats stats) {
     super(config);

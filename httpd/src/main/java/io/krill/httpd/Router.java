@@ -139,28 +139,11 @@ final class Router {
   }
 
   /** One route: method, pattern segments and handler. */
-  static final class Route implements Comparable<Route> {
-    final String method;
-    final String pattern;
-    final Handler handler;
-    /* literal text, or null for a parameter */
-    final String[] literals;
-    final String[] paramNames;
-    /* the segment index of each parameter */
-    final int[] paramIndex;
-    final boolean wildcard;
-
-    private Route(String method, String pattern, Handler handler, String[] literals, String[] paramNames,
-        int[] paramIndex, boolean wildcard) {
-      this.method = method;
-      this.pattern = pattern;
-      this.handler = handler;
-      this.literals = literals;
-      this.paramNames = paramNames;
-      this.paramIndex = paramIndex;
-      this.wildcard = wildcard;
-    }
-
+  record Route(String method, String pattern, Handler handler,
+      /* literal text per segment, or null for a parameter */
+      String[] literals, String[] paramNames,
+      /* the segment index of each parameter */
+      int[] paramIndex, boolean wildcard) implements Comparable<Route> {
     static Route parse(String method, String pattern, Handler handler) {
       Objects.requireNonNull(method, "method");
       Objects.requireNonNull(pattern, "pattern");

@@ -26,7 +26,7 @@ class HttpServerStatsTest {
   @Test
   void bindTo_registry_metersReadTheServersCounters() throws Exception {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start()) {
+    try (HttpServer server = TestServers.startWithTestRoutes()) {
       server.stats().bindTo(registry);
       assertThat(get(server, "/hello")).isEqualTo(200);
       assertThat(get(server, "/fail")).isEqualTo(500);
@@ -45,8 +45,8 @@ class HttpServerStatsTest {
   @Test
   void withTags_twoServersOneRegistry_keptApart() throws Exception {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    try (HttpServer a = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        HttpServer b = TestServers.withTestRoutes(TestServers.builder()).build().start()) {
+    try (HttpServer a = TestServers.startWithTestRoutes();
+        HttpServer b = TestServers.startWithTestRoutes()) {
       a.stats().withTags(Tags.of("server", "a")).bindTo(registry);
       b.stats().withTags(Tags.of("server", "b")).bindTo(registry);
       assertThat(get(a, "/hello")).isEqualTo(200);
@@ -57,7 +57,7 @@ class HttpServerStatsTest {
 
   @Test
   void responses_statusClassOutOfRange_namesIt() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start()) {
+    try (HttpServer server = TestServers.startWithTestRoutes()) {
       assertThatThrownBy(() -> server.stats().responses(6)).hasMessage("statusClass: 6 (expected: 1..5)");
     }
   }

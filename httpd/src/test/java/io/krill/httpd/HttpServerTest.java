@@ -25,7 +25,7 @@ class HttpServerTest {
 
   @Test
   void get_helloRoute_answers200WithBody() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start()) {
+    try (HttpServer server = TestServers.startWithTestRoutes()) {
       HttpResponse<String> r = get(server, "/hello");
       assertThat(r.statusCode()).isEqualTo(200);
       assertThat(r.body()).isEqualTo("hello");
@@ -38,21 +38,21 @@ class HttpServerTest {
 
   @Test
   void get_pathParameter_isDecoded() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start()) {
+    try (HttpServer server = TestServers.startWithTestRoutes()) {
       assertThat(get(server, "/users/a%20b").body()).isEqualTo("user a b");
     }
   }
 
   @Test
   void get_unknownPath_answers404() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start()) {
+    try (HttpServer server = TestServers.startWithTestRoutes()) {
       assertThat(get(server, "/nope").statusCode()).isEqualTo(404);
     }
   }
 
   @Test
   void post_toGetRoute_answers405WithAllow() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start()) {
+    try (HttpServer server = TestServers.startWithTestRoutes()) {
       HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
           + "/hello")).POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(405);
@@ -62,7 +62,7 @@ class HttpServerTest {
 
   @Test
   void post_echo_returnsBody() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start()) {
+    try (HttpServer server = TestServers.startWithTestRoutes()) {
       String big = "x".repeat(100_000);
       HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
           + "/echo")).POST(HttpRequest.BodyPublishers.ofString(big)).build(), HttpResponse.BodyHandlers.ofString());
@@ -73,7 +73,7 @@ class HttpServerTest {
 
   @Test
   void handler_throws_answers500AndCounts() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start()) {
+    try (HttpServer server = TestServers.startWithTestRoutes()) {
       assertThat(get(server, "/fail").statusCode()).isEqualTo(500);
       assertThat(server.stats().responses(5)).isEqualTo(1);
     }
@@ -81,7 +81,7 @@ class HttpServerTest {
 
   @Test
   void keepAlive_manyRequests_oneConnection() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
+    try (HttpServer server = TestServers.startWithTestRoutes();
         RawHttp c = RawHttp.connect(server.port())) {
       for (int i = 0; i < 50; i++) {
         c.send("GET /users/" + i + " HTTP/1.1\r\nHost: x\r\n\r\n");

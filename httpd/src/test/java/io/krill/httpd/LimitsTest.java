@@ -74,7 +74,7 @@ class LimitsTest {
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     log.addAppender(lines);
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
+    try (HttpServer server = TestServers.startWithTestRoutes();
         RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /fail?x=1 HTTP/1.1\r\nHost: x\r\n\r\n");
       assertThat(c.read().status()).isEqualTo(500);
@@ -89,7 +89,7 @@ class LimitsTest {
 
   @Test
   void stats_requestsAndBytes_counted() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
+    try (HttpServer server = TestServers.startWithTestRoutes();
         RawHttp c = RawHttp.connect(server.port())) {
       String req = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n";
       c.send(req + req + "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n");

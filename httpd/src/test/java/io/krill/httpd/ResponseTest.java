@@ -133,7 +133,7 @@ class ResponseTest {
 
   @Test
   void expectContinue_bodyRead_sends100ThenResponse() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
+    try (HttpServer server = TestServers.startWithTestRoutes();
         RawHttp c = RawHttp.connect(server.port())) {
       c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
       assertThat(c.read().status()).isEqualTo(100);
@@ -146,22 +146,15 @@ class ResponseTest {
 
   @Test
   void expectContinue_bodyNotRead_noContinueAndClosed() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        RawHttp c = RawHttp.connect(server.port())) {
-      c.send("POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
-      RawHttp.Response r = c.read();
-      assertThat(r.status()).isEqualTo(405);
-      assertThat(r.header("connection")).isEqualTo("close");
-    }
+    RawHttp.Response r =
+        TestServers.exchange("POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+    assertThat(r.status()).isEqualTo(405);
+    assertThat(r.header("connection")).isEqualTo("close");
   }
 
   @Test
   void expect_unknownExpectation_answers417() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).build().start();
-        RawHttp c = RawHttp.connect(server.port())) {
-      c.send("GET /hello HTTP/1.1\r\nHost: x\r\nExpect: tea\r\n\r\n");
-      assertThat(c.read().status()).isEqualTo(417);
-    }
+    assertThat(TestServers.exchange("GET /hello HTTP/1.1\r\nHost: x\r\nExpect: tea\r\n\r\n").status()).isEqualTo(417);
   }
 
   @Test
@@ -192,26 +185,10 @@ class ResponseTest {
   void header_crlfInValueOrBadName_refusedBeforeAnythingIsSent() throws Exception {
     AtomicReference<String> errors = new AtomicReference<>("");
     HttpServer.Builder b = TestServers.builder().get("/inject", (req, res) -> {
-      try {
-        res.header("X-A", "a\r\nSet-Cookie: evil=1");
-      } catch (IllegalArgumentException e) {
-        errors.set(errors.get() + "value;");
-      }
-      try {
-        res.header("X A", "1");
-      } catch (IllegalArgumentException e) {
-        errors.set(errors.get() + "name;");
-      }
-      try {
-        res.addHeader("X:B", "1");
-      } catch (IllegalArgumentException e) {
-        errors.set(errors.get() + "added name;");
-      }
-      try {
-        res.addHeader("content-type", "text/plain\r\nX-Evil: 1");
-      } catch (IllegalArgumentException e) {
-        errors.set(errors.get() + "common name's value;");
-      }
+      refused(errors, "value;", () -> res.header("X-A", "a\r\nSet-Cookie: evil=1"));
+      refused(errors, "name;", () -> res.header("X A", "1"));
+      refused(errors, "added name;", () -> res.addHeader("X:B", "1"));
+      refused(errors, "common name's value;", () -> res.addHeader("content-type", "text/plain\r\nX-Evil: 1"));
       res.header("Content-Type", "text/x-safe").header("cache-control", "no-store");
       res.send("safe");
     });
@@ -281,6 +258,15 @@ class ResponseTest {
       assertThat(new String(all, StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 200 OK").contains("hello")
           .contains("streamed").contains("404 Not Found");
       assertThat(server.stats().bytesOut()).isEqualTo(all.length);
+    }
+  }
+
+  /* Runs a call that must fail the argument check, and notes the label in errors if it did. */
+  private static void refused(AtomicReference<String> errors, String label, Runnable call) {
+    try {
+      call.run();
+    } catch (IllegalArgumentException e) {
+      errors.set(errors.get() + label);
     }
   }
 }

@@ -1,6 +1,8 @@
 package io.krill.httpd;
 
 import io.krill.fibers.FiberScheduler;
+import io.krill.testkit.RawHttp;
+import java.io.IOException;
 import java.time.Duration;
 
 /** The scheduler httpd tests share, and server builders on it with test-sized deadlines. */
@@ -26,5 +28,18 @@ final class TestServers {
         .get("/fail", (req, res) -> {
           throw new IllegalStateException("boom");
         });
+  }
+
+  /** @return a started server with {@link #withTestRoutes} on {@link #builder()} */
+  static HttpServer startWithTestRoutes() throws IOException {
+    return withTestRoutes(builder()).build().start();
+  }
+
+  /** Sends one raw request to a fresh server with the test routes and returns its first response. */
+  static RawHttp.Response exchange(String request) throws Exception {
+    try (HttpServer server = startWithTestRoutes(); RawHttp c = RawHttp.connect(server.port())) {
+      c.send(request);
+      return c.read();
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.krill.httpd;
 
 import io.krill.testkit.RawHttp;
+import static io.krill.httpd.HttpServer.Builder.DEFAULT_HEADER_READ_TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -21,10 +22,16 @@ import org.junit.jupiter.api.Timeout;
 /** The idle timeout, the header-read deadline, and slowloris. */
 @Timeout(120)
 class TimeoutTest {
+  /** @return a started server with the test routes and these two deadlines */
+  private static HttpServer start(Duration headerReadTimeout, Duration idleTimeout) throws IOException {
+    return TestServers.withTestRoutes(TestServers.builder())
+        .headerReadTimeout(headerReadTimeout).idleTimeout(idleTimeout).build().start();
+  }
+
   @Test
   void idleTimeout_silentConnection_closedByServer() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).idleTimeout(Duration.ofMillis(300))
-        .build().start(); RawHttp c = RawHttp.connect(server.port())) {
+    try (HttpServer server = start(DEFAULT_HEADER_READ_TIMEOUT, Duration.ofMillis(300));
+        RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
       assertThat(c.read().status()).isEqualTo(200);
       assertThat(c.closedByServer()).as("closed within the client's read timeout").isTrue();
@@ -33,8 +40,7 @@ class TimeoutTest {
 
   @Test
   void headerReadTimeout_headNeverCompletes_answers408AndCloses() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder())
-        .headerReadTimeout(Duration.ofMillis(300)).idleTimeout(Duration.ofSeconds(60)).build().start();
+    try (HttpServer server = start(Duration.ofMillis(300), Duration.ofSeconds(60));
         RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\n");
       RawHttp.Response r = c.read();
@@ -46,8 +52,7 @@ class TimeoutTest {
 
   @Test
   void emptyLinesAfterRequest_doNotStartTheHeaderDeadline_idleCloseWithout408() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder())
-        .headerReadTimeout(Duration.ofMillis(200)).idleTimeout(Duration.ofMillis(1500)).build().start();
+    try (HttpServer server = start(Duration.ofMillis(200), Duration.ofMillis(1500));
         RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n\r\n");
       assertThat(c.read().status()).isEqualTo(200);
@@ -57,8 +62,8 @@ class TimeoutTest {
 
   @Test
   void idleTimeout_bodyStalls_answers408AndCloses() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).idleTimeout(Duration.ofMillis(300))
-        .build().start(); RawHttp c = RawHttp.connect(server.port())) {
+    try (HttpServer server = start(DEFAULT_HEADER_READ_TIMEOUT, Duration.ofMillis(300));
+        RawHttp c = RawHttp.connect(server.port())) {
       c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab");
       RawHttp.Response r = c.read();
       assertThat(r.status()).isEqualTo(408);

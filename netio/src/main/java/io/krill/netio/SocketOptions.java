@@ -15,7 +15,7 @@ import java.util.Objects;
  * SocketOptions o = SocketOptions.builder().readTimeout(Duration.ofSeconds(5)).tls(Tls.client()).build();
  * }</pre>
  */
-public final class SocketOptions {
+public final class SocketOptions implements Cloneable {
   /** Default: how long a connect may take. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
   /** Default: how long one read may wait for data (zero means forever). */
@@ -41,42 +41,34 @@ public final class SocketOptions {
   // its own clear message instead of failing class initialization once.
   private static volatile SocketOptions defaults;
 
-  final Duration connectTimeout;
-  final Duration readTimeout;
-  final Duration writeTimeout;
-  final Duration linger;
-  final int outputBufferSize;
-  final int writeLowWaterMark;
-  final int writeHighWaterMark;
-  final int backlog;
-  final boolean tcpNoDelay;
-  final boolean keepAlive;
-  final int sendBufferSize;
-  final int receiveBufferSize;
-  final Tls tls;
-  final Transport transport;
-  final FiberScheduler scheduler;
-  final DnsResolver resolver;
-  final java.net.InetAddress localAddress;
+  // Not final so that the builder can fill a private copy; a built instance is never written
+  // again, and build() hands out a fresh clone, so it is immutable once published.
+  Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+  Duration readTimeout = DEFAULT_READ_TIMEOUT;
+  Duration writeTimeout = DEFAULT_WRITE_TIMEOUT;
+  Duration linger = DEFAULT_LINGER;
+  int outputBufferSize = DEFAULT_OUTPUT_BUFFER_SIZE;
+  int writeLowWaterMark = DEFAULT_WRITE_LOW_WATER_MARK;
+  int writeHighWaterMark = DEFAULT_WRITE_HIGH_WATER_MARK;
+  int backlog = DEFAULT_BACKLOG;
+  boolean tcpNoDelay = DEFAULT_TCP_NO_DELAY;
+  boolean keepAlive = DEFAULT_KEEP_ALIVE;
+  int sendBufferSize;
+  int receiveBufferSize;
+  Tls tls;
+  Transport transport = Transport.fromSystemProperty();
+  FiberScheduler scheduler;
+  DnsResolver resolver;
+  java.net.InetAddress localAddress;
 
-  private SocketOptions(Builder b) {
-    connectTimeout = b.connectTimeout;
-    readTimeout = b.readTimeout;
-    writeTimeout = b.writeTimeout;
-    linger = b.linger;
-    outputBufferSize = b.outputBufferSize;
-    writeLowWaterMark = b.writeLowWaterMark;
-    writeHighWaterMark = b.writeHighWaterMark;
-    backlog = b.backlog;
-    tcpNoDelay = b.tcpNoDelay;
-    keepAlive = b.keepAlive;
-    sendBufferSize = b.sendBufferSize;
-    receiveBufferSize = b.receiveBufferSize;
-    tls = b.tls;
-    transport = b.transport;
-    scheduler = b.scheduler;
-    resolver = b.resolver;
-    localAddress = b.localAddress;
+  private SocketOptions() {}
+
+  private SocketOptions copy() {
+    try {
+      return (SocketOptions) super.clone();
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
   }
 
   /** @return the defaults */
@@ -140,75 +132,30 @@ public final class SocketOptions {
 
   /** Builds {@link SocketOptions}. Not thread-safe. */
   public static final class Builder {
-    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
-    private Duration readTimeout = DEFAULT_READ_TIMEOUT;
-    private Duration writeTimeout = DEFAULT_WRITE_TIMEOUT;
-    private Duration linger = DEFAULT_LINGER;
-    private int outputBufferSize = DEFAULT_OUTPUT_BUFFER_SIZE;
-    private int writeLowWaterMark = DEFAULT_WRITE_LOW_WATER_MARK;
-    private int writeHighWaterMark = DEFAULT_WRITE_HIGH_WATER_MARK;
-    private int backlog = DEFAULT_BACKLOG;
-    private boolean tcpNoDelay = DEFAULT_TCP_NO_DELAY;
-    private boolean keepAlive = DEFAULT_KEEP_ALIVE;
-    private int sendBufferSize;
-    private int receiveBufferSize;
-    private Tls tls;
-    private Transport transport = Transport.fromSystemProperty();
-    private FiberScheduler scheduler;
-    private DnsResolver resolver;
-    private java.net.InetAddress localAddress;
+    private final SocketOptions o;
 
-    private Builder() {}
+    private Builder() {
+      o = new SocketOptions();
+    }
 
-    private Builder(SocketOptions o) {
-      connectTimeout = o.connectTimeout;
-      readTimeout = o.readTimeout;
-      writeTimeout = o.writeTimeout;
-      linger = o.linger;
-      outputBufferSize = o.outputBufferSize;
-      writeLowWaterMark = o.writeLowWaterMark;
-      writeHighWaterMark = o.writeHighWaterMark;
-      backlog = o.backlog;
-      tcpNoDelay = o.tcpNoDelay;
-      keepAlive = o.keepAlive;
-      sendBufferSize = o.sendBufferSize;
-      receiveBufferSize = o.receiveBufferSize;
-      tls = o.tls;
-      transport = o.transport;
-      scheduler = o.scheduler;
-      resolver = o.resolver;
-      localAddress = o.localAddress;
+    private Builder(SocketOptions from) {
+      o = from.copy();
     }
 
     /** @param timeout how long a connect (and a client's TLS handshake wait) may take, > 0 @return this */
-    public Builder connectTimeout(Duration timeout) {
-      connectTimeout = Checks.positive("connectTimeout", timeout);
-      return this;
-    }
+    public Builder connectTimeout(Duration timeout) { o.connectTimeout = Checks.positive("connectTimeout", timeout); return this; }
 
     /** @param timeout how long one read may wait, zero for forever @return this */
-    public Builder readTimeout(Duration timeout) {
-      readTimeout = Checks.nonNegative("readTimeout", timeout);
-      return this;
-    }
+    public Builder readTimeout(Duration timeout) { o.readTimeout = Checks.nonNegative("readTimeout", timeout); return this; }
 
     /** @param timeout how long one write or flush may wait for room, zero for forever @return this */
-    public Builder writeTimeout(Duration timeout) {
-      writeTimeout = Checks.nonNegative("writeTimeout", timeout);
-      return this;
-    }
+    public Builder writeTimeout(Duration timeout) { o.writeTimeout = Checks.nonNegative("writeTimeout", timeout); return this; }
 
     /** @param linger how long close() lets pending writes drain, zero to close at once @return this */
-    public Builder linger(Duration linger) {
-      this.linger = Checks.nonNegative("linger", linger);
-      return this;
-    }
+    public Builder linger(Duration linger) { o.linger = Checks.nonNegative("linger", linger); return this; }
 
     /** @param bytes how many bytes FiberOutput gathers before writing, > 0 @return this */
-    public Builder outputBufferSize(int bytes) {
-      outputBufferSize = Checks.positive("outputBufferSize", bytes);
-      return this;
-    }
+    public Builder outputBufferSize(int bytes) { o.outputBufferSize = Checks.positive("outputBufferSize", bytes); return this; }
 
     /**
      * @param low the writable-again mark, > 0
@@ -220,64 +167,37 @@ public final class SocketOptions {
       if (high < low) {
         throw new IllegalArgumentException("writeHighWaterMark: " + high + " (expected: >= writeLowWaterMark " + low + ")");
       }
-      writeLowWaterMark = low;
-      writeHighWaterMark = high;
+      o.writeLowWaterMark = low;
+      o.writeHighWaterMark = high;
       return this;
     }
 
     /** @param backlog the server's pending-connection queue, > 0 @return this */
-    public Builder backlog(int backlog) {
-      this.backlog = Checks.positive("backlog", backlog);
-      return this;
-    }
+    public Builder backlog(int backlog) { o.backlog = Checks.positive("backlog", backlog); return this; }
 
     /** @param on TCP_NODELAY @return this */
-    public Builder tcpNoDelay(boolean on) {
-      tcpNoDelay = on;
-      return this;
-    }
+    public Builder tcpNoDelay(boolean on) { o.tcpNoDelay = on; return this; }
 
     /** @param on SO_KEEPALIVE @return this */
-    public Builder keepAlive(boolean on) {
-      keepAlive = on;
-      return this;
-    }
+    public Builder keepAlive(boolean on) { o.keepAlive = on; return this; }
 
     /** @param bytes SO_SNDBUF, 0 for the OS default @return this */
-    public Builder sendBufferSize(int bytes) {
-      sendBufferSize = Checks.nonNegative("sendBufferSize", bytes);
-      return this;
-    }
+    public Builder sendBufferSize(int bytes) { o.sendBufferSize = Checks.nonNegative("sendBufferSize", bytes); return this; }
 
     /** @param bytes SO_RCVBUF, 0 for the OS default @return this */
-    public Builder receiveBufferSize(int bytes) {
-      receiveBufferSize = Checks.nonNegative("receiveBufferSize", bytes);
-      return this;
-    }
+    public Builder receiveBufferSize(int bytes) { o.receiveBufferSize = Checks.nonNegative("receiveBufferSize", bytes); return this; }
 
     /** @param tls TLS settings, or null for plain TCP @return this */
-    public Builder tls(Tls tls) {
-      this.tls = tls;
-      return this;
-    }
+    public Builder tls(Tls tls) { o.tls = tls; return this; }
 
     /** @param transport the transport @return this */
-    public Builder transport(Transport transport) {
-      this.transport = Objects.requireNonNull(transport, "transport");
-      return this;
-    }
+    public Builder transport(Transport transport) { o.transport = Objects.requireNonNull(transport, "transport"); return this; }
 
     /** @param scheduler the scheduler of the fibers that serve accepted connections @return this */
-    public Builder scheduler(FiberScheduler scheduler) {
-      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-      return this;
-    }
+    public Builder scheduler(FiberScheduler scheduler) { o.scheduler = Objects.requireNonNull(scheduler, "scheduler"); return this; }
 
     /** @param resolver resolves hostnames for connect; null uses the JDK's resolver on the blocking pool @return this */
-    public Builder resolver(DnsResolver resolver) {
-      this.resolver = resolver;
-      return this;
-    }
+    public Builder resolver(DnsResolver resolver) { o.resolver = resolver; return this; }
 
     /**
      * Sets the source address of client connections: connect binds it (port chosen by the OS)
@@ -287,14 +207,11 @@ public final class SocketOptions {
      * @param address the local address, or null for the OS's choice
      * @return this
      */
-    public Builder localAddress(java.net.InetAddress address) {
-      this.localAddress = address;
-      return this;
-    }
+    public Builder localAddress(java.net.InetAddress address) { o.localAddress = address; return this; }
 
     /** @return the options */
     public SocketOptions build() {
-      return new SocketOptions(this);
+      return o.copy();
     }
   }
 }

@@ -167,25 +167,23 @@ public enum Transport {
 
   /** @return the client channel class of this (resolved) transport */
   public Class<? extends SocketChannel> socketChannel() {
-    switch (requireResolved()) {
-      case EPOLL:
-        return EpollSocketChannel.class;
-      case IO_URING:
-        return IoUringSocketChannel.class;
-      default:
-        return NioSocketChannel.class;
-    }
+    return pick(NioSocketChannel.class, EpollSocketChannel.class, IoUringSocketChannel.class);
   }
 
   /** @return the server channel class of this (resolved) transport */
   public Class<? extends ServerChannel> serverChannel() {
+    return pick(NioServerSocketChannel.class, EpollServerSocketChannel.class, IoUringServerSocketChannel.class);
+  }
+
+  /* One switch over the resolved transports for every per-transport choice. */
+  private <T> T pick(T nio, T epoll, T ioUring) {
     switch (requireResolved()) {
       case EPOLL:
-        return EpollServerSocketChannel.class;
+        return epoll;
       case IO_URING:
-        return IoUringServerSocketChannel.class;
+        return ioUring;
       default:
-        return NioServerSocketChannel.class;
+        return nio;
     }
   }
 

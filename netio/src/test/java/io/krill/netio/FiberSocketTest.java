@@ -69,13 +69,7 @@ class FiberSocketTest {
   @Test
   void connect_fromPlatformThread_blocksThreadAndEchoes() throws Exception {
     try (FiberServerSocket server = TestLoops.serve(options().build(), LINE_ECHO)) {
-      String echoed = Continuation.callOnThread(() -> {
-        try (FiberSocket s = FiberSocket.connect("localhost", server.port(), options().build())) {
-          s.output().writeUtf8("from a thread\n");
-          s.output().flush();
-          return s.input().readLine();
-        }
-      });
+      String echoed = Continuation.callOnThread(() -> TestLoops.echoLine("localhost", server.port(), options().build(), "from a thread"));
       assertThat(echoed).isEqualTo("from a thread");
     }
   }
@@ -135,7 +129,7 @@ class FiberSocketTest {
       BYTE_ECHO.handle(s);
     });
     SERVERS.add(server);
-    EchoClients.run("127.0.0.1", server.port(), connections, c.scheduler, transport);
+    EchoClients.run("127.0.0.1", server.port(), connections, c.scheduler(), transport);
     // Every handler ran on its channel's loop, a carrier of this transport: checked in c.serve,
     // reported by NetioInvariant.
     assertThat(served.get()).isEqualTo(connections);
@@ -145,7 +139,7 @@ class FiberSocketTest {
   void echo_transportUnlikeCarriers_channelsOnSharedGroupFibersOnCarriers(Transport carriers) throws Exception {
     TestLoops.Carriers c = TestLoops.on(carriers);
     Transport other = carriers == Transport.NIO ? Transport.IO_URING : Transport.NIO;
-    io.netty.channel.EventLoopGroup shared = other.group(c.scheduler);
+    io.netty.channel.EventLoopGroup shared = other.group(c.scheduler());
     assertThat(shared).isNotSameAs(c.group());
     java.util.Queue<String> wrong = new java.util.concurrent.ConcurrentLinkedQueue<>();
     FiberServerSocket server = TestLoops.serve(c.options().transport(other).build(), s -> {
@@ -155,7 +149,7 @@ class FiberSocketTest {
       BYTE_ECHO.handle(s);
     });
     SERVERS.add(server);
-    EchoClients.run("127.0.0.1", server.port(), 200, c.scheduler, other);
+    EchoClients.run("127.0.0.1", server.port(), 200, c.scheduler(), other);
     assertThat(wrong).isEmpty();
   }
 
@@ -372,7 +366,7 @@ class FiberSocketTest {
       Throwable failure = c.inFiber(() -> {
         FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), c.options().build());
         AtomicReference<Throwable> seen = new AtomicReference<>();
-        Fiber reader = Fiber.builder().scheduler(c.scheduler).start(() -> {
+        Fiber reader = Fiber.builder().scheduler(c.scheduler()).start(() -> {
           try {
             s.input().read();
           } catch (Throwable e) {

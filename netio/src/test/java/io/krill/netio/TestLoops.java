@@ -3,7 +3,9 @@ package io.krill.netio;
 import io.krill.fibers.Continuation;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
+import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableCallable;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -90,6 +92,15 @@ public final class TestLoops {
   }
 
   /** Runs {@code body} in a fiber of the test scheduler and returns its result; rethrows its failure. */
+  /** Connects, sends {@code line} and a newline, and returns the line the peer answers. May suspend. */
+  static String echoLine(String host, int port, SocketOptions options, String line) throws IOException, Suspendable {
+    try (FiberSocket s = FiberSocket.connect(host, port, options)) {
+      s.output().writeUtf8(line + "\n");
+      s.output().flush();
+      return s.input().readLine();
+    }
+  }
+
   public static <T> T inFiber(SuspendableCallable<T> body) throws Exception {
     return inFiber(SCHEDULER, body);
   }
@@ -127,14 +138,9 @@ public final class TestLoops {
    * channel on a carrier; a violation is recorded and fails the test through
    * {@link NetioInvariant}.
    */
-  static final class Carriers {
-    final Transport transport;
-    final FiberScheduler scheduler;
-    final Queue<String> problems = new ConcurrentLinkedQueue<>();
-
+  record Carriers(Transport transport, FiberScheduler scheduler, Queue<String> problems) {
     Carriers(Transport transport, FiberScheduler scheduler) {
-      this.transport = transport;
-      this.scheduler = scheduler;
+      this(transport, scheduler, new ConcurrentLinkedQueue<>());
       if (!ioOf(transport).equals(io())) {
         throw new AssertionError(transport + ": carriers run " + io());
       }

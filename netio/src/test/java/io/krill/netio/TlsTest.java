@@ -5,6 +5,8 @@ import static io.krill.netio.TestLoops.options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
 import java.time.Duration;
@@ -42,13 +44,7 @@ class TlsTest {
     TestLoops.Carriers c = TestLoops.on(transport);
     try (FiberServerSocket server = server(localhost, c)) {
       SocketOptions o = c.options().tls(Tls.client(root.getCertificate())).build();
-      String echoed = c.inFiber(() -> {
-        try (FiberSocket s = FiberSocket.connect("localhost", server.port(), o)) {
-          s.output().writeUtf8("secret\n");
-          s.output().flush();
-          return s.input().readLine();
-        }
-      });
+      String echoed = c.inFiber(() -> TestLoops.echoLine("localhost", server.port(), o, "secret"));
       assertThat(echoed).isEqualTo("secret");
     }
   }
@@ -58,10 +54,7 @@ class TlsTest {
     TestLoops.Carriers c = TestLoops.on(transport);
     try (FiberServerSocket server = server(localhost, c)) {
       SocketOptions o = c.options().tls(Tls.client()).build();
-      assertThatThrownBy(() -> c.inFiber(() -> FiberSocket.connect("localhost", server.port(), o)))
-          .isInstanceOf(SSLHandshakeException.class)
-          .hasMessageStartingWith("TLS handshake with localhost:" + server.port() + " failed: ")
-          .hasMessageContaining("PKIX");
+      assertHandshakeFails(() -> c.inFiber(() -> FiberSocket.connect("localhost", server.port(), o)), server.port(), "PKIX");
     }
   }
 
@@ -69,10 +62,7 @@ class TlsTest {
   void connect_certificateForAnotherHost_hostnameVerificationFails() throws Exception {
     try (FiberServerSocket server = server(otherName)) {
       SocketOptions o = options().tls(Tls.client(root.getCertificate())).build();
-      assertThatThrownBy(() -> inFiber(() -> FiberSocket.connect("localhost", server.port(), o)))
-          .isInstanceOf(SSLHandshakeException.class)
-          .hasMessageStartingWith("TLS handshake with localhost:" + server.port() + " failed: ")
-          .hasMessageContaining("localhost");
+      assertHandshakeFails(() -> inFiber(() -> FiberSocket.connect("localhost", server.port(), o)), server.port(), "localhost");
     }
   }
 
@@ -80,13 +70,7 @@ class TlsTest {
   void connect_insecureClient_acceptsCertificateForAnotherHost() throws Exception {
     try (FiberServerSocket server = server(otherName)) {
       SocketOptions o = options().tls(Tls.insecureClientTrustingAnyCertificate()).build();
-      String echoed = inFiber(() -> {
-        try (FiberSocket s = FiberSocket.connect("127.0.0.1", server.port(), o)) {
-          s.output().writeUtf8("anyway\n");
-          s.output().flush();
-          return s.input().readLine();
-        }
-      });
+      String echoed = inFiber(() -> TestLoops.echoLine("127.0.0.1", server.port(), o, "anyway"));
       assertThat(echoed).isEqualTo("anyway");
     }
   }
@@ -105,5 +89,13 @@ class TlsTest {
   void handshakeTimeout_zero_rejectedInHouseFormat() throws Exception {
     assertThatThrownBy(() -> Tls.client().handshakeTimeout(Duration.ZERO))
         .hasMessage("handshakeTimeout: 0s (expected: > 0)");
+  }
+
+  /** Asserts that {@code connect} fails the handshake with localhost, naming the peer and {@code cause}. */
+  private static void assertHandshakeFails(ThrowingCallable connect, int port, String cause) {
+    assertThatThrownBy(connect)
+        .isInstanceOf(SSLHandshakeException.class)
+        .hasMessageStartingWith("TLS handshake with localhost:" + port + " failed: ")
+        .hasMessageContaining(cause);
   }
 }

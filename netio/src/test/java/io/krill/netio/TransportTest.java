@@ -42,7 +42,7 @@ class TransportTest {
   @Test
   void carrierTransport_eachCarrierIo_isTheMatchingTransport() {
     for (Transport t : new Transport[] {Transport.NIO, Transport.EPOLL, Transport.IO_URING}) {
-      FiberScheduler s = TestLoops.on(t).scheduler;
+      FiberScheduler s = TestLoops.on(t).scheduler();
       assertThat(Transport.ofCarriers(s)).isEqualTo(t);
       assertThat(t.group(s)).isSameAs(Carriers.group(s)).isNotNull();
     }

@@ -159,19 +159,18 @@ class ExceptionsTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(Mode.class)
-  void tryWithResources_suspendInInitializerAndBody_closedInOrder(Mode mode) {
-    List<String> log = new ArrayList<>();
-    assertThat(mode.call(() -> tryWithResources(log, false, false))).isEqualTo("A+B");
-    assertThat(log).containsExactly("open a", "open b", "close b", "close a");
+  /** Every mode, with the body succeeding, and with body and close both failing. */
+  static Stream<Arguments> modesAndResourceFailures() {
+    return Arrays.stream(Mode.values()).flatMap(m -> Stream.of(
+        arguments(m, false, "A+B"), arguments(m, true, "failed body suppressed close b")));
   }
 
   @ParameterizedTest
-  @EnumSource(Mode.class)
-  void tryWithResources_bodyAndCloseFail_closeSuppressed(Mode mode) {
+  @MethodSource("modesAndResourceFailures")
+  void tryWithResources_suspendInInitializerAndBody_closedInOrderFailureOfCloseSuppressed(Mode mode, boolean fail,
+      String result) {
     List<String> log = new ArrayList<>();
-    assertThat(mode.call(() -> tryWithResources(log, true, true))).isEqualTo("failed body suppressed close b");
+    assertThat(mode.call(() -> tryWithResources(log, fail, fail))).isEqualTo(result);
     assertThat(log).containsExactly("open a", "open b", "close b", "close a");
   }
 

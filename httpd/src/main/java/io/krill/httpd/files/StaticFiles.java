@@ -98,10 +98,7 @@ public final class StaticFiles {
      * @param enabled gzip compressible types when the client accepts it
      * @return this
      */
-    public Builder gzip(boolean enabled) {
-      this.gzip = enabled;
-      return this;
-    }
+    public Builder gzip(boolean enabled) { this.gzip = enabled; return this; }
 
     /**
      * @param bytes the smallest file worth compressing, >= 0
@@ -119,10 +116,7 @@ public final class StaticFiles {
      * @param allowed serve paths with segments starting with {@code .}
      * @return this
      */
-    public Builder hiddenFiles(boolean allowed) {
-      this.hiddenFiles = allowed;
-      return this;
-    }
+    public Builder hiddenFiles(boolean allowed) { this.hiddenFiles = allowed; return this; }
 
     /**
      * @param prefix the path the root is mounted at, e.g. {@code /static} (default {@code /});

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Header logic of the file handler that needs no socket: tags, codings, dates, types, builder checks. */
 class HeadersTest {
@@ -21,16 +25,17 @@ class HeadersTest {
     assertThat(FileHandler.matches("a-b", id, gz, false)).isFalse();
   }
 
-  @Test
-  void acceptsGzip_codingsAndQValues() {
-    assertThat(FileHandler.acceptsGzip("gzip, deflate, br")).isTrue();
-    assertThat(FileHandler.acceptsGzip("br;q=1.0, GZIP;q=0.5")).isTrue();
-    assertThat(FileHandler.acceptsGzip("gzip;q=0")).isFalse();
-    assertThat(FileHandler.acceptsGzip("*")).isTrue();
-    assertThat(FileHandler.acceptsGzip("*;q=0.1, gzip;q=0")).isFalse();
-    assertThat(FileHandler.acceptsGzip("identity")).isFalse();
-    assertThat(FileHandler.acceptsGzip("gzip;q=x")).isFalse();
-    assertThat(FileHandler.acceptsGzip(null)).isFalse();
+  @ParameterizedTest
+  @ValueSource(strings = {"gzip, deflate, br", "br;q=1.0, GZIP;q=0.5", "*"})
+  void acceptsGzip_gzipOrAnyWithPositiveQValue_true(String acceptEncoding) {
+    assertThat(FileHandler.acceptsGzip(acceptEncoding)).isTrue();
+  }
+
+  @ParameterizedTest
+  @NullSource // no Accept-Encoding header
+  @ValueSource(strings = {"gzip;q=0", "*;q=0.1, gzip;q=0", "identity", "gzip;q=x"})
+  void acceptsGzip_refusedUnlistedOrMalformed_false(String acceptEncoding) {
+    assertThat(FileHandler.acceptsGzip(acceptEncoding)).isFalse();
   }
 
   @Test
@@ -42,17 +47,20 @@ class HeadersTest {
     assertThat(HttpDates.parse(null)).isEqualTo(Long.MIN_VALUE);
   }
 
-  @Test
-  void contentTypes_byExtensionAndCompressible() {
-    assertThat(ContentTypes.of("index.HTML")).isEqualTo("text/html; charset=utf-8");
-    assertThat(ContentTypes.of("app.js")).isEqualTo("text/javascript; charset=utf-8");
-    assertThat(ContentTypes.of("logo.png")).isEqualTo("image/png");
-    assertThat(ContentTypes.of("README")).isEqualTo("application/octet-stream");
-    assertThat(ContentTypes.of("x.unknown")).isEqualTo("application/octet-stream");
-    assertThat(ContentTypes.compressible("text/css; charset=utf-8")).isTrue();
-    assertThat(ContentTypes.compressible("image/svg+xml")).isTrue();
-    assertThat(ContentTypes.compressible("application/json")).isTrue();
-    assertThat(ContentTypes.compressible("image/png")).isFalse();
+  @ParameterizedTest(name = "{0} -> {1}, compressible {2}")
+  @CsvSource(delimiter = '|', value = {
+    "index.HTML | text/html; charset=utf-8 | true",
+    "app.js | text/javascript; charset=utf-8 | true",
+    "style.css | text/css; charset=utf-8 | true",
+    "icon.svg | image/svg+xml | true",
+    "data.json | application/json | true",
+    "logo.png | image/png | false",
+    "README | application/octet-stream | false",
+    "x.unknown | application/octet-stream | false",
+  })
+  void contentTypes_byExtensionAndCompressible(String fileName, String type, boolean compressible) {
+    assertThat(ContentTypes.of(fileName)).isEqualTo(type);
+    assertThat(ContentTypes.compressible(type)).isEqualTo(compressible);
   }
 
   @Test

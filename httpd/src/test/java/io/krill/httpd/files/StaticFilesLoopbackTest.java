@@ -20,13 +20,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.zip.GZIPInputStream;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -290,13 +288,8 @@ class StaticFilesLoopbackTest {
     Tls tls = Tls.server(cert.getKeyPair().getPrivate(), cert.getCertificatePath());
     try (HttpServer tlsServer = HttpServer.builder().port(0).scheduler(SCHEDULER).shutdownGrace(Duration.ofSeconds(2))
         .tls(tls).fallback(StaticFiles.handler(root)).build().start()) {
-      KeyStore trust = KeyStore.getInstance("PKCS12");
-      trust.load(null, null);
-      trust.setCertificateEntry("test", cert.getCertificate());
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      tmf.init(trust);
       SSLContext ssl = SSLContext.getInstance("TLS");
-      ssl.init(null, tmf.getTrustManagers(), null);
+      ssl.init(null, cert.toTrustManagerFactory().getTrustManagers(), null);
       HttpClient tlsClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build();
       URI uri = URI.create("https://127.0.0.1:" + tlsServer.port() + "/data.bin");
       HttpResponse<byte[]> whole = tlsClient.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofByteArray());

@@ -76,8 +76,6 @@ public final class DnsResolver {
   /** Default hosts file. */
   public static final Path DEFAULT_HOSTS_FILE = Paths.get("/etc/hosts");
 
-  private static volatile DnsResolver system;
-
   private final LookupSession session;
   private final HostsFileParser hosts;
   private final DnsCache cache;
@@ -129,17 +127,12 @@ public final class DnsResolver {
 
   /** @return a shared resolver with the defaults and the system's DNS servers */
   public static DnsResolver system() {
-    DnsResolver r = system;
-    if (r == null) {
-      synchronized (DnsResolver.class) {
-        r = system;
-        if (r == null) {
-          r = builder().build();
-          system = r;
-        }
-      }
-    }
-    return r;
+    return SystemResolver.INSTANCE;
+  }
+
+  /* Initialization-on-demand holder: the JVM builds the shared resolver once, on the first call. */
+  private static final class SystemResolver {
+    static final DnsResolver INSTANCE = builder().build();
   }
 
   /**
@@ -447,52 +440,28 @@ public final class DnsResolver {
     }
 
     /** @param timeout how long one query to one server may take, > 0 @return this */
-    public Builder timeout(Duration timeout) {
-      this.timeout = Checks.positive("timeout", timeout);
-      return this;
-    }
+    public Builder timeout(Duration timeout) { this.timeout = Checks.positive("timeout", timeout); return this; }
 
     /** @param retries retries per server after a timeout, 0..10 @return this */
-    public Builder retries(int retries) {
-      this.retries = Checks.inRange("retries", retries, 0, 10);
-      return this;
-    }
+    public Builder retries(int retries) { this.retries = Checks.inRange("retries", retries, 0, 10); return this; }
 
     /** @param minTtl the shortest caching time, >= 0 @return this */
-    public Builder minTtl(Duration minTtl) {
-      this.minTtl = Checks.nonNegative("minTtl", minTtl);
-      return this;
-    }
+    public Builder minTtl(Duration minTtl) { this.minTtl = Checks.nonNegative("minTtl", minTtl); return this; }
 
     /** @param maxTtl the longest caching time, >= 0 @return this */
-    public Builder maxTtl(Duration maxTtl) {
-      this.maxTtl = Checks.nonNegative("maxTtl", maxTtl);
-      return this;
-    }
+    public Builder maxTtl(Duration maxTtl) { this.maxTtl = Checks.nonNegative("maxTtl", maxTtl); return this; }
 
     /** @param negativeTtl how long a missing name is cached, zero for never @return this */
-    public Builder negativeTtl(Duration negativeTtl) {
-      this.negativeTtl = Checks.nonNegative("negativeTtl", negativeTtl);
-      return this;
-    }
+    public Builder negativeTtl(Duration negativeTtl) { this.negativeTtl = Checks.nonNegative("negativeTtl", negativeTtl); return this; }
 
     /** @param names the most names cached, > 0 @return this */
-    public Builder cacheSize(int names) {
-      this.cacheSize = Checks.positive("cacheSize", names);
-      return this;
-    }
+    public Builder cacheSize(int names) { this.cacheSize = Checks.positive("cacheSize", names); return this; }
 
     /** @param preference the address families and their order @return this */
-    public Builder ipPreference(IpPreference preference) {
-      this.preference = Objects.requireNonNull(preference, "preference");
-      return this;
-    }
+    public Builder ipPreference(IpPreference preference) { this.preference = Objects.requireNonNull(preference, "preference"); return this; }
 
     /** @param hostsFile the hosts file, or null for none @return this */
-    public Builder hostsFile(Path hostsFile) {
-      this.hostsFile = hostsFile;
-      return this;
-    }
+    public Builder hostsFile(Path hostsFile) { this.hostsFile = hostsFile; return this; }
 
     /** @return the resolver */
     public DnsResolver build() {

@@ -1,5 +1,6 @@
 package io.krill.netio.spi;
 
+import io.krill.fibers.VarHandles;
 import io.krill.fibers.SpinLocks;
 import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
@@ -52,18 +53,10 @@ public abstract class ConnectionHandler extends ChannelDuplexHandler {
   protected static final Object END = new Object();
 
   private static final VarHandle LOCKED = SpinLocks.handle(MethodHandles.lookup(), ConnectionHandler.class);
-  private static final VarHandle READER;
-  private static final VarHandle WRITER;
-
-  static {
-    try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      READER = l.findVarHandle(ConnectionHandler.class, "reader", Object.class);
-      WRITER = l.findVarHandle(ConnectionHandler.class, "writer", Object.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final VarHandle READER =
+      VarHandles.field(MethodHandles.lookup(), ConnectionHandler.class, "reader", Object.class);
+  private static final VarHandle WRITER =
+      VarHandles.field(MethodHandles.lookup(), ConnectionHandler.class, "writer", Object.class);
 
   /** The channel this handler serves. */
   protected final Channel channel;

@@ -20,6 +20,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.api.io.TempDir;
 
 /** DnsResolver against a real DNS server on 127.0.0.1 (TestDnsServer), over UDP and TCP. */
@@ -140,23 +142,20 @@ class DnsResolverTest {
     assertThat(server.queries("short.krill.test")).isEqualTo(2);
   }
 
-  @Test
-  void resolve_ttlAboveMaxTtl_clampedToMax() throws Exception {
-    server.answer("long.krill.test", 86400, "10.0.0.4");
-    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).maxTtl(Duration.ofMillis(200)).build();
-    resolveAll(r, "long.krill.test");
+  @ParameterizedTest(name = "{0}: ttl {1}s, minTtl {2}ms, maxTtl {3}ms")
+  @CsvSource({
+    "long.krill.test, 86400, 0, 200, 10.0.0.4, 2", // clamped down to maxTtl: expired after the pause
+    "zero.krill.test, 0, 60000, 3600000, 10.0.0.5, 1", // raised to minTtl: still cached after the pause
+  })
+  void resolve_ttlOutsideMinMax_clamped(String host, int ttl, long minTtlMillis, long maxTtlMillis, String address,
+      int expectedQueries) throws Exception {
+    server.answer(host, ttl, address);
+    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY)
+        .minTtl(Duration.ofMillis(minTtlMillis)).maxTtl(Duration.ofMillis(maxTtlMillis)).build();
+    resolveAll(r, host);
     Thread.sleep(300);
-    resolveAll(r, "long.krill.test");
-    assertThat(server.queries("long.krill.test")).isEqualTo(2);
-  }
-
-  @Test
-  void resolve_ttlZeroBelowMinTtl_cachedForMin() throws Exception {
-    server.answer("zero.krill.test", 0, "10.0.0.5");
-    DnsResolver r = resolver().ipPreference(IpPreference.IPV4_ONLY).minTtl(Duration.ofMinutes(1)).build();
-    resolveAll(r, "zero.krill.test");
-    resolveAll(r, "zero.krill.test");
-    assertThat(server.queries("zero.krill.test")).isEqualTo(1);
+    resolveAll(r, host);
+    assertThat(server.queries(host)).isEqualTo(expectedQueries);
   }
 
   @Test
