@@ -33,7 +33,7 @@ public final class DnsServer implements AutoCloseable {
 
   private DnsServer(SyntheticWeb web, int port) throws IOException {
     this.web = web;
-    this.ttlSeconds = web.config().dnsTtl.getSeconds();
+    this.ttlSeconds = web.config().dnsTtl().getSeconds();
     faults.putAll(web.dnsFaults());
     try {
       server = TestDnsServer.start(port, this::lookup);

@@ -253,7 +253,7 @@ public final class GroundTruth {
         return;
       }
       if (contacted.add(host.name) && scope.followSitemaps && host.robots == SyntheticWeb.Robots.NORMAL
-          && web.config().sitemaps && Scope.SITEMAP_DEPTH <= scope.maxDepth) {
+          && web.config().sitemaps() && Scope.SITEMAP_DEPTH <= scope.maxDepth) {
         for (String path : Pages.sitemapPaths(web, host)) {
           offer(normalize(SyntheticWeb.origin(host.name, port) + path), Scope.SITEMAP_DEPTH, false);
         }

@@ -54,13 +54,13 @@ final class Pages {
   static byte[] robots(SyntheticWeb web, SyntheticWeb.Host host, int port) {
     TestWebConfig c = web.config();
     StringBuilder sb = new StringBuilder();
-    sb.append("# robots.txt of ").append(host.name).append(", a host of the krill synthetic web (seed ").append(c.seed).append(")\n");
+    sb.append("# robots.txt of ").append(host.name).append(", a host of the krill synthetic web (seed ").append(c.seed()).append(")\n");
     sb.append("User-agent: ").append(EXCLUDED_AGENT).append("\nDisallow: /\n\n");
     sb.append("User-agent: *\nDisallow: ").append(SyntheticWeb.PRIVATE_PREFIX).append('\n');
-    if (!c.crawlDelay.isZero()) {
-      sb.append("Crawl-delay: ").append(seconds(c.crawlDelay.toMillis())).append('\n');
+    if (!c.crawlDelay().isZero()) {
+      sb.append("Crawl-delay: ").append(seconds(c.crawlDelay().toMillis())).append('\n');
     }
-    if (c.sitemaps) {
+    if (c.sitemaps()) {
       sb.append("Sitemap: ").append(SyntheticWeb.origin(host.name, port)).append("/sitemap.xml\n");
     }
     return sb.toString().getBytes(StandardCharsets.UTF_8);
@@ -68,7 +68,7 @@ final class Pages {
 
   /** @return the paths a host's sitemap lists: its public pages that answer 200, orphans included */
   static List<String> sitemapPaths(SyntheticWeb web, SyntheticWeb.Host host) {
-    int pages = web.config().pagesPerHost;
+    int pages = web.config().pagesPerHost();
     List<String> out = new ArrayList<>(Math.min(pages, SITEMAP_MAX_URLS));
     for (int k = 0; k < pages && out.size() < SITEMAP_MAX_URLS; k++) {
       SyntheticWeb.PageKind kind = web.kind(host.index, k);

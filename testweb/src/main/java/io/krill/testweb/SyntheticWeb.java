@@ -102,31 +102,31 @@ public final class SyntheticWeb {
 
   private SyntheticWeb(TestWebConfig config) {
     this.config = config;
-    int n = config.hosts;
+    int n = config.hosts();
     hosts = new Host[n];
     byName = new HashMap<>(n * 2);
     List<String> nameList = new ArrayList<>(n);
-    long first = Loopback.ipv4(config.firstIp);
-    List<InetAddress> ips = new ArrayList<>(config.ips);
-    for (int i = 0; i < config.ips; i++) {
+    long first = Loopback.ipv4(config.firstIp());
+    List<InetAddress> ips = new ArrayList<>(config.ips());
+    for (int i = 0; i < config.ips(); i++) {
       ips.add(Loopback.ipv4(first + i));
     }
     addresses = Collections.unmodifiableList(ips);
     for (int i = 0; i < n; i++) {
-      String domain = domain(i % config.domains);
-      double jitter = config.latencyJitter;
-      Duration latency = Duration.ofNanos(Math.round(config.latency.toNanos() * (1 + jitter * (2 * u(i, 0, SALT_LATENCY, 0) - 1))));
-      long bandwidth = config.bandwidth == 0 ? 0
-          : Math.max(1024, Math.round(config.bandwidth * (1 + jitter * (2 * u(i, 0, SALT_BANDWIDTH, 0) - 1))));
-      Host h = new Host(i, "h" + i + "." + domain, domain, ips.get(i % config.ips), latency, bandwidth);
+      String domain = domain(i % config.domains());
+      double jitter = config.latencyJitter();
+      Duration latency = Duration.ofNanos(Math.round(config.latency().toNanos() * (1 + jitter * (2 * u(i, 0, SALT_LATENCY, 0) - 1))));
+      long bandwidth = config.bandwidth() == 0 ? 0
+          : Math.max(1024, Math.round(config.bandwidth() * (1 + jitter * (2 * u(i, 0, SALT_BANDWIDTH, 0) - 1))));
+      Host h = new Host(i, "h" + i + "." + domain, domain, ips.get(i % config.ips()), latency, bandwidth);
       h.robots = robotsOf(i);
       hosts[i] = h;
       byName.put(h.name, h);
       nameList.add(h.name);
     }
     names = Collections.unmodifiableList(nameList);
-    int orphans = (int) Math.min(config.pagesPerHost - 1L, Math.round(config.pagesPerHost * config.sitemapOnlyRate));
-    linkable = config.pagesPerHost - orphans;
+    int orphans = (int) Math.min(config.pagesPerHost() - 1L, Math.round(config.pagesPerHost() * config.sitemapOnlyRate()));
+    linkable = config.pagesPerHost() - orphans;
     assignDnsFaults();
     assignTraps();
   }
@@ -201,8 +201,8 @@ public final class SyntheticWeb {
    * @return the URLs
    */
   public List<String> seedUrls(int port) {
-    List<String> out = new ArrayList<>(config.seeds);
-    for (int i = 0; i < config.seeds; i++) {
+    List<String> out = new ArrayList<>(config.seeds());
+    for (int i = 0; i < config.seeds(); i++) {
       out.add(origin(hosts[i].name, port) + "/");
     }
     return Collections.unmodifiableList(out);
@@ -251,7 +251,7 @@ public final class SyntheticWeb {
   }
 
   boolean isPrivate(int host, int page) {
-    return page > 0 && page < linkable && u(host, page, SALT_PRIVATE, 0) < config.disallowedRate;
+    return page > 0 && page < linkable && u(host, page, SALT_PRIVATE, 0) < config.disallowedRate();
   }
 
   PageKind kind(int host, int page) {
@@ -259,19 +259,19 @@ public final class SyntheticWeb {
       return PageKind.OK;
     }
     double r = u(host, page, SALT_KIND, 0);
-    if ((r -= config.serverErrorRate) < 0) {
+    if ((r -= config.serverErrorRate()) < 0) {
       return PageKind.SERVER_ERROR;
     }
-    if ((r -= config.throttleRate) < 0) {
+    if ((r -= config.throttleRate()) < 0) {
       return PageKind.THROTTLED;
     }
-    if ((r -= config.resetRate) < 0) {
+    if ((r -= config.resetRate()) < 0) {
       return PageKind.RESET;
     }
-    if ((r -= config.slowDripRate) < 0) {
+    if ((r -= config.slowDripRate()) < 0) {
       return PageKind.SLOW_DRIP;
     }
-    if ((r -= config.redirectRate) < 0) {
+    if ((r -= config.redirectRate()) < 0) {
       return PageKind.REDIRECT;
     }
     return PageKind.OK;
@@ -286,12 +286,12 @@ public final class SyntheticWeb {
 
   /** @return the size a page's HTML is padded to */
   int pageSize(int host, int page) {
-    return (int) Math.round(config.pageBytes * (0.5 + u(host, page, SALT_SIZE, 0)));
+    return (int) Math.round(config.pageBytes() * (0.5 + u(host, page, SALT_SIZE, 0)));
   }
 
   /** @return a generator of filler text for one page */
   SplittableRandom filler(int host, int page) {
-    return new SplittableRandom(mix(config.seed ^ mix(host * 0x9E3779B97F4A7C15L + page)));
+    return new SplittableRandom(mix(config.seed() ^ mix(host * 0x9E3779B97F4A7C15L + page)));
   }
 
   /**
@@ -323,7 +323,7 @@ public final class SyntheticWeb {
           return Resource.of(Resource.Kind.NOT_FOUND, h.index, target);
       }
     }
-    if (path.equals("/sitemap.xml") && query == null && h.robots == Robots.NORMAL && config.sitemaps) {
+    if (path.equals("/sitemap.xml") && query == null && h.robots == Robots.NORMAL && config.sitemaps()) {
       return Resource.of(Resource.Kind.SITEMAP, h.index, target);
     }
     if (path.startsWith(SHOP_PREFIX) && h.traps.contains(Trap.SESSION_IDS)) {
@@ -353,7 +353,7 @@ public final class SyntheticWeb {
     if (prefix == null || !path.endsWith(".html")) {
       return -1;
     }
-    int k = parseDecimal(path, prefix.length(), path.length() - ".html".length(), config.pagesPerHost - 1);
+    int k = parseDecimal(path, prefix.length(), path.length() - ".html".length(), config.pagesPerHost() - 1);
     return k > 0 && pagePath(host, k).equals(path) ? k : -1;
   }
 
@@ -378,7 +378,7 @@ public final class SyntheticWeb {
   }
 
   private List<Link> links(Host h, int page) {
-    List<Link> out = new ArrayList<>(config.outDegree + 8);
+    List<Link> out = new ArrayList<>(config.outDegree() + 8);
     int n = hosts.length;
     if (page == 0) {
       for (int step = 1; step <= 2 && step < n; step++) {
@@ -389,11 +389,11 @@ public final class SyntheticWeb {
       }
     }
     String from = pagePath(h.index, page);
-    for (int j = 0; j < config.outDegree; j++) {
+    for (int j = 0; j < config.outDegree(); j++) {
       double r = u(h.index, page, SALT_LINK, j);
-      if (r < config.notFoundRate) {
+      if (r < config.notFoundRate()) {
         out.add(Link.rootRelative(h.name, MISSING_PREFIX + page + "-" + j + ".html"));
-      } else if (r < config.notFoundRate + config.deadHostRate) {
+      } else if (r < config.notFoundRate() + config.deadHostRate()) {
         out.add(Link.absolute("nx" + h.index + "-" + page + "-" + j + "." + h.domain, "/"));
       } else {
         out.add(relativeTo(h.index, from, regularTarget(h.index, page, SALT_LINK, j)));
@@ -406,7 +406,7 @@ public final class SyntheticWeb {
   private int[] regularTarget(int host, int page, int salt, int j) {
     int n = hosts.length;
     int target = host;
-    if (n > 1 && u(host, page, salt + 100 * SALT_CROSS, j) < config.crossHostRate) {
+    if (n > 1 && u(host, page, salt + 100 * SALT_CROSS, j) < config.crossHostRate()) {
       target = (host + 1 + (int) (u(host, page, salt + 100 * SALT_HOST, j) * (n - 1))) % n;
     }
     int k = (int) (u(host, page, salt + 100 * SALT_PAGE, j) * linkable);
@@ -454,9 +454,9 @@ public final class SyntheticWeb {
         return deep(h, path);
       case REDIRECT_LOOP:
         if (path.startsWith("/loop/")) {
-          int i = parseDecimal(path, "/loop/".length(), path.length(), config.redirectLoopLength - 1);
+          int i = parseDecimal(path, "/loop/".length(), path.length(), config.redirectLoopLength() - 1);
           if (i >= 0 && path.equals("/loop/" + i)) {
-            Link next = Link.rootRelative(h.name, "/loop/" + (i + 1) % config.redirectLoopLength);
+            Link next = Link.rootRelative(h.name, "/loop/" + (i + 1) % config.redirectLoopLength());
             return new Resource(Resource.Kind.REDIRECT, 302, h.index, path, Trap.REDIRECT_LOOP, List.of(), next, -1);
           }
         }
@@ -556,11 +556,11 @@ public final class SyntheticWeb {
   }
 
   String firstSession(int host) {
-    return String.format(Locale.ROOT, "%016x", mix(config.seed ^ mix(host + 0x5E55L * SALT_SESSION)));
+    return String.format(Locale.ROOT, "%016x", mix(config.seed() ^ mix(host + 0x5E55L * SALT_SESSION)));
   }
 
   String nextSession(String session) {
-    return String.format(Locale.ROOT, "%016x", mix(config.seed ^ Long.parseUnsignedLong(session, 16)));
+    return String.format(Locale.ROOT, "%016x", mix(config.seed() ^ Long.parseUnsignedLong(session, 16)));
   }
 
   private static boolean isSessionId(String s) {
@@ -570,20 +570,20 @@ public final class SyntheticWeb {
   // ---- hosts' fixed properties ----
 
   private Robots robotsOf(int host) {
-    if (host < config.seeds) {
+    if (host < config.seeds()) {
       return Robots.NORMAL;
     }
     double r = u(host, 0, SALT_ROBOTS, 0);
-    return r < config.robotsErrorRate ? Robots.ERROR
-        : r < config.robotsErrorRate + config.robotsMissingRate ? Robots.MISSING : Robots.NORMAL;
+    return r < config.robotsErrorRate() ? Robots.ERROR
+        : r < config.robotsErrorRate() + config.robotsMissingRate() ? Robots.MISSING : Robots.NORMAL;
   }
 
   private void assignDnsFaults() {
     int[] order = shuffled(0);
-    int failures = config.dnsFailureHosts;
-    int timeouts = config.dnsTimeoutHosts;
+    int failures = config.dnsFailureHosts();
+    int timeouts = config.dnsTimeoutHosts();
     for (int i : order) {
-      if (i < config.seeds) {
+      if (i < config.seeds()) {
         continue;
       }
       if (failures > 0) {
@@ -599,7 +599,7 @@ public final class SyntheticWeb {
   }
 
   private void assignTraps() {
-    int[] counts = {config.calendarHosts, config.sessionIdHosts, config.deepPathHosts, config.redirectLoopHosts, config.gzipBombHosts};
+    int[] counts = {config.calendarHosts(), config.sessionIdHosts(), config.deepPathHosts(), config.redirectLoopHosts(), config.gzipBombHosts()};
     String[] knobs = {"calendarHosts", "sessionIdHosts", "deepPathHosts", "redirectLoopHosts", "gzipBombHosts"};
     for (Trap t : Trap.values()) {
       int want = counts[t.ordinal()];
@@ -627,7 +627,7 @@ public final class SyntheticWeb {
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
     }
-    SplittableRandom r = new SplittableRandom(mix(config.seed ^ mix(SALT_SHUFFLE * 1000L + salt)));
+    SplittableRandom r = new SplittableRandom(mix(config.seed() ^ mix(SALT_SHUFFLE * 1000L + salt)));
     for (int i = order.length - 1; i > 0; i--) {
       int j = r.nextInt(i + 1);
       int t = order[i];
@@ -651,7 +651,7 @@ public final class SyntheticWeb {
 
   /** @return a uniform double in [0, 1) from (seed, host, page, salt, j) */
   private double u(int host, int page, int salt, int j) {
-    long z = mix(config.seed + 0x9E3779B97F4A7C15L * (host + 1L));
+    long z = mix(config.seed() + 0x9E3779B97F4A7C15L * (host + 1L));
     z = mix(z + 0xC2B2AE3D27D4EB4FL * (page + 1L));
     z = mix(z + 0x165667B19E3779F9L * salt);
     z = mix(z + 0x27D4EB2F165667C5L * (j + 1L));

@@ -71,14 +71,14 @@ public final class TestWeb implements AutoCloseable {
    */
   public static TestWeb start(TestWebConfig config) throws IOException {
     SyntheticWeb web = SyntheticWeb.of(Objects.requireNonNull(config, "config"));
-    byte[] bomb = config.gzipBombHosts == 0 ? new byte[0] : BOMBS.computeIfAbsent(config.gzipBombBytes, Pages::gzipBomb);
-    DnsServer dns = DnsServer.start(web, config.dnsPort);
+    byte[] bomb = config.gzipBombHosts() == 0 ? new byte[0] : BOMBS.computeIfAbsent(config.gzipBombBytes(), Pages::gzipBomb);
+    DnsServer dns = DnsServer.start(web, config.dnsPort());
     try {
       for (int attempt = 1;; attempt++) {
         List<HttpServer> servers = new ArrayList<>(web.addresses().size());
-        AccessLog log = new AccessLog(config.accessLogLimit);
+        AccessLog log = new AccessLog(config.accessLogLimit());
         WebHandler handler = new WebHandler(web, log, bomb);
-        int port = config.port;
+        int port = config.port();
         try {
           for (InetAddress address : web.addresses()) {
             servers.add(HttpServer.builder().address(address.getHostAddress()).port(port).shutdownGrace(CLOSE_GRACE)
@@ -89,7 +89,7 @@ public final class TestWeb implements AutoCloseable {
           return new TestWeb(web, Collections.unmodifiableList(servers), dns, log, port);
         } catch (BindException e) {
           closeAll(servers);
-          if (config.port != 0 || attempt == PORT_ATTEMPTS) {
+          if (config.port() != 0 || attempt == PORT_ATTEMPTS) {
             throw e;
           }
         } catch (IOException | RuntimeException e) {

@@ -122,9 +122,9 @@ public final class TestWebCommand implements Callable<Integer> {
   private void describe(TestWeb web, int maxDepth) {
     TestWebConfig c = web.config();
     List<java.net.InetAddress> ips = web.web().addresses();
-    out.printf(Locale.ROOT, "krill testweb: %d hosts on %d loopback address%s (%s%s), port %d, seed %d%n", c.hosts, ips.size(),
+    out.printf(Locale.ROOT, "krill testweb: %d hosts on %d loopback address%s (%s%s), port %d, seed %d%n", c.hosts(), ips.size(),
         ips.size() == 1 ? "" : "es", ips.get(0).getHostAddress(), ips.size() == 1 ? "" : ".." + ips.get(ips.size() - 1).getHostAddress(),
-        web.port(), c.seed);
+        web.port(), c.seed());
     out.println("dns:   " + web.dnsServer().getAddress().getHostAddress() + ":" + web.dnsServer().getPort() + " (UDP and TCP)");
     out.println("seeds: " + String.join(" ", web.seedUrls()));
     try {

@@ -144,10 +144,10 @@ final class WebHandler implements Handler {
 
   /** Answers 429 to the first {@code throttleCount} requests for a throttled page; @return whether it did */
   private boolean throttled(SyntheticWeb.Host h, Resource r, Response res, Entry entry) throws IOException, Suspendable {
-    if (throttled.computeIfAbsent(h.name + r.pathAndQuery, k -> new AtomicInteger()).getAndIncrement() >= config.throttleCount) {
+    if (throttled.computeIfAbsent(h.name + r.pathAndQuery, k -> new AtomicInteger()).getAndIncrement() >= config.throttleCount()) {
       return false;
     }
-    res.header("Retry-After", Long.toString(config.retryAfter.getSeconds()));
+    res.header("Retry-After", Long.toString(config.retryAfter().getSeconds()));
     sendError(res, 429, "Too Many Requests", entry);
     return true;
   }
@@ -183,8 +183,8 @@ final class WebHandler implements Handler {
 
   private void drip(Request req, Response res, Entry entry) throws IOException, Suspendable {
     byte[] head = Pages.dripHead();
-    long ticks = config.slowDripDuration.toNanos() / DRIP_TICK.toNanos();
-    int perTick = (int) Math.max(1, config.slowDripBandwidth * DRIP_TICK.toMillis() / 1000);
+    long ticks = config.slowDripDuration().toNanos() / DRIP_TICK.toNanos();
+    int perTick = (int) Math.max(1, config.slowDripBandwidth() * DRIP_TICK.toMillis() / 1000);
     res.status(200).header("Content-Type", HTML)
         .header("Content-Length", Long.toString(head.length + ticks * perTick));
     if (req.method().equals("HEAD")) {

@@ -67,7 +67,7 @@ class GroundTruthTest {
     assertThat(d16.trapFetches().get(Trap.DEEP_PATH)).isLessThanOrEqualTo(16);
     assertThat(d16.trapFetches().get(Trap.SESSION_IDS)).isLessThanOrEqualTo(2 * 16);
     assertThat(d16.trapFetches().get(Trap.CALENDAR)).isGreaterThan(d8.trapFetches().get(Trap.CALENDAR));
-    assertThat(d16.trapFetches().get(Trap.REDIRECT_LOOP)).isEqualTo(TestWebConfig.DEFAULT_REDIRECT_LOOP_LENGTH);
+    assertThat(d16.trapFetches().get(Trap.REDIRECT_LOOP)).isEqualTo(WebTraps.DEFAULT_REDIRECT_LOOP_LENGTH);
     assertThat(d16.trapFetches().get(Trap.GZIP_BOMB)).isEqualTo(1);
   }
 

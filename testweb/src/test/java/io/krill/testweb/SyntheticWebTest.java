@@ -33,7 +33,7 @@ class SyntheticWebTest {
     List<String> out = new ArrayList<>();
     for (String host : web.hosts()) {
       out.add(host + " " + web.addressOf(host).getHostAddress());
-      for (int k = 0; k < web.config().pagesPerHost; k++) {
+      for (int k = 0; k < web.config().pagesPerHost(); k++) {
         Resource r = web.resolve(host, web.pagePath(web.host(host).index, k));
         out.add(r + " " + r.links + " " + r.location);
         if (r.hasContent()) {

@@ -13,11 +13,11 @@ class TestWebConfigTest {
   void defaults_matchTheirConstants() {
     TestWebConfig c = TestWebConfig.defaults();
 
-    assertThat(c.hosts()).isEqualTo(TestWebConfig.DEFAULT_HOSTS);
-    assertThat(c.ips()).isEqualTo(TestWebConfig.DEFAULT_IPS);
-    assertThat(c.firstIp().getHostAddress()).isEqualTo(TestWebConfig.DEFAULT_FIRST_IP);
-    assertThat(c.latency()).isEqualTo(TestWebConfig.DEFAULT_LATENCY);
-    assertThat(c.gzipBombBytes()).isEqualTo(TestWebConfig.DEFAULT_GZIP_BOMB_BYTES);
+    assertThat(c.hosts()).isEqualTo(WebShape.DEFAULT_HOSTS);
+    assertThat(c.ips()).isEqualTo(WebShape.DEFAULT_IPS);
+    assertThat(c.firstIp().getHostAddress()).isEqualTo(WebShape.DEFAULT_FIRST_IP);
+    assertThat(c.latency()).isEqualTo(WebSpeed.DEFAULT_LATENCY);
+    assertThat(c.gzipBombBytes()).isEqualTo(WebTraps.DEFAULT_GZIP_BOMB_BYTES);
     assertThat(c).isEqualTo(TestWebConfig.builder().build()).hasSameHashCodeAs(TestWebConfig.builder().build());
   }
 
