@@ -6,7 +6,10 @@
  * it.
  *
  * <p>Entry points: {@link io.krill.testweb.TestWeb#start(TestWebConfig)} serves a web
- * described by {@link io.krill.testweb.TestWebConfig}; {@link
+ * described by {@link io.krill.testweb.TestWebConfig}, which composes one record per concern
+ * ({@link io.krill.testweb.WebShape}, {@link io.krill.testweb.WebSpeed}, {@link
+ * io.krill.testweb.WebFaults}, {@link io.krill.testweb.WebRobots}, {@link
+ * io.krill.testweb.WebTraps}, {@link io.krill.testweb.WebDns}); {@link
  * io.krill.testweb.SyntheticWeb#of(TestWebConfig)} is the model alone, and {@link
  * io.krill.testweb.GroundTruth} what a crawl of it within a {@link
  * io.krill.testweb.Scope} fetches. {@code krill testweb} runs it in the foreground; its flags
