@@ -633,6 +633,8 @@ public final class Crawler {
       if (c != null) {
         queued.add(c);
         stats.queued.increment();
+      } else if ((c = frontier.lower(n, depth, ex.uri().toString())) != null) {
+        queued.add(c); // journaled again: replay keeps the lower depth
       }
     }
     return found.size();

@@ -223,6 +223,43 @@ public final class Frontier {
   }
 
   /**
+   * Lowers the depth of a URL still waiting in its host queue when it is found again on a
+   * shorter path, so that depth is the shortest link distance from a seed and the links of
+   * the page, once fetched, get depths from it. The entry keeps its place and sequence number;
+   * the caller journals the returned entry as a queued line (replay keeps the last depth of a
+   * sequence number). The queued entries are known in both seen-set modes (the Bloom filter
+   * only answers "seen"), so lowering works after the switch too; a URL already handed out or
+   * fetched keeps the depth it was fetched at.
+   *
+   * @param url the normalized URL
+   * @param depth the depth on the new path
+   * @param parent where it was found on the new path
+   * @return the lowered entry, or null if the URL is not waiting in a queue at a greater depth
+   */
+  public synchronized CrawlUrl lower(String url, int depth, String parent) {
+    CrawlUrl old = outstanding.get(url);
+    Host h = old == null || old.depth() <= depth ? null : hosts.get(UrlNormalizer.hostKey(url));
+    if (h == null) {
+      return null;
+    }
+    CrawlUrl lowered = null;
+    // rebuild in place: rare (only a strictly shorter path), O(host queue)
+    for (int i = h.queue.size(); i > 0; i--) {
+      CrawlUrl c = h.queue.pollFirst();
+      if (lowered == null && c.url().equals(url)) {
+        c = new CrawlUrl(url, depth, parent, c.attempts(), c.seq());
+        lowered = c;
+      }
+      h.queue.addLast(c);
+    }
+    if (lowered == null) {
+      return null; // handed out already: in flight or waiting for its commit
+    }
+    outstanding.put(url, lowered);
+    return lowered;
+  }
+
+  /**
    * Claims a redirect target that the fetching strand follows at once: marks it seen and
    * outstanding (so a checkpoint keeps it until its page is committed) without queueing it.
    *

@@ -37,6 +37,22 @@ class JournalTest {
   }
 
   @Test
+  void replay_depthLowered_keepsPlaceAndLowerDepth_completedStaysDone() throws IOException {
+    try (Journal j = new Journal(dir)) {
+      j.commit(List.of(new CrawlUrl("http://a.test/t", 4, "http://a.test/c3", 0, 1), url(2, "http://a.test/2"),
+          url(3, "http://a.test/3")), List.of(), new WarcOutput.Position("crawl-00000.warc.gz", 10), 0);
+      j.commit(List.of(), List.of("http://a.test/3"), new WarcOutput.Position("crawl-00000.warc.gz", 20), 5);
+      j.commit(List.of(new CrawlUrl("http://a.test/t", 2, "http://c.test/x", 0, 1),
+          new CrawlUrl("http://a.test/3", 0, "http://c.test/x", 0, 3)), List.of(),
+          new WarcOutput.Position("crawl-00000.warc.gz", 30), 9);
+    }
+    Journal.Replay r = Journal.replay(dir);
+    assertThat(r.pending()).containsExactly(new CrawlUrl("http://a.test/t", 2, "http://c.test/x", 0, 1),
+        url(2, "http://a.test/2"));
+    assertThat(r.completed()).containsExactly("http://a.test/3");
+  }
+
+  @Test
   void replay_partialLastLine_ignoredAndCutOnOpen() throws IOException {
     try (Journal j = new Journal(dir)) {
       j.commit(List.of(url(1, "http://a.test/1")), List.of(), new WarcOutput.Position("crawl-00000.warc.gz", 10), 5);
