@@ -64,6 +64,8 @@ final class RedirectPolicy implements RedirectCheck {
     if (c != null) {
       queued.add(c);
       stats.queued.increment();
+    } else if ((c = frontier.lower(target, page.depth(), from.toString())) != null) {
+      queued.add(c); // journaled again: replay keeps the lower depth
     }
     return "other host: queued";
   }
@@ -71,6 +73,9 @@ final class RedirectPolicy implements RedirectCheck {
   private String claim(String target, URI from) throws Suspendable {
     CrawlUrl c = frontier.claim(target, page.depth(), from.toString());
     if (c == null) {
+      if ((c = frontier.lower(target, page.depth(), from.toString())) != null) {
+        queued.add(c); // still queued on a longer path: it waits its turn with the lower depth
+      }
       return "seen";
     }
     claimed.add(c);
