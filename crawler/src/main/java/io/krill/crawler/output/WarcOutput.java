@@ -230,10 +230,12 @@ public final class WarcOutput implements AutoCloseable {
   }
 
   /**
-   * @param truncated true if the bytes stop early (cap, deadline, drip)
+   * @param truncation why the bytes stop early ({@code LENGTH} for a size cap, {@code TIME} for a
+   *     deadline or the slow-drip guard), or null if they are whole
    * @return a response record with the bytes as received, concurrent to {@code request}
    */
-  public static WarcResponse response(URI uri, byte[] http, InetAddress ip, Instant date, URI requestId, boolean truncated)
+  public static WarcResponse response(URI uri, byte[] http, InetAddress ip, Instant date, URI requestId,
+      WarcTruncationReason truncation)
       throws IOException {
     WarcResponse.Builder b = new WarcResponse.Builder(uri).date(date).blockDigest(sha1(http))
         .body(MediaType.HTTP_RESPONSE, http);
@@ -243,8 +245,8 @@ public final class WarcOutput implements AutoCloseable {
     if (requestId != null) {
       b.concurrentTo(requestId);
     }
-    if (truncated) {
-      b.truncated(WarcTruncationReason.LENGTH);
+    if (truncation != null) {
+      b.truncated(truncation);
     }
     return b.build();
   }

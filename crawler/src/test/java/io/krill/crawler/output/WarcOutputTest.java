@@ -26,7 +26,7 @@ class WarcOutputTest {
     byte[] resp = ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello").getBytes(StandardCharsets.US_ASCII);
     InetAddress ip = InetAddress.getByName("127.0.0.2");
     WarcRequest r = WarcOutput.request(u, req, ip, Instant.now());
-    return List.of(r, WarcOutput.response(u, resp, ip, Instant.now(), r.id(), false));
+    return List.of(r, WarcOutput.response(u, resp, ip, Instant.now(), r.id(), null));
   }
 
   @Test
@@ -70,7 +70,7 @@ class WarcOutputTest {
     URI u = URI.create("http://b.test/" + i);
     byte[] resp = ("HTTP/1.1 200 OK\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
         .getBytes(StandardCharsets.US_ASCII);
-    return List.of(WarcOutput.response(u, resp, InetAddress.getByName("127.0.0.2"), Instant.now(), null, false));
+    return List.of(WarcOutput.response(u, resp, InetAddress.getByName("127.0.0.2"), Instant.now(), null, null));
   }
 
   @Test
