@@ -48,6 +48,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcRequest;
+import org.netpreserve.jwarc.WarcTruncationReason;
 
 /**
  * A polite, crash-safe crawl: the Piranha program (one strand per fetch, plain sequential
@@ -649,6 +650,20 @@ public final class Crawler {
     }
   }
 
+  /* WARC 1.1 reserves "length" for a size cap and "time" for a deadline. */
+  private static WarcTruncationReason truncation(Exchange.Truncation t) {
+    switch (t) {
+      case LENGTH:
+        return WarcTruncationReason.LENGTH;
+      case TIME:
+        return WarcTruncationReason.TIME;
+      case UNSPECIFIED:
+        return WarcTruncationReason.UNSPECIFIED;
+      default:
+        return null;
+    }
+  }
+
   private static void addRecords(List<WarcRecord> records, Exchange ex) {
     if (ex.requestBytes() == null || ex.requestBytes().length == 0) {
       return;
@@ -658,7 +673,7 @@ public final class Crawler {
       records.add(req);
       if (ex.status() > 0 && ex.responseBytes() != null) {
         records.add(WarcOutput.response(ex.uri(), ex.responseBytes(), ex.address(), ex.startedAt(), req.id(),
-            ex.responseTruncated()));
+            truncation(ex.responseTruncation())));
       }
     } catch (IOException | RuntimeException e) {
       // jwarc refused the bytes (not HTTP): the exchange stays in the JSONL log only

@@ -18,12 +18,17 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.netpreserve.jwarc.WarcReader;
+import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.WarcResponse;
+import org.netpreserve.jwarc.WarcTruncationReason;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -278,6 +283,39 @@ class CrawlerTest {
       assertThat(s.warcFiles()).isGreaterThan(3);
       List<String> records = CrawlOutput.validateWarcs(out);
       assertThat(records.stream().filter(r -> r.startsWith("response ")).count()).isEqualTo(s.requests());
+    }
+  }
+
+  @Test
+  void run_responseCutByDeadlineOrCap_warcTruncatedTimeOrLength() throws Exception {
+    try (SmallWeb web = new SmallWeb(3, 0, r -> {
+      if (!r.headers().get("Host").startsWith("a.test")) {
+        return null;
+      }
+      if (r.uri().equals("/p1")) {
+        return Response.html("x".repeat(400)).drip(1, 50);
+      }
+      return r.uri().equals("/p2") ? Response.ok("text/html", new byte[50_000]) : null;
+    })) {
+      Path out = tmp.resolve("out");
+      Crawler.create(web.config(out)
+          .fetch(f -> f.minBytesPerSecond(0).totalTimeout(Duration.ofMillis(800)).maxBodyBytes(10_000)).build()).run();
+      Map<String, Optional<WarcTruncationReason>> truncated = new HashMap<>();
+      try (java.util.stream.Stream<Path> files = Files.list(out)) {
+        for (Path f : files.filter(p -> p.getFileName().toString().contains(".warc")).toList()) {
+          try (WarcReader r = new WarcReader(f)) {
+            for (WarcRecord rec : r) {
+              if (rec instanceof WarcResponse) {
+                truncated.put(((WarcResponse) rec).target(), rec.truncated() == WarcTruncationReason.NOT_TRUNCATED
+                    ? Optional.empty() : Optional.of(rec.truncated()));
+              }
+            }
+          }
+        }
+      }
+      assertThat(truncated.get(web.url("a.test", "/p1"))).as("deadline").contains(WarcTruncationReason.TIME);
+      assertThat(truncated.get(web.url("a.test", "/p2"))).as("body cap").contains(WarcTruncationReason.LENGTH);
+      assertThat(truncated.get(web.url("a.test", "/p0"))).as("whole").isEmpty();
     }
   }
 

@@ -52,6 +52,11 @@ public final class CrawlCommand implements Callable<Integer> {
 
   private static final ConfigSchema SCHEMA = CrawlSettings.BINDING.schema();
 
+  /** The flags {@code --resume} applies over the saved arguments; it refuses every other one. */
+  static final List<String> RESUMABLE_FLAGS = List.of("--max-pages", "--max-bytes", "--max-duration", "--delay",
+      "--per-host", "--per-ip", "--max-crawl-delay", "--backoff-base", "--backoff-max", "--max-retries",
+      "--robots-retry", "--robots-attempts", "--progress", "--progress-interval", "--metrics-port");
+
   @Parameters(paramLabel = "URL", arity = "0..*", description = "seed URLs (http or https)")
   List<String> seeds = new ArrayList<>();
 
@@ -217,8 +222,33 @@ public final class CrawlCommand implements Callable<Integer> {
     } catch (CommandLine.ParameterException e) {
       throw new BadUsage("--resume: " + argsFile + ": " + e.getMessage());
     }
-    Settings settings = original.loader(Map.of()).flag(CrawlSettings.OUT, resume.toString(), "--resume").load();
+    refuseFixedFlags();
+    // the saved arguments, then the flags that may change on this command line over them
+    ConfigLoader loader = original.loader(Map.of());
+    CommandOptions.flags(spec, SCHEMA, loader);
+    Settings settings = loader.flag(CrawlSettings.OUT, resume.toString(), "--resume").load();
     return original.crawl(settings, original.config(settings, journaled).build());
+  }
+
+  /*
+   * What a crawl journaled its work under stays: its seeds, scope, output and fetch settings. Limits,
+   * politeness, progress and metrics only shape how the rest is fetched, so a resume may change them.
+   */
+  private void refuseFixedFlags() {
+    List<String> fixed = new ArrayList<>();
+    if (!seeds.isEmpty()) {
+      fixed.add("URL");
+    }
+    for (CommandLine.Model.OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
+      String name = o.longestName();
+      if (!name.equals("--resume") && !RESUMABLE_FLAGS.contains(name)) {
+        fixed.add(name);
+      }
+    }
+    if (!fixed.isEmpty()) {
+      throw new BadUsage("--resume continues a crawl with its own " + String.join(", ", fixed)
+          + "; only limits, politeness, progress and metrics may change (" + String.join(", ", RESUMABLE_FLAGS) + ")");
+    }
   }
 
   private int crawl(Settings settings, CrawlConfig config) throws IOException {

@@ -21,7 +21,7 @@ public final class Exchange {
   List<Map.Entry<String, String>> headers = List.of();
   byte[] requestBytes;
   byte[] responseBytes;
-  boolean responseTruncated;
+  Truncation responseTruncation = Truncation.NONE;
   byte[] body;
   long bodyBytes;
   FetchException error;
@@ -95,7 +95,24 @@ public final class Exchange {
 
   /** @return true if the response bytes stop early (body cap, deadline, drip, reset) */
   public boolean responseTruncated() {
-    return responseTruncated;
+    return responseTruncation != Truncation.NONE;
+  }
+
+  /** @return why the response bytes stop early, or {@link Truncation#NONE} */
+  public Truncation responseTruncation() {
+    return responseTruncation;
+  }
+
+  /** Why a recorded response stops early, in the terms of WARC's {@code WARC-Truncated} field. */
+  public enum Truncation {
+    /** The response is whole. */
+    NONE,
+    /** A size cap (body or capture) cut it. */
+    LENGTH,
+    /** A deadline or the slow-drip guard cut it. */
+    TIME,
+    /** The connection failed in another way (reset, closed early). */
+    UNSPECIFIED
   }
 
   /** @return the body after transfer and content decoding, capped, or null */

@@ -502,22 +502,38 @@ public final class HttpFetcher implements AutoCloseable {
         }
       }
     } catch (FetchException e) {
-      finish(ex, tap, body, true);
+      finish(ex, tap, body, e);
       throw e;
     }
-    finish(ex, tap, body, false);
+    finish(ex, tap, body, null);
     ex.body = ContentDecoding.decode(uri, encoding, ex.body, maxDecompressedBytes);
     return keepAlive && c.socket.isOpen();
   }
 
-  private static void finish(Exchange ex, WireTap tap, ByteArrayOutputStream body, boolean failed) {
+  private static void finish(Exchange ex, WireTap tap, ByteArrayOutputStream body, FetchException failure) {
     ex.requestBytes = tap.outbound();
     byte[] in = tap.inbound();
     tap.clear();
     ex.responseBytes = in.length == 0 ? null : in;
-    ex.responseTruncated = failed || tap.overflowed();
+    ex.responseTruncation = truncation(failure, tap.overflowed());
     ex.body = body.toByteArray();
     ex.bodyBytes = ex.body.length;
+  }
+
+  /* Why the recorded bytes stop early: a deadline or the drip guard is time, a cap is length. */
+  static Exchange.Truncation truncation(FetchException failure, boolean captureOverflowed) {
+    if (failure != null) {
+      switch (failure.kind()) {
+        case TIMEOUT:
+        case SLOW:
+          return Exchange.Truncation.TIME;
+        case BODY_TOO_LARGE:
+          return Exchange.Truncation.LENGTH;
+        default:
+          return captureOverflowed ? Exchange.Truncation.LENGTH : Exchange.Truncation.UNSPECIFIED;
+      }
+    }
+    return captureOverflowed ? Exchange.Truncation.LENGTH : Exchange.Truncation.NONE;
   }
 
   private HttpObject receive(Exchange ex, ConnectionPool.Pooled c, long sent, long deadline, boolean headSeen)

@@ -17,6 +17,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.List;
 import org.netpreserve.jwarc.MediaType;
+import org.netpreserve.jwarc.MessageVersion;
 import org.netpreserve.jwarc.WarcCompression;
 import org.netpreserve.jwarc.WarcDigest;
 import org.netpreserve.jwarc.WarcRecord;
@@ -46,6 +47,8 @@ public final class WarcOutput implements AutoCloseable {
   public static final int DEFAULT_GZIP_LEVEL = 6;
   /** File name prefix. */
   public static final String PREFIX = "crawl-";
+  /** The WARC version of every record, the warcinfo's {@code format} field included. */
+  public static final MessageVersion VERSION = MessageVersion.WARC_1_1;
 
   /** Where the last write ended: file name and byte offset. */
   public record Position(String file, long end) {}
@@ -129,9 +132,9 @@ public final class WarcOutput implements AutoCloseable {
     fileName = name(i);
     channel = FileChannel.open(dir.resolve(fileName), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING);
-    byte[] fields = ("software: krill-crawler 0.1.0\r\nformat: WARC File Format 1.1\r\n")
+    byte[] fields = ("software: krill-crawler 0.1.0\r\nformat: WARC File Format " + VERSION.getMajor() + "." + VERSION.getMinor() + "\r\n")
         .getBytes(StandardCharsets.UTF_8);
-    Warcinfo info = new Warcinfo.Builder().filename(fileName).date(Instant.now()).blockDigest(sha1(fields))
+    Warcinfo info = new Warcinfo.Builder().version(VERSION).filename(fileName).date(Instant.now()).blockDigest(sha1(fields))
         .body(MediaType.WARC_FIELDS, fields).build();
     append(List.of(info));
   }
@@ -221,7 +224,7 @@ public final class WarcOutput implements AutoCloseable {
    * @return a request record with the bytes as sent, digest, IP and date
    */
   public static WarcRequest request(URI uri, byte[] http, InetAddress ip, Instant date) throws IOException {
-    WarcRequest.Builder b = new WarcRequest.Builder(uri).date(date).blockDigest(sha1(http))
+    WarcRequest.Builder b = new WarcRequest.Builder(uri).version(VERSION).date(date).blockDigest(sha1(http))
         .body(MediaType.HTTP_REQUEST, http);
     if (ip != null) {
       b.ipAddress(ip);
@@ -230,12 +233,14 @@ public final class WarcOutput implements AutoCloseable {
   }
 
   /**
-   * @param truncated true if the bytes stop early (cap, deadline, drip)
+   * @param truncation why the bytes stop early ({@code LENGTH} for a size cap, {@code TIME} for a
+   *     deadline or the slow-drip guard), or null if they are whole
    * @return a response record with the bytes as received, concurrent to {@code request}
    */
-  public static WarcResponse response(URI uri, byte[] http, InetAddress ip, Instant date, URI requestId, boolean truncated)
+  public static WarcResponse response(URI uri, byte[] http, InetAddress ip, Instant date, URI requestId,
+      WarcTruncationReason truncation)
       throws IOException {
-    WarcResponse.Builder b = new WarcResponse.Builder(uri).date(date).blockDigest(sha1(http))
+    WarcResponse.Builder b = new WarcResponse.Builder(uri).version(VERSION).date(date).blockDigest(sha1(http))
         .body(MediaType.HTTP_RESPONSE, http);
     if (ip != null) {
       b.ipAddress(ip);
@@ -243,8 +248,8 @@ public final class WarcOutput implements AutoCloseable {
     if (requestId != null) {
       b.concurrentTo(requestId);
     }
-    if (truncated) {
-      b.truncated(WarcTruncationReason.LENGTH);
+    if (truncation != null) {
+      b.truncated(truncation);
     }
     return b.build();
   }
@@ -262,7 +267,7 @@ public final class WarcOutput implements AutoCloseable {
           .append('\n');
     }
     byte[] b = sb.toString().getBytes(StandardCharsets.US_ASCII);
-    return new WarcResource.Builder(URI.create("dns:" + host)).date(date).blockDigest(sha1(b))
+    return new WarcResource.Builder(URI.create("dns:" + host)).version(VERSION).date(date).blockDigest(sha1(b))
         .body(TEXT_DNS, b).build();
   }
 

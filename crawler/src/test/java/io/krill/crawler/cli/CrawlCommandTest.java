@@ -101,6 +101,32 @@ class CrawlCommandTest {
   }
 
   @Test
+  void call_resumeWithFlags_limitsAppliedSeedsScopeAndOutputRefused() throws Exception {
+    try (SmallWeb web = new SmallWeb(2, 0)) {
+      Path out = tmp.resolve("out");
+      CapturedRun first = run("--out", out.toString(), "--allow-private", "--scope", "any", "--allow-domain", "test",
+          "--delay", "10ms", "--progress", "off", "--max-pages", "2",
+          "--dns", "127.0.0.1:" + web.dns.address().getPort(), web.url("a.test", "/p0"));
+      assertThat(first.code()).as(first.err()).isZero();
+      assertThat(pages(out)).isEqualTo(2);
+
+      CapturedRun refused = run("--resume", out.toString(), "--scope", "host", "--max-pages", "100", "--out",
+          tmp.resolve("elsewhere").toString(), web.url("b.test", "/p0"));
+      assertUsageError(refused, "--resume continues a crawl with its own URL, --scope, --out;");
+      assertThat(pages(out)).as("a refused resume fetches nothing").isEqualTo(2);
+
+      CapturedRun resumed = run("--resume", out.toString(), "--max-pages", "100", "--delay", "1ms");
+      assertThat(resumed.code()).as(resumed.err()).isZero();
+      assertThat(pages(out)).as("the new --max-pages applies").isEqualTo(6);
+    }
+  }
+
+  private static long pages(Path out) throws Exception {
+    return io.krill.crawler.CrawlOutput.jsonl(out).stream().filter(l -> l.kind().equals("page") && l.status() == 200)
+        .count();
+  }
+
+  @Test
   void call_demoWithoutADemoWeb_exit2() {
     assertUsageError(run("--demo", "--out", tmp.resolve("d").toString()), "--demo: no demo web");
   }

@@ -13,7 +13,9 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpreserve.jwarc.WarcReader;
 import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.Warcinfo;
 import org.netpreserve.jwarc.WarcRequest;
 
 class WarcOutputTest {
@@ -26,7 +28,7 @@ class WarcOutputTest {
     byte[] resp = ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello").getBytes(StandardCharsets.US_ASCII);
     InetAddress ip = InetAddress.getByName("127.0.0.2");
     WarcRequest r = WarcOutput.request(u, req, ip, Instant.now());
-    return List.of(r, WarcOutput.response(u, resp, ip, Instant.now(), r.id(), false));
+    return List.of(r, WarcOutput.response(u, resp, ip, Instant.now(), r.id(), null));
   }
 
   @Test
@@ -39,6 +41,27 @@ class WarcOutputTest {
     }
     List<String> records = CrawlOutput.validateWarcs(dir);
     assertThat(records.stream().filter(r -> r.startsWith("response")).count()).isEqualTo(20);
+  }
+
+  @Test
+  void append_everyRecord_sameWarcVersionAsTheWarcinfoFormat() throws Exception {
+    try (WarcOutput w = new WarcOutput(dir, 1 << 20, false, null)) {
+      w.append(exchange(1));
+      w.append(List.of(WarcOutput.dns("a.test", List.of(InetAddress.getByName("127.0.0.2")), Instant.now())));
+    }
+    List<String> versions = new java.util.ArrayList<>();
+    String format = null;
+    try (java.util.stream.Stream<Path> files = Files.list(dir);
+        WarcReader r = new WarcReader(files.filter(p -> p.toString().endsWith(".warc")).findFirst().orElseThrow())) {
+      for (WarcRecord rec : r) {
+        versions.add(rec.version().toString());
+        if (rec instanceof Warcinfo) {
+          format = ((Warcinfo) rec).fields().first("format").orElse(null);
+        }
+      }
+    }
+    assertThat(versions).hasSize(4).containsOnly("WARC/1.1");
+    assertThat(format).isEqualTo("WARC File Format 1.1");
   }
 
   @Test
@@ -70,7 +93,7 @@ class WarcOutputTest {
     URI u = URI.create("http://b.test/" + i);
     byte[] resp = ("HTTP/1.1 200 OK\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
         .getBytes(StandardCharsets.US_ASCII);
-    return List.of(WarcOutput.response(u, resp, InetAddress.getByName("127.0.0.2"), Instant.now(), null, false));
+    return List.of(WarcOutput.response(u, resp, InetAddress.getByName("127.0.0.2"), Instant.now(), null, null));
   }
 
   @Test
