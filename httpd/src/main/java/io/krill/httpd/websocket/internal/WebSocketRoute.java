@@ -1,0 +1,280 @@
+package io.krill.httpd.websocket.internal;
+
+import io.krill.fibers.FiberCancelledException;
+import io.krill.fibers.Strand;
+import io.krill.fibers.Suspendable;
+import io.krill.httpd.Handler;
+import io.krill.httpd.Request;
+import io.krill.httpd.Response;
+import io.krill.httpd.websocket.WebSocketHandler;
+import io.krill.httpd.websocket.WebSocketSettings;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.websocketx.Utf8FrameValidator;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
+import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtensionData;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtensionUtil;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtension;
+import io.netty.handler.codec.http.websocketx.extensions.compression.PerMessageDeflateServerExtensionHandshaker;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A WebSocket route: checks an opening handshake, answers a bad one (400, 403, 426), and
+ * otherwise turns the connection into a WebSocket on Netty's codec and runs the route's handler
+ * on the connection's strand. Not API: the server calls {@link #upgrade}; thread-safe.
+ */
+public final class WebSocketRoute implements Handler {
+  /*
+   * Implementation notes.
+   *
+   * The handshake runs on the strand that served the upgrade request, inside that request's
+   * exchange, so the handler runs in the server's execution mode with no new strand, and the
+   * request (path parameters, headers) stays readable. Netty's handshaker swaps the HTTP decoder
+   * for the frame decoder before it writes the 101, so no byte after the request is read as HTTP;
+   * the HTTP connection handler is swapped for a WebSocketConnection at the end of the pipeline
+   * at the same time. The HTTP connection object stays registered with the server: its close
+   * listener still counts the connection closed, and shutdown still closes the channel.
+   *
+   * permessage-deflate is negotiated here with Netty's extension handshaker (what its
+   * WebSocketServerCompressionHandler does, without a handler in every HTTP connection's
+   * pipeline); the inflater's allowance is maxMessageBytes, so a compression bomb ends in 1009.
+   *
+   * Inbound after the upgrade: frame decoder (frame size) -> deflate decoder -> UTF-8 validator
+   * -> aggregator (message size; absent with whole messages off) -> idle timer -> connection.
+   */
+  private static final Logger LOG = LoggerFactory.getLogger(WebSocketRoute.class);
+  /** deflate level: zlib's default trades speed for size where chat-sized messages gain most. */
+  private static final int DEFLATE_LEVEL = 6;
+
+  private final WebSocketSettings settings;
+  private final WebSocketHandler handler;
+  private final WebSocketDecoderConfig decoderConfig;
+  private final String subprotocols;
+
+  /**
+   * @param settings the route's limits and options
+   * @param handler serves each socket
+   */
+  public WebSocketRoute(WebSocketSettings settings, WebSocketHandler handler) {
+    this.settings = settings;
+    this.handler = handler;
+    this.decoderConfig = WebSocketDecoderConfig.newBuilder()
+        .maxFramePayloadLength(settings.maxFrameBytes())
+        .allowExtensions(settings.compression())
+        .expectMaskedFrames(true)
+        .closeOnProtocolViolation(true)
+        .build();
+    this.subprotocols = settings.subprotocols().isEmpty() ? null : String.join(",", settings.subprotocols());
+  }
+
+  /** Reached only if the server did not call {@link #upgrade}: answers 426. */
+  @Override
+  public void handle(Request request, Response response) throws Exception, Suspendable {
+    response.status(426).header("Upgrade", "websocket").send("426 Upgrade Required\n");
+  }
+
+  /**
+   * Serves an upgrade request on the calling strand: answers a bad handshake through
+   * {@code response}, or upgrades and runs the handler until the socket closes. May suspend.
+   *
+   * @param request the upgrade request
+   * @param response its response, used only to refuse the handshake
+   * @param channel the connection
+   * @param head the request's head as decoded
+   * @param connectionHandler the name of the HTTP connection handler at the pipeline's end
+   * @return true if the connection was upgraded (and is closed now), false if it was refused
+   *     and may serve further requests
+   * @throws Exception if the refusal could not be sent
+   * @throws Suspendable never; marks that this method suspends
+   */
+  public boolean upgrade(Request request, Response response, Channel channel, HttpRequest head,
+      String connectionHandler) throws Exception, Suspendable {
+    String refusal = refusal(request);
+    if (refusal != null) {
+      response.status(400).send("400 Bad Request: " + refusal + "\n");
+      return false;
+    }
+    if (!"13".equals(request.header("Sec-WebSocket-Version"))) {
+      response.status(426).header("Sec-WebSocket-Version", "13").header("Upgrade", "websocket")
+          .send("426 Upgrade Required: Sec-WebSocket-Version 13\n");
+      return false;
+    }
+    String origin = request.header("Origin");
+    if (origin != null && !settings.allowedOrigins().isEmpty()
+        && !settings.allowedOrigins().contains(origin.toLowerCase(Locale.ROOT))) {
+      response.status(403).send("403 Forbidden: origin " + origin + " may not open this WebSocket\n");
+      return false;
+    }
+    WebSocketServerHandshaker handshaker =
+        new WebSocketServerHandshakerFactory(request.uri(), subprotocols, decoderConfig).newHandshaker(head);
+    WebSocketConnection socket = new WebSocketConnection(channel, request, settings);
+    WebSocketServerExtension deflate = settings.compression() ? deflate(request) : null;
+    HttpHeaders extra = null;
+    if (deflate != null) {
+      extra = DefaultHttpHeadersFactory.headersFactory().newHeaders();
+      extra.set(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS, format(deflate.newReponseData()));
+    }
+    ChannelPipeline p = channel.pipeline();
+    channel.config().setWriteBufferWaterMark(
+        new WriteBufferWaterMark(settings.sendQueueBytes() / 2, settings.sendQueueBytes()));
+    p.replace(connectionHandler, "websocket", socket);
+    if (deflate != null) {
+      p.addBefore("websocket", "ws-deflate-decoder", deflate.newExtensionDecoder());
+      p.addBefore("websocket", "ws-deflate-encoder", deflate.newExtensionEncoder());
+    }
+    p.addBefore("websocket", "ws-utf8", new Utf8FrameValidator(true));
+    if (settings.wholeMessages()) {
+      p.addBefore("websocket", "ws-aggregator", new WebSocketFrameAggregator(settings.maxMessageBytes()));
+    }
+    p.addBefore("websocket", "ws-idle",
+        new IdleStateHandler(0, 0, settings.idleTimeout().toNanos(), TimeUnit.NANOSECONDS));
+    DefaultFullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
+        Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE);
+    ChannelFuture done = handshaker.handshake(channel, full, extra, channel.newPromise());
+    if (p.get("wsencoder") != null) {
+      // Netty puts the frame encoder where the HTTP encoder was, after the frame decoder; the
+      // decoder writes its own Close on a protocol violation (1002, 1009), which must be encoded.
+      // Only version 13 gets here (426 otherwise), whose server encoder does not mask.
+      p.remove("wsencoder");
+      p.addBefore("wsdecoder", "wsencoder", new WebSocket13FrameEncoder(false));
+    }
+    await(done);
+    if (!done.isSuccess()) {
+      LOG.debug("websocket handshake with {} failed: {}", channel.remoteAddress(), String.valueOf(done.cause()));
+      channel.close();
+      return true;
+    }
+    socket.agreed(handshaker.selectedSubprotocol(), deflate != null);
+    serve(socket);
+    return true;
+  }
+
+  private void serve(WebSocketConnection socket) throws Suspendable {
+    Throwable failure = null;
+    try {
+      handler.handle(socket);
+    } catch (FiberCancelledException e) {
+      failure = e;
+      throw e;
+    } catch (Throwable t) {
+      failure = t;
+      if (socket.isOpen()) {
+        LOG.error("websocket handler failed: {} {}", socket.request().uri(), socket.peer(), t);
+      } else {
+        LOG.debug("websocket handler ended on a closed socket: {} {}: {}", socket.request().uri(), socket.peer(),
+            t.toString());
+      }
+    } finally {
+      if (failure instanceof FiberCancelledException) {
+        socket.channel().close();
+      } else {
+        socket.finish(failure);
+      }
+    }
+  }
+
+  /* @return why the request is no WebSocket opening handshake (RFC 6455 section 4.2.1), or null */
+  private static String refusal(Request request) {
+    if (!"GET".equals(request.method())) {
+      return "a WebSocket handshake is a GET, not " + request.method();
+    }
+    if (!"HTTP/1.1".equals(request.protocol())) {
+      return "a WebSocket handshake needs HTTP/1.1";
+    }
+    if (!hasToken(request.headers("Upgrade"), "websocket")) {
+      return "expected Upgrade: websocket";
+    }
+    if (!hasToken(request.headers("Connection"), "upgrade")) {
+      return "expected Connection: Upgrade";
+    }
+    String key = request.header("Sec-WebSocket-Key");
+    if (key == null) {
+      return "expected Sec-WebSocket-Key";
+    }
+    try {
+      if (Base64.getDecoder().decode(key.trim()).length != 16) {
+        return "Sec-WebSocket-Key is not 16 bytes in base64";
+      }
+    } catch (IllegalArgumentException e) {
+      return "Sec-WebSocket-Key is not base64";
+    }
+    return null;
+  }
+
+  private static boolean hasToken(List<String> values, String token) {
+    for (String v : values) {
+      for (String t : v.split(",")) {
+        if (t.trim().equalsIgnoreCase(token)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /* The first permessage-deflate offer Netty's handshaker accepts, or null. */
+  private WebSocketServerExtension deflate(Request request) {
+    String offers = request.header("Sec-WebSocket-Extensions");
+    if (offers == null) {
+      return null;
+    }
+    PerMessageDeflateServerExtensionHandshaker hs = new PerMessageDeflateServerExtensionHandshaker(
+        DEFLATE_LEVEL, false, PerMessageDeflateServerExtensionHandshaker.MAX_WINDOW_SIZE, false, false,
+        settings.maxMessageBytes());
+    try {
+      for (WebSocketExtensionData offer : WebSocketExtensionUtil.extractExtensions(offers)) {
+        WebSocketServerExtension agreed = hs.handshakeExtension(offer);
+        if (agreed != null) {
+          return agreed;
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.debug("ignoring malformed Sec-WebSocket-Extensions {}: {}", offers, e.toString());
+    }
+    return null;
+  }
+
+  /* The extension's response parameters as a Sec-WebSocket-Extensions value (RFC 6455 section 9.1). */
+  private static String format(WebSocketExtensionData data) {
+    StringBuilder b = new StringBuilder(data.name());
+    for (Map.Entry<String, String> e : data.parameters().entrySet()) {
+      b.append("; ").append(e.getKey());
+      if (e.getValue() != null) {
+        b.append('=').append(e.getValue());
+      }
+    }
+    return b.toString();
+  }
+
+  /* Parks until the future completes; it does once the 101 is written or the connection is gone. */
+  private static void await(ChannelFuture f) throws Suspendable {
+    if (f.isDone()) {
+      return;
+    }
+    Object me = Strand.current();
+    f.addListener(x -> Strand.wake(me));
+    while (!f.isDone()) {
+      Strand.park(f);
+    }
+  }
+}
