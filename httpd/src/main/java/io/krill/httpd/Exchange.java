@@ -3,7 +3,6 @@ package io.krill.httpd;
 import io.krill.fibers.Checks;
 import io.krill.fibers.FiberCancelledException;
 import io.krill.fibers.Suspendable;
-import io.krill.httpd.websocket.internal.WebSocketRoute;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.spi.ByteSink;
@@ -99,7 +98,7 @@ final class Exchange implements Request, Response, ByteSink {
   private boolean finishing;
   /** Set when the connection should be half-closed and drained before closing (error responses). */
   boolean lingerOnClose;
-  /** Set when a WebSocket route took the connection over: no response follows, the connection ends. */
+  /** Set when an upgrade handler (a WebSocket route) took the connection over: no response follows, the connection ends. */
   private boolean upgraded;
   /** Set once the exchange is over: a handler that kept the request or response can no longer touch the connection. */
   private boolean over;
@@ -164,8 +163,8 @@ final class Exchange implements Request, Response, ByteSink {
       }
     } else if (match.route == null) {
       status(405).header("Allow", match.allow).send("405 Method Not Allowed\n");
-    } else if (match.route.handler() instanceof WebSocketRoute) {
-      upgraded = ((WebSocketRoute) match.route.handler()).upgrade(this, this, conn.channel(), head, "connection");
+    } else if (match.route.handler() instanceof UpgradeHandler) {
+      upgraded = ((UpgradeHandler) match.route.handler()).upgrade(this, this, conn.channel(), head, "connection");
     } else {
       match.route.handler().handle(this, this);
     }

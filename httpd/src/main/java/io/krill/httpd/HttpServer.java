@@ -4,9 +4,6 @@ import io.krill.fibers.Checks;
 import io.krill.fibers.ExecutionMode;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.VirtualThreads;
-import io.krill.httpd.websocket.WebSocketHandler;
-import io.krill.httpd.websocket.WebSocketSettings;
-import io.krill.httpd.websocket.internal.WebSocketRoute;
 import io.krill.netio.Tls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -309,36 +306,6 @@ public final class HttpServer implements AutoCloseable {
      */
     public Builder post(String pattern, Handler handler) {
       return route("POST", pattern, handler);
-    }
-
-    /**
-     * Serves WebSocket opening handshakes ({@code GET} with {@code Upgrade: websocket}) whose
-     * path matches {@code pattern} with default {@link WebSocketSettings}; see
-     * {@link #websocket(String, WebSocketSettings, WebSocketHandler)}.
-     *
-     * @param pattern the path pattern, as for {@link #route}
-     * @param handler serves each socket
-     * @return this
-     */
-    public Builder websocket(String pattern, WebSocketHandler handler) {
-      return websocket(pattern, WebSocketSettings.defaults(), handler);
-    }
-
-    /**
-     * Serves WebSocket opening handshakes ({@code GET} with {@code Upgrade: websocket}) whose
-     * path matches {@code pattern}: each socket runs {@code handler} on its connection's strand,
-     * in the server's execution mode. A request to the path that is no valid handshake gets 400
-     * (426 for a WebSocket version other than 13, 403 for an origin not allowed).
-     *
-     * @param pattern the path pattern, as for {@link #route}
-     * @param settings the sockets' limits and options
-     * @param handler serves each socket
-     * @return this
-     */
-    public Builder websocket(String pattern, WebSocketSettings settings, WebSocketHandler handler) {
-      Objects.requireNonNull(settings, "settings");
-      Objects.requireNonNull(handler, "handler");
-      return route("GET", pattern, new WebSocketRoute(settings, handler));
     }
 
     /**

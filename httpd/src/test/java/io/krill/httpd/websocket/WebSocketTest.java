@@ -105,7 +105,7 @@ class WebSocketTest {
       assertThatThrownBy(() -> builder().mode(mode).build()).isInstanceOf(IllegalArgumentException.class);
       return;
     }
-    HttpServer server = start(builder().mode(mode).websocket("/echo", ECHO));
+    HttpServer server = start(builder().mode(mode).get("/echo", WebSocketRoute.of(ECHO)));
     try (JdkClient a = JdkClient.connect(server.port(), "/echo"); JdkClient b = JdkClient.connect(server.port(), "/echo")) {
       a.sendText("mode");
       assertThat(a.next()).isEqualTo("text:" + mode);
@@ -122,10 +122,10 @@ class WebSocketTest {
   @Test
   void echo_nettyClient_textBinaryAndCompression() throws Exception {
     BlockingQueue<String> agreed = new LinkedBlockingQueue<>();
-    HttpServer server = start(builder().websocket("/echo", socket -> {
+    HttpServer server = start(builder().get("/echo", WebSocketRoute.of(socket -> {
       agreed.add("compressed=" + socket.compressed());
       ECHO.handle(socket);
-    }));
+    })));
     try (NettyClient c = NettyClient.connect(server.port(), "/echo", true)) {
       String big = "krill ".repeat(5000);
       c.sendText(big);
@@ -139,13 +139,12 @@ class WebSocketTest {
 
   @Test
   void compression_offeredByRawClient_agreedInThe101() throws Exception {
-    HttpServer server = start(builder().websocket("/echo", ECHO));
+    HttpServer server = start(builder().get("/echo", WebSocketRoute.of(ECHO)));
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
       String head = handshake(s, "/echo", "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n");
       assertThat(head).startsWith("HTTP/1.1 101").containsIgnoringCase("sec-websocket-extensions: permessage-deflate");
     }
-    HttpServer plain = start(builder().websocket("/echo",
-        WebSocketSettings.builder().compression(false).build(), ECHO));
+    HttpServer plain = start(builder().get("/echo", WebSocketRoute.of(WebSocketSettings.builder().compression(false).build(), ECHO)));
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), plain.port())) {
       String head = handshake(s, "/echo", "Sec-WebSocket-Extensions: permessage-deflate\r\n");
       assertThat(head).startsWith("HTTP/1.1 101").doesNotContainIgnoringCase("permessage-deflate");
@@ -159,8 +158,8 @@ class WebSocketTest {
         socket.send(m.kind() + "/" + m.last() + "/" + m.text());
       }
     };
-    HttpServer server = start(builder().websocket("/whole", describe)
-        .websocket("/frames", WebSocketSettings.builder().wholeMessages(false).build(), describe));
+    HttpServer server = start(builder().get("/whole", WebSocketRoute.of(describe))
+        .get("/frames", WebSocketRoute.of(WebSocketSettings.builder().wholeMessages(false).build(), describe)));
     try (JdkClient c = JdkClient.connect(server.port(), "/whole")) {
       c.socket.sendText("abc", false).get(20, TimeUnit.SECONDS);
       c.socket.sendText("def", true).get(20, TimeUnit.SECONDS);
@@ -176,7 +175,7 @@ class WebSocketTest {
 
   @Test
   void ping_fromClientAnsweredOnTheLoop_fromServerPongReceived() throws Exception {
-    HttpServer server = start(builder().websocket("/echo", ECHO));
+    HttpServer server = start(builder().get("/echo", WebSocketRoute.of(ECHO)));
     try (JdkClient c = JdkClient.connect(server.port(), "/echo")) {
       c.socket.sendPing(ByteBuffer.wrap("c1".getBytes(StandardCharsets.UTF_8))).get(20, TimeUnit.SECONDS);
       assertThat(c.next()).isEqualTo("pong:c1");
@@ -188,10 +187,10 @@ class WebSocketTest {
   @Test
   void close_byServerWithCode_andByClientSeenByHandler() throws Exception {
     BlockingQueue<String> seen = new LinkedBlockingQueue<>();
-    HttpServer server = start(builder().websocket("/echo", socket -> {
+    HttpServer server = start(builder().get("/echo", WebSocketRoute.of(socket -> {
       ECHO.handle(socket);
       seen.add(socket.closeCode() + " " + socket.closeReason() + " open=" + socket.isOpen());
-    }));
+    })));
     try (JdkClient c = JdkClient.connect(server.port(), "/echo")) {
       c.sendText("close 4000 bye now");
       assertThat(c.awaitClose()).isEqualTo("4000 bye now");
@@ -208,10 +207,10 @@ class WebSocketTest {
 
   @Test
   void handler_returnsOrThrows_closes1000Or1011() throws Exception {
-    HttpServer server = start(builder().websocket("/bye", socket -> socket.send("hi"))
-        .websocket("/fail", socket -> {
+    HttpServer server = start(builder().get("/bye", WebSocketRoute.of(socket -> socket.send("hi")))
+        .get("/fail", WebSocketRoute.of(socket -> {
           throw new IllegalStateException("boom (expected by the test)");
-        }));
+        })));
     try (JdkClient c = JdkClient.connect(server.port(), "/bye")) {
       assertThat(c.next()).isEqualTo("text:hi");
       assertThat(c.awaitClose()).isEqualTo("1000 ");
@@ -224,8 +223,8 @@ class WebSocketTest {
   @Test
   void oversize_frameOrMessage_closes1009() throws Exception {
     HttpServer server = start(builder()
-        .websocket("/frame", WebSocketSettings.builder().maxFrameBytes(100).build(), ECHO)
-        .websocket("/message", WebSocketSettings.builder().maxMessageBytes(100).build(), ECHO));
+        .get("/frame", WebSocketRoute.of(WebSocketSettings.builder().maxFrameBytes(100).build(), ECHO))
+        .get("/message", WebSocketRoute.of(WebSocketSettings.builder().maxMessageBytes(100).build(), ECHO)));
     try (JdkClient c = JdkClient.connect(server.port(), "/frame")) {
       c.sendText("x".repeat(100));
       assertThat(c.next()).isEqualTo("text:" + "x".repeat(100));
@@ -241,8 +240,8 @@ class WebSocketTest {
 
   @Test
   void handshake_bad_answered400Or426Or403() throws Exception {
-    HttpServer server = start(builder().websocket("/echo", ECHO)
-        .websocket("/mine", WebSocketSettings.builder().allowOrigins("http://good.test").build(), ECHO));
+    HttpServer server = start(builder().get("/echo", WebSocketRoute.of(ECHO))
+        .get("/mine", WebSocketRoute.of(WebSocketSettings.builder().allowOrigins("http://good.test").build(), ECHO)));
     String key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
     try (RawHttp c = RawHttp.connect(server.port())) {
       c.send("GET /echo HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -273,8 +272,7 @@ class WebSocketTest {
   void broadcast_peerThatNeverReads_doesNotBlockOthers() throws Exception {
     Set<WebSocket> room = ConcurrentHashMap.newKeySet();
     BlockingQueue<String> dropped = new LinkedBlockingQueue<>();
-    HttpServer server = start(builder().websocket("/room",
-        WebSocketSettings.builder().sendQueueBytes(16 * 1024).build(), socket -> {
+    HttpServer server = start(builder().get("/room", WebSocketRoute.of(WebSocketSettings.builder().sendQueueBytes(16 * 1024).build(), socket -> {
           room.add(socket);
           try {
             for (WebSocketMessage m; (m = socket.receive()) != null; ) {
@@ -287,7 +285,7 @@ class WebSocketTest {
           } finally {
             room.remove(socket);
           }
-        }));
+        })));
     try (Socket deaf = deafSocket(server.port());
         JdkClient talker = JdkClient.connect(server.port(), "/room");
         JdkClient listener = JdkClient.connect(server.port(), "/room")) {
@@ -310,8 +308,7 @@ class WebSocketTest {
   @Test
   void send_peerThatNeverReads_timesOutAndCloses() throws Exception {
     BlockingQueue<String> outcome = new LinkedBlockingQueue<>();
-    HttpServer server = start(builder().websocket("/flood",
-        WebSocketSettings.builder().sendQueueBytes(8 * 1024).sendTimeout(Duration.ofMillis(500)).build(), socket -> {
+    HttpServer server = start(builder().get("/flood", WebSocketRoute.of(WebSocketSettings.builder().sendQueueBytes(8 * 1024).sendTimeout(Duration.ofMillis(500)).build(), socket -> {
           byte[] block = new byte[16 * 1024];
           try {
             for (int i = 0; i < 100_000; i++) {
@@ -321,7 +318,7 @@ class WebSocketTest {
           } catch (IOException e) {
             outcome.add("failed: " + e.getClass().getSimpleName() + " open=" + socket.isOpen());
           }
-        }));
+        })));
     try (Socket deaf = deafSocket(server.port())) {
       assertThat(handshake(deaf, "/flood", "")).startsWith("HTTP/1.1 101");
       assertThat(outcome.poll(30, TimeUnit.SECONDS)).isEqualTo("failed: SocketTimeoutException open=false");
@@ -330,8 +327,7 @@ class WebSocketTest {
 
   @Test
   void idleTimeout_quietSocket_closed1001() throws Exception {
-    HttpServer server = start(builder().websocket("/echo",
-        WebSocketSettings.builder().idleTimeout(Duration.ofMillis(300)).build(), ECHO));
+    HttpServer server = start(builder().get("/echo", WebSocketRoute.of(WebSocketSettings.builder().idleTimeout(Duration.ofMillis(300)).build(), ECHO)));
     try (JdkClient c = JdkClient.connect(server.port(), "/echo")) {
       assertThat(c.awaitClose()).isEqualTo("1001 idle timeout");
     }
@@ -339,9 +335,8 @@ class WebSocketTest {
 
   @Test
   void subprotocol_offeredAndKnown_agreed() throws Exception {
-    HttpServer server = start(builder().websocket("/chat",
-        WebSocketSettings.builder().subprotocols("chat.v2", "chat.v1").build(),
-        socket -> socket.send("agreed " + socket.subprotocol() + " for " + socket.request().path())));
+    HttpServer server = start(builder().get("/chat", WebSocketRoute.of(WebSocketSettings.builder().subprotocols("chat.v2", "chat.v1").build(),
+        socket -> socket.send("agreed " + socket.subprotocol() + " for " + socket.request().path()))));
     try (JdkClient c = JdkClient.connect(HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("chat.v1"),
         server.port(), "/chat")) {
       assertThat(c.next()).isEqualTo("text:agreed chat.v1 for /chat");

@@ -1,13 +1,10 @@
-package io.krill.httpd.websocket.internal;
+package io.krill.httpd.websocket;
 
 import io.krill.fibers.FiberLock;
 import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.VarHandles;
 import io.krill.httpd.Request;
-import io.krill.httpd.websocket.WebSocket;
-import io.krill.httpd.websocket.WebSocketMessage;
-import io.krill.httpd.websocket.WebSocketSettings;
 import io.krill.netio.spi.ConnectionHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -37,9 +34,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * One upgraded connection: netio's connection core as the last handler of the WebSocket
- * pipeline, and the {@link WebSocket} its handler uses. Not API.
+ * pipeline, and the {@link WebSocket} its handler uses.
  */
-public final class WebSocketConnection extends ConnectionHandler implements WebSocket {
+final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   /*
    * Implementation notes.
    *

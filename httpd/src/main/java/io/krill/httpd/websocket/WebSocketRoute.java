@@ -1,13 +1,11 @@
-package io.krill.httpd.websocket.internal;
+package io.krill.httpd.websocket;
 
 import io.krill.fibers.FiberCancelledException;
 import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
-import io.krill.httpd.Handler;
 import io.krill.httpd.Request;
 import io.krill.httpd.Response;
-import io.krill.httpd.websocket.WebSocketHandler;
-import io.krill.httpd.websocket.WebSocketSettings;
+import io.krill.httpd.UpgradeHandler;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -34,16 +32,31 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A WebSocket route: checks an opening handshake, answers a bad one (400, 403, 426), and
- * otherwise turns the connection into a WebSocket on Netty's codec and runs the route's handler
- * on the connection's strand. Not API: the server calls {@link #upgrade}; thread-safe.
+ * A WebSocket endpoint as an httpd route: the entry point of this package. Route it like any
+ * handler, with {@code GET} and a path pattern:
+ *
+ * <pre>{@code
+ * HttpServer.builder().port(8080)
+ *     .get("/echo", WebSocketRoute.of(socket -> {
+ *       for (WebSocketMessage m; (m = socket.receive()) != null; ) {
+ *         socket.send(m.text());
+ *       }
+ *     }))
+ *     .build().start();
+ * }</pre>
+ *
+ * <p>A request to the route that is a valid opening handshake (RFC 6455 section 4.2.1) becomes a
+ * WebSocket on Netty's codec, served by the {@link WebSocketHandler} on the connection's strand
+ * (in the server's execution mode); anything else gets 400, a WebSocket version other than 13
+ * gets 426, an origin not allowed 403. Immutable; thread-safe.
  */
-public final class WebSocketRoute implements Handler {
+public final class WebSocketRoute implements UpgradeHandler {
   /*
    * Implementation notes.
    *
@@ -71,13 +84,9 @@ public final class WebSocketRoute implements Handler {
   private final WebSocketDecoderConfig decoderConfig;
   private final String subprotocols;
 
-  /**
-   * @param settings the route's limits and options
-   * @param handler serves each socket
-   */
-  public WebSocketRoute(WebSocketSettings settings, WebSocketHandler handler) {
-    this.settings = settings;
-    this.handler = handler;
+  private WebSocketRoute(WebSocketSettings settings, WebSocketHandler handler) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.handler = Objects.requireNonNull(handler, "handler");
     this.decoderConfig = WebSocketDecoderConfig.newBuilder()
         .maxFramePayloadLength(settings.maxFrameBytes())
         .allowExtensions(settings.compression())
@@ -87,26 +96,39 @@ public final class WebSocketRoute implements Handler {
     this.subprotocols = settings.subprotocols().isEmpty() ? null : String.join(",", settings.subprotocols());
   }
 
-  /** Reached only if the server did not call {@link #upgrade}: answers 426. */
+  /**
+   * @param handler serves each socket
+   * @return a route with {@link WebSocketSettings#defaults()}
+   */
+  public static WebSocketRoute of(WebSocketHandler handler) {
+    return new WebSocketRoute(WebSocketSettings.defaults(), handler);
+  }
+
+  /**
+   * @param settings the sockets' limits and options
+   * @param handler serves each socket
+   * @return the route
+   */
+  public static WebSocketRoute of(WebSocketSettings settings, WebSocketHandler handler) {
+    return new WebSocketRoute(settings, handler);
+  }
+
+  /** @return the sockets' limits and options */
+  public WebSocketSettings settings() {
+    return settings;
+  }
+
+  /** Reached only by a server that does not upgrade connections: answers 426. */
   @Override
   public void handle(Request request, Response response) throws Exception, Suspendable {
     response.status(426).header("Upgrade", "websocket").send("426 Upgrade Required\n");
   }
 
   /**
-   * Serves an upgrade request on the calling strand: answers a bad handshake through
-   * {@code response}, or upgrades and runs the handler until the socket closes. May suspend.
-   *
-   * @param request the upgrade request
-   * @param response its response, used only to refuse the handshake
-   * @param channel the connection
-   * @param head the request's head as decoded
-   * @param connectionHandler the name of the HTTP connection handler at the pipeline's end
-   * @return true if the connection was upgraded (and is closed now), false if it was refused
-   *     and may serve further requests
-   * @throws Exception if the refusal could not be sent
-   * @throws Suspendable never; marks that this method suspends
+   * Answers a bad handshake through {@code response}, or upgrades the connection and runs the
+   * handler until the socket closes. Called by the server, not by applications. May suspend.
    */
+  @Override
   public boolean upgrade(Request request, Response response, Channel channel, HttpRequest head,
       String connectionHandler) throws Exception, Suspendable {
     String refusal = refusal(request);
