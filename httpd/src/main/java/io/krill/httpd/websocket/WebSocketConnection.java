@@ -186,7 +186,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (cause instanceof CorruptedWebSocketFrameException) {
-      // The decoder or the UTF-8 validator sent its Close (1002, 1007, 1009) and closes.
+      // The frame decoder (1002, 1009) or the UTF-8 validator (1007); it discards what follows.
       int code = ((CorruptedWebSocketFrameException) cause).closeStatus().code();
       LOG.debug("websocket {}: {} ({})", peer(), cause.getMessage(), code);
       abort(code, reasonOf(cause));

@@ -18,7 +18,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.websocketx.Utf8FrameValidator;
-import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
@@ -72,6 +71,9 @@ public final class WebSocketRoute implements UpgradeHandler {
    * WebSocketServerCompressionHandler does, without a handler in every HTTP connection's
    * pipeline); the inflater's allowance is maxMessageBytes, so a compression bomb ends in 1009.
    *
+   * Netty's decoders only report protocol violations (closeOnProtocolViolation off): the
+   * connection answers every one the same way, a Close with the violation's code, then closes.
+   *
    * Inbound after the upgrade: frame decoder (frame size) -> deflate decoder -> UTF-8 validator
    * -> aggregator (message size; absent with whole messages off) -> idle timer -> connection.
    */
@@ -91,7 +93,7 @@ public final class WebSocketRoute implements UpgradeHandler {
         .maxFramePayloadLength(settings.maxFrameBytes())
         .allowExtensions(settings.compression())
         .expectMaskedFrames(true)
-        .closeOnProtocolViolation(true)
+        .closeOnProtocolViolation(false) // the connection sends the Close (1002, 1009) itself
         .build();
     this.subprotocols = settings.subprotocols().isEmpty() ? null : String.join(",", settings.subprotocols());
   }
@@ -164,7 +166,7 @@ public final class WebSocketRoute implements UpgradeHandler {
       p.addBefore("websocket", "ws-deflate-decoder", deflate.newExtensionDecoder());
       p.addBefore("websocket", "ws-deflate-encoder", deflate.newExtensionEncoder());
     }
-    p.addBefore("websocket", "ws-utf8", new Utf8FrameValidator(true));
+    p.addBefore("websocket", "ws-utf8", new Utf8FrameValidator(false));
     if (settings.wholeMessages()) {
       p.addBefore("websocket", "ws-aggregator", new WebSocketFrameAggregator(settings.maxMessageBytes()));
     }
@@ -173,13 +175,6 @@ public final class WebSocketRoute implements UpgradeHandler {
     DefaultFullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
         Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE);
     ChannelFuture done = handshaker.handshake(channel, full, extra, channel.newPromise());
-    if (p.get("wsencoder") != null) {
-      // Netty puts the frame encoder where the HTTP encoder was, after the frame decoder; the
-      // decoder writes its own Close on a protocol violation (1002, 1009), which must be encoded.
-      // Only version 13 gets here (426 otherwise), whose server encoder does not mask.
-      p.remove("wsencoder");
-      p.addBefore("wsdecoder", "wsencoder", new WebSocket13FrameEncoder(false));
-    }
     await(done);
     if (!done.isSuccess()) {
       LOG.debug("websocket handshake with {} failed: {}", channel.remoteAddress(), String.valueOf(done.cause()));

@@ -345,6 +345,29 @@ class WebSocketTest {
   }
 
   @Test
+  void protocolViolation_badUtf8OrUnmaskedFrame_closes1007Or1002() throws Exception {
+    HttpServer server = start(builder().get("/echo", WebSocketRoute.of(ECHO)));
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+      assertThat(handshake(s, "/echo", "")).startsWith("HTTP/1.1 101");
+      s.getOutputStream().write(new byte[] {(byte) 0x81, (byte) 0x82, 0, 0, 0, 0, (byte) 0xC3, 0x28}); // text, masked, not UTF-8
+      assertThat(closeCode(s.getInputStream())).isEqualTo(1007);
+    }
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+      assertThat(handshake(s, "/echo", "")).startsWith("HTTP/1.1 101");
+      s.getOutputStream().write(new byte[] {(byte) 0x81, 0x02, 'h', 'i'}); // a client frame must be masked
+      assertThat(closeCode(s.getInputStream())).isEqualTo(1002);
+    }
+  }
+
+  /* Reads one server frame and returns its close code, or -1 if it is not a Close. */
+  private static int closeCode(InputStream in) throws IOException {
+    int opcode = in.read() & 0x0F;
+    int length = in.read() & 0x7F;
+    byte[] payload = in.readNBytes(length);
+    return opcode == 8 && length >= 2 ? (payload[0] & 0xFF) << 8 | payload[1] & 0xFF : -1;
+  }
+
+  @Test
   void settings_badValues_nameTheField() {
     assertThatThrownBy(() -> WebSocketSettings.builder().maxFrameBytes(0))
         .hasMessage("maxFrameBytes: 0 (expected: > 0)");
