@@ -18,13 +18,13 @@ one() { # kind -> prints "kind messages/s"
   "$JAVA" -Xms1g -Xmx1g -cp "$CP" io.krill.loadtest.echo.WebSocketEchoServerMain "$kind" 600 <"$fifo" >"$out" 2>/dev/null &
   local pid=$!
   exec 8>"$fifo"
-  for _ in $(seq 100); do port=$(grep -o '^port [0-9]*' "$out" | cut -d' ' -f2 || true); [[ -n $port ]] && break; sleep 0.2; done
-  local line
-  line=$("$JAVA" -Xms1g -Xmx1g -cp "$CP" io.krill.loadtest.echo.WebSocketEchoClientMain "$port" "$CONNECTIONS" "$SIZE" "$WARMUP" "$MEASURE" 2>/dev/null | tail -1)
+  for _ in $(seq 900); do port=$(grep -o '^port [0-9]*' "$out" | cut -d' ' -f2 || true); [[ -n $port ]] && break; sleep 0.2; done
+  local line=""
+  [[ -n $port ]] && line=$("$JAVA" -Xms1g -Xmx1g -cp "$CP" io.krill.loadtest.echo.WebSocketEchoClientMain "$port" "$CONNECTIONS" "$SIZE" "$WARMUP" "$MEASURE" 2>/dev/null | tail -1 || true)
   exec 8>&-
   wait "$pid" 2>/dev/null || true
   rm -f "$out"
-  echo "$kind $line"
+  echo "$kind ${line:-failed (no port within 180 s, or the client failed)}"
 }
 
 order=(fiber virtual netty)
