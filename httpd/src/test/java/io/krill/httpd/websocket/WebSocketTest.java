@@ -144,7 +144,8 @@ class WebSocketTest {
       String head = handshake(s, "/echo", "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n");
       assertThat(head).startsWith("HTTP/1.1 101").containsIgnoringCase("sec-websocket-extensions: permessage-deflate");
     }
-    HttpServer plain = start(builder().get("/echo", WebSocketRoute.of(WebSocketSettings.builder().compression(false).build(), ECHO)));
+    HttpServer plain = start(builder().get("/echo",
+        WebSocketRoute.of(WebSocketSettings.builder().compression(false).build(), ECHO)));
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), plain.port())) {
       String head = handshake(s, "/echo", "Sec-WebSocket-Extensions: permessage-deflate\r\n");
       assertThat(head).startsWith("HTTP/1.1 101").doesNotContainIgnoringCase("permessage-deflate");
@@ -272,7 +273,8 @@ class WebSocketTest {
   void broadcast_peerThatNeverReads_doesNotBlockOthers() throws Exception {
     Set<WebSocket> room = ConcurrentHashMap.newKeySet();
     BlockingQueue<String> dropped = new LinkedBlockingQueue<>();
-    HttpServer server = start(builder().get("/room", WebSocketRoute.of(WebSocketSettings.builder().sendQueueBytes(16 * 1024).build(), socket -> {
+    WebSocketSettings small = WebSocketSettings.builder().sendQueueBytes(16 * 1024).build();
+    HttpServer server = start(builder().get("/room", WebSocketRoute.of(small, socket -> {
           room.add(socket);
           try {
             for (WebSocketMessage m; (m = socket.receive()) != null; ) {
@@ -308,7 +310,9 @@ class WebSocketTest {
   @Test
   void send_peerThatNeverReads_timesOutAndCloses() throws Exception {
     BlockingQueue<String> outcome = new LinkedBlockingQueue<>();
-    HttpServer server = start(builder().get("/flood", WebSocketRoute.of(WebSocketSettings.builder().sendQueueBytes(8 * 1024).sendTimeout(Duration.ofMillis(500)).build(), socket -> {
+    WebSocketSettings impatient = WebSocketSettings.builder().sendQueueBytes(8 * 1024)
+        .sendTimeout(Duration.ofMillis(500)).build();
+    HttpServer server = start(builder().get("/flood", WebSocketRoute.of(impatient, socket -> {
           byte[] block = new byte[16 * 1024];
           try {
             for (int i = 0; i < 100_000; i++) {
@@ -327,7 +331,8 @@ class WebSocketTest {
 
   @Test
   void idleTimeout_quietSocket_closed1001() throws Exception {
-    HttpServer server = start(builder().get("/echo", WebSocketRoute.of(WebSocketSettings.builder().idleTimeout(Duration.ofMillis(300)).build(), ECHO)));
+    HttpServer server = start(builder().get("/echo",
+        WebSocketRoute.of(WebSocketSettings.builder().idleTimeout(Duration.ofMillis(300)).build(), ECHO)));
     try (JdkClient c = JdkClient.connect(server.port(), "/echo")) {
       assertThat(c.awaitClose()).isEqualTo("1001 idle timeout");
     }
