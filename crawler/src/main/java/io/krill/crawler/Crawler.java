@@ -148,7 +148,7 @@ public final class Crawler {
     config.seeds.forEach(scope::addSeed);
     SeenSet seen = new SeenSet(config.seenMemory, config.bloomExpected, config.bloomFpp);
     frontier = new Frontier(config.order, new Frontier.Politeness(config.perHost, config.perIp, config.delay,
-        config.maxCrawlDelay, config.backoffBase, config.backoffMax), seen, config.randomSeed);
+        config.maxCrawlDelay, config.backoffBase, config.backoffMax), seen, config.randomSeed, config.maxDepth);
     WarcOutput warc = new WarcOutput(dir, config.warcMaxSize, config.warcGzip ? config.warcGzipLevel : 0,
         replay == null ? null : replay.warc());
     LineOutput jsonl = new LineOutput(dir.resolve(JSONL), replay == null ? 0 : Math.max(0, replay.jsonlEnd()));
@@ -203,8 +203,17 @@ public final class Crawler {
       }
       return seeds;
     }
-    replay.completed().forEach(frontier::markSeen);
+    for (String u : replay.completed()) {
+      CrawlUrl n = replay.nodes().get(u);
+      if (n != null) {
+        frontier.restoreCompleted(n);
+      } else {
+        frontier.markSeen(u);
+      }
+    }
+    replay.deferred().forEach(frontier::restoreDeferred);
     replay.pending().forEach(frontier::enqueue);
+    replay.links().forEach(frontier::restoreLinks);
     return seeds;
   }
 
@@ -519,6 +528,7 @@ public final class Crawler {
       return;
     }
     RedirectPolicy redirects = new RedirectPolicy(frontier, scope, stats, config.delay, cu, hostKey);
+    cu = redirects.page();
     List<Exchange> hops = fetcher.fetchFollowing(URI.create(cu.url()), w.address(), redirects);
     Exchange last = hops.get(hops.size() - 1);
     int status = last.error() == null ? last.status() : 0;
@@ -533,7 +543,7 @@ public final class Crawler {
     } else if (status > 0) {
       frontier.succeeded(hostKey);
     }
-    commitPage(cu, hops, redirects.claimed(), redirects.queued());
+    commitPage(cu, hops, redirects.claimed(), redirects.found());
   }
 
   /** A 429/503 answer: back the host off and queue the URL again; the answer stays in the WARC, the JSONL line comes with the final attempt. */
@@ -550,7 +560,7 @@ public final class Crawler {
   }
 
   /** Records every hop (WARC, JSONL, completed) and the links of the last one, as one commit. */
-  private void commitPage(CrawlUrl cu, List<Exchange> hops, List<CrawlUrl> hopsClaimed, List<CrawlUrl> queued)
+  private void commitPage(CrawlUrl cu, List<Exchange> hops, List<CrawlUrl> hopsClaimed, List<Frontier.Found> found)
       throws Suspendable {
     List<WarcRecord> records = new ArrayList<>();
     List<String> lines = new ArrayList<>();
@@ -564,7 +574,7 @@ public final class Crawler {
       int outlinks = 0;
       if (i == hops.size() - 1 && ex.error() == null && ex.body() != null && ex.status() >= 200 && ex.status() < 300) {
         String[] canon = new String[1];
-        outlinks = discover(ex, self != null ? self : cu, queued, canon);
+        outlinks = discover(ex, self != null ? self : cu, found, canon);
         canonical = canon[0];
       }
       boolean sitemap = isSitemap(ex, self);
@@ -578,8 +588,7 @@ public final class Crawler {
         stats.status(ex.status());
       }
     }
-    queued.addAll(0, hopsClaimed);
-    writer.submit(new OutputWriter.Commit(records, lines, queued, done));
+    writer.submit(new OutputWriter.Commit(records, lines, hopsClaimed, done, found));
   }
 
   private static boolean isConnectionFailure(FetchException.Kind k) {
@@ -602,9 +611,9 @@ public final class Crawler {
   }
 
   /** Extracts and offers outlinks (or sitemap entries); returns how many were found. */
-  private int discover(Exchange ex, CrawlUrl from, List<CrawlUrl> queued, String[] canonical) {
+  private int discover(Exchange ex, CrawlUrl from, List<Frontier.Found> changes, String[] canonical) {
     List<String> found;
-    int depth = from.depth() + 1;
+    int step = 1;
     if (isSitemap(ex, from)) {
       Sitemaps.Listing l = Sitemaps.parse(ex.uri().toString(), ex.header("Content-Type"), ex.body(),
           Sitemaps.DEFAULT_MAX_URLS_PER_SITEMAP);
@@ -616,7 +625,7 @@ public final class Crawler {
       }
       found = new ArrayList<>(l.sitemapUrls());
       found.addAll(l.pageUrls());
-      depth = from.depth();
+      step = 0;
     } else if (LinkExtractor.isHtml(ex.contentType())) {
       LinkExtractor.Links links = LinkExtractor.extract(ex.uri().toString(), ex.body(), ex.header("Content-Type"),
           config.maxLinksPerPage);
@@ -625,19 +634,16 @@ public final class Crawler {
     } else {
       return 0;
     }
+    List<String> targets = new ArrayList<>(found.size());
     for (String link : found) {
       String n = UrlNormalizer.normalize(link);
-      if (n == null || scope.refusal(n, depth) != null) {
-        continue;
-      }
-      CrawlUrl c = frontier.offer(n, depth, ex.uri().toString());
-      if (c != null) {
-        queued.add(c);
-        stats.queued.increment();
-      } else if ((c = frontier.lower(n, depth, ex.uri().toString())) != null) {
-        queued.add(c); // journaled again: replay keeps the lower depth
+      if (n != null && scope.refusal(n) == null) {
+        targets.add(n); // the frontier applies the depth limit: it remembers a link found too deep
       }
     }
+    Frontier.Found f = frontier.found(from, targets, step, ex.uri().toString());
+    stats.queued.add(f.added());
+    changes.add(f);
     return found.size();
   }
 
