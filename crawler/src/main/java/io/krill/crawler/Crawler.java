@@ -82,6 +82,7 @@ public final class Crawler {
   private final AtomicLong pagesDispatched = new AtomicLong();
   private volatile boolean stopRequested;
   private volatile int metricsPort = -1;
+  private CrawlSummary.Totals earlier;
   private FiberScheduler scheduler;
   private DnsResolver resolver;
   private HttpFetcher fetcher;
@@ -152,6 +153,7 @@ public final class Crawler {
     WarcOutput warc = new WarcOutput(dir, config.warcMaxSize, config.warcGzip ? config.warcGzipLevel : 0,
         replay == null ? null : replay.warc());
     LineOutput jsonl = new LineOutput(dir.resolve(JSONL), replay == null ? 0 : Math.max(0, replay.jsonlEnd()));
+    earlier = replay == null ? null : CrawlSummary.Totals.read(dir.resolve(JSONL)); // cut at the journal's position
     writer = new OutputWriter(warc, jsonl, new Journal(dir), frontier, config, this::signal);
     List<CrawlUrl> seeds = fillFrontier(replay);
     stats.queued.add(frontier.queued());
@@ -266,7 +268,7 @@ public final class Crawler {
     CrawlSummary summary = new CrawlSummary(stats.pages.sum(), stats.requests.sum(), stats.bytes.sum(), stats.statuses(),
         stats.errors(), stats.robotsDisallowed.sum(), seconds, stoppedBy, frontier.seenDescription(), dnsText(),
         writer.warcFiles(), dir, config.mode.alias() + (config.naive ? " (naive)" : ""),
-        stats.peakFetching.get());
+        stats.peakFetching.get(), earlier);
     Files.writeString(dir.resolve("summary.json"), summary.toJson() + "\n");
     return summary;
   }

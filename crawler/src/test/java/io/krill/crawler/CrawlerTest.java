@@ -320,6 +320,33 @@ class CrawlerTest {
   }
 
   @Test
+  void run_resumed_summaryCountsTheWholeCrawlWithThisRunsShare() throws Exception {
+    try (SmallWeb web = new SmallWeb(8, 0)) {
+      Path out = tmp.resolve("out");
+      CrawlSummary first = Crawler.create(web.config(out).maxPages(5).build()).run();
+      assertThat(first.earlier()).isNull();
+      assertThat(Files.readString(out.resolve("summary.json"))).doesNotContain("this_run");
+      CrawlSummary second = Crawler.create(web.config(out).resume(true).build()).run();
+      assertThat(second.stoppedBy()).isEqualTo("done");
+      // the pages answered over both runs, as their JSONL lines say
+      long pageLines = CrawlOutput.jsonl(out).stream().filter(l -> !l.kind().equals("robots") && l.status() > 0).count();
+      assertThat(second.whole().pages()).isEqualTo(pageLines).isEqualTo(first.pages() + second.pages());
+      assertThat(second.earlier().pages()).isEqualTo(first.pages());
+      assertThat(second.whole().statuses()).isEqualTo(Map.of(200, pageLines));
+      Map<String, Long> errors = new java.util.TreeMap<>(first.errors());
+      second.errors().forEach((k, v) -> errors.merge(k, v, Long::sum));
+      assertThat(second.whole().errors()).isEqualTo(errors);
+      assertThat(second.whole().robotsDisallowed()).isEqualTo(first.robotsDisallowed() + second.robotsDisallowed());
+      com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+          .readTree(out.resolve("summary.json").toFile());
+      assertThat(json.path("pages").asLong()).isEqualTo(pageLines);
+      assertThat(json.path("this_run").path("pages").asLong()).isEqualTo(second.pages());
+      assertThat(json.path("statuses").path("200").asLong()).isEqualTo(pageLines);
+      assertThat(second.toText()).contains(pageLines + " pages in all, this run " + second.pages());
+    }
+  }
+
+  @Test
   void run_maxPages_stopsDispatching() throws Exception {
     try (SmallWeb web = new SmallWeb(8, 0)) {
       Path out = tmp.resolve("out");
