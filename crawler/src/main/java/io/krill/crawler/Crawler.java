@@ -83,6 +83,9 @@ public final class Crawler {
   private volatile boolean stopRequested;
   private volatile int metricsPort = -1;
   private CrawlSummary.Totals earlier;
+  /* Why each seed that got no answer failed; a first run with no seed answered ends "failed". */
+  private final Map<String, String> seedFailures = new ConcurrentHashMap<>();
+  private volatile boolean seedAnswered;
   private FiberScheduler scheduler;
   private DnsResolver resolver;
   private HttpFetcher fetcher;
@@ -164,6 +167,9 @@ public final class Crawler {
     String stoppedBy = crawl(seeds, start);
     if (writer.failure() != null) {
       stoppedBy = "failed: " + writer.failure().getMessage();
+    } else if (replay == null && !seedAnswered && !seedFailures.isEmpty() && stoppedBy.equals("done")) {
+      Map.Entry<String, String> first = new java.util.TreeMap<>(seedFailures).firstEntry();
+      stoppedBy = "failed: no seed could be fetched: " + first.getKey() + ": " + first.getValue();
     }
     return summarize(dir, stoppedBy, (System.nanoTime() - start) / 1e9);
   }
@@ -296,7 +302,14 @@ public final class Crawler {
     }
     PrintStream err = System.err;
     return new ProgressReporter(err, live, config.progressInterval,
-        () -> ProgressReporter.line(stats, frontier.queued(), dnsText()));
+        () -> ProgressReporter.line(stats, frontier.queued(), dnsText())
+            + (stats.fetching.get() == 0 ? waitingText() : ""));
+  }
+
+  /* Nothing in flight: say what the crawl waits for (a robots.txt retry, a host delay, a back-off). */
+  private String waitingText() {
+    String w = frontier.waitingFor(System.nanoTime());
+    return w == null ? "" : ", waiting for " + w;
   }
 
   private String dnsText() {
@@ -465,6 +478,7 @@ public final class Crawler {
     List<String> lines = new ArrayList<>();
     List<String> done = new ArrayList<>();
     for (CrawlUrl c : drained) {
+      seedFailed(c, e.describe());
       stats.error(kindName(e));
       lines.add(CrawlLine.of(c.url(), "page", c, null, e.describe(), null, 0));
       done.add(c.url());
@@ -505,7 +519,7 @@ public final class Crawler {
         String n = UrlNormalizer.normalize(sm);
         if (n != null && scope.refusal(n, 1) == null) {
           sitemapUrls.add(n);
-          CrawlUrl c = frontier.offer(n, 1, robotsUri.toString());
+          CrawlUrl c = frontier.offerBehind(n, 1, robotsUri.toString()); // DFS too: after the seed
           if (c != null) {
             queued.add(c);
             stats.queued.increment();
@@ -523,6 +537,7 @@ public final class Crawler {
     String hostKey = w.hostKey();
     if (!frontier.robots(hostKey).test(cu.url())) {
       pagesDispatched.decrementAndGet(); // no request: not a page against --max-pages
+      seedFailed(cu, "robots: disallowed by robots.txt");
       stats.robotsDisallowed.increment();
       stats.error("robots");
       writer.submit(new OutputWriter.Commit(List.of(), List.of(CrawlLine.of(cu.url(), "page", cu, null,
@@ -567,6 +582,14 @@ public final class Crawler {
     List<WarcRecord> records = new ArrayList<>();
     List<String> lines = new ArrayList<>();
     List<String> done = new ArrayList<>();
+    if (cu.parent() == null && cu.depth() == 0) {
+      Exchange first = hops.get(0);
+      if (first.error() == null && first.status() > 0) {
+        seedAnswered = true;
+      } else {
+        seedFailed(cu, first.error() != null ? first.error().describe() : "no answer");
+      }
+    }
     for (int i = 0; i < hops.size(); i++) {
       Exchange ex = hops.get(i);
       count(ex);
@@ -591,6 +614,12 @@ public final class Crawler {
       }
     }
     writer.submit(new OutputWriter.Commit(records, lines, hopsClaimed, done, found));
+  }
+
+  private void seedFailed(CrawlUrl c, String why) {
+    if (c.parent() == null && c.depth() == 0) {
+      seedFailures.putIfAbsent(c.url(), why);
+    }
   }
 
   private static boolean isConnectionFailure(FetchException.Kind k) {

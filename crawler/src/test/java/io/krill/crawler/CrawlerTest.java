@@ -237,8 +237,9 @@ class CrawlerTest {
     }
   }
 
-  @Test
-  void run_sitemapInRobots_orphanPageFetched() throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(io.krill.crawler.frontier.Frontier.Order.class)
+  void run_sitemapInRobots_orphanPageFetchedAfterTheSeed(io.krill.crawler.frontier.Frontier.Order order) throws Exception {
     AtomicReference<String> base = new AtomicReference<>();
     try (SmallWeb web = new SmallWeb(2, 0, r -> {
       String host = r.headers().get("Host");
@@ -258,10 +259,13 @@ class CrawlerTest {
       }
     })) {
       Path out = tmp.resolve("out");
-      Crawler.create(web.config(out).build()).run();
+      Crawler.create(web.config(out).order(order).build()).run();
       List<CrawlOutput.Line> lines = CrawlOutput.jsonl(out);
       assertThat(lines).anyMatch(l -> l.kind().equals("sitemap") && l.url().endsWith("/sitemap.xml"));
       assertThat(fetchedPages(out)).contains(web.url("a.test", "/orphan"));
+      // robots.txt queues the sitemap before the seed is fetched; DFS (newest first) must not let it overtake the seed
+      assertThat(web.hits().stream().filter(h -> h.host().startsWith("a.test") && !h.path().equals("/robots.txt"))
+          .findFirst().orElseThrow().path()).isEqualTo("/p0");
     }
   }
 
@@ -391,6 +395,10 @@ class CrawlerTest {
       assertThat(s.errors()).containsEntry("blocked", 1L);
       assertThat(CrawlOutput.jsonl(out)).singleElement()
           .satisfies(l -> assertThat(l.error()).startsWith("blocked: 127.0.0.2 is a loopback address"));
+      // no seed could be fetched at all: the crawl failed, and says why and what to do
+      assertThat(s.succeeded()).isFalse();
+      assertThat(s.stoppedBy()).startsWith("failed: no seed could be fetched: " + web.url("a.test", "/p0")
+          + ": blocked: 127.0.0.2 is a loopback address").contains("--allow-private");
     }
   }
 

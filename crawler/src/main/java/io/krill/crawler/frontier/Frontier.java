@@ -815,6 +815,48 @@ public final class Frontier {
     return timed.isEmpty() ? Long.MAX_VALUE : Math.max(0, timed.first().readyAt - now);
   }
 
+  /**
+   * Says what the crawl waits for when no work is ready: the host whose gate opens first and
+   * why it is shut.
+   *
+   * @param now {@link System#nanoTime()}
+   * @return e.g. {@code robots.txt retry of http://a.test:80 in 28 s}, or null if work is ready
+   *     or nothing waits on time (DNS lookups or fetches in flight)
+   */
+  public synchronized String waitingFor(long now) {
+    if (!openIps.isEmpty() || timed.isEmpty()) {
+      return resolving > 0 ? "DNS of " + resolving + " host" + (resolving == 1 ? "" : "s") : null;
+    }
+    Host h = timed.first();
+    long secs = Math.max(0, (h.readyAt - now + 999_999_999L) / 1_000_000_000L);
+    String in = " in " + secs + " s";
+    if (h.state == State.ROBOTS_WAIT) {
+      return "robots.txt retry of " + h.key + in;
+    }
+    if (h.backoffUntil - now > 0 && h.backoffUntil - h.nextStart >= 0) {
+      return "back-off of " + h.key + " (" + h.failures + " failure" + (h.failures == 1 ? "" : "s") + ")" + in;
+    }
+    return "host delay of " + h.key + in;
+  }
+
+  /**
+   * Adds a URL behind what its host has queued in every order (DFS takes the newest first, so a
+   * plain offer would put it ahead): for sitemaps listed in robots.txt, which must not overtake
+   * the page that led to the host.
+   *
+   * @return the queued entry, or null if it was seen already
+   */
+  public synchronized CrawlUrl offerBehind(String url, int depth, String parent) {
+    CrawlUrl c = offer(url, depth, parent);
+    if (c != null && order == Order.DFS) {
+      Host h = hosts.get(UrlNormalizer.hostKey(url));
+      h.queue.removeLastOccurrence(c);
+      h.queue.addFirst(c);
+      place(h, lastNow);
+    }
+    return c;
+  }
+
   /** Records the host's address after RESOLVE; robots.txt comes next. */
   public synchronized void resolved(String hostKey, InetAddress address) {
     Host h = hosts.get(hostKey);
