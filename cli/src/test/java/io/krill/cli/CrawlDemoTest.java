@@ -38,7 +38,8 @@ class CrawlDemoTest {
     CapturedRun first = crawl("--demo", "--max-pages", "10", "--progress", "off", "--out", out.toString());
     assertThat(first.code()).as(first.err()).isZero();
     assertThat(first.err()).contains("krill crawl: max-pages; to continue: krill crawl --resume " + out);
-    CapturedRun resumed = crawl("--resume", out.toString(), "--max-pages", "25", "--progress", "off");
+    // --demo may be repeated with --resume (the saved arguments hold it anyway)
+    CapturedRun resumed = crawl("--demo", "--resume", out.toString(), "--max-pages", "25", "--progress", "off");
     assertThat(resumed.code()).as(resumed.err()).isZero();
     assertThat(resumed.err()).contains("krill crawl --demo: synthetic web of 20 hosts").contains("resuming " + out);
     // the journal's URLs name the first web's port: the same web answers them (no connection errors)

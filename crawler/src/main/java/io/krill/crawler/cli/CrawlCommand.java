@@ -237,7 +237,7 @@ public final class CrawlCommand implements Callable<Integer> {
     } catch (CommandLine.ParameterException e) {
       throw new BadUsage("--resume: " + argsFile + ": " + e.getMessage());
     }
-    refuseFixedFlags();
+    refuseFixedFlags(original.demo);
     if (original.demo) {
       return resumeDemo(original, journaled);
     }
@@ -277,14 +277,14 @@ public final class CrawlCommand implements Callable<Integer> {
    * What a crawl journaled its work under stays: its seeds, scope, output and fetch settings. Limits,
    * politeness, progress and metrics only shape how the rest is fetched, so a resume may change them.
    */
-  private void refuseFixedFlags() {
+  private void refuseFixedFlags(boolean demoCrawl) {
     List<String> fixed = new ArrayList<>();
     if (!seeds.isEmpty()) {
       fixed.add("URL");
     }
     for (CommandLine.Model.OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
       String name = o.longestName();
-      if (!name.equals("--resume") && !RESUMABLE_FLAGS.contains(name)) {
+      if (!name.equals("--resume") && !RESUMABLE_FLAGS.contains(name) && !(demoCrawl && name.equals("--demo"))) {
         fixed.add(name);
       }
     }
