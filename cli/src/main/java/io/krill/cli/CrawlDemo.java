@@ -34,9 +34,14 @@ final class CrawlDemo implements DemoWeb {
     return new CrawlCommand().streams(out, err).demo(CrawlDemo::start).commandLine();
   }
 
-  /** Serves the synthetic web with its default configuration. */
-  static CrawlDemo start() throws IOException {
-    return new CrawlDemo(TestWeb.start(TestWebConfig.builder().build()));
+  /** Serves the synthetic web with its default configuration on {@code port} (0: a free one). */
+  static CrawlDemo start(int port) throws IOException {
+    return new CrawlDemo(TestWeb.start(TestWebConfig.builder().port(port).build()));
+  }
+
+  @Override
+  public int port() {
+    return web.port();
   }
 
   @Override

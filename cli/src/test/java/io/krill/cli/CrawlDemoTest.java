@@ -33,6 +33,27 @@ class CrawlDemoTest {
   }
 
   @Test
+  void demo_stoppedByALimit_resumesAgainstTheSameWeb() throws Exception {
+    Path out = tmp.resolve("demo");
+    CapturedRun first = crawl("--demo", "--max-pages", "10", "--progress", "off", "--out", out.toString());
+    assertThat(first.code()).as(first.err()).isZero();
+    assertThat(first.err()).contains("krill crawl: max-pages; to continue: krill crawl --resume " + out);
+    // --demo may be repeated with --resume (the saved arguments hold it anyway)
+    CapturedRun resumed = crawl("--demo", "--resume", out.toString(), "--max-pages", "25", "--progress", "off");
+    assertThat(resumed.code()).as(resumed.err()).isZero();
+    assertThat(resumed.err()).contains("krill crawl --demo: synthetic web of 20 hosts").contains("resuming " + out);
+    // the journal's URLs name the first web's port: the same web answers them (no connection errors)
+    java.util.regex.Matcher all = java.util.regex.Pattern.compile("(\\d+) pages in all, this run (\\d+) ").matcher(resumed.out());
+    assertThat(all.find()).as(resumed.out()).isTrue();
+    java.util.regex.Matcher before = java.util.regex.Pattern.compile(": (\\d+) pages ").matcher(first.out());
+    assertThat(before.find()).as(first.out()).isTrue();
+    assertThat(Long.parseLong(all.group(1))).isEqualTo(Long.parseLong(before.group(1)) + Long.parseLong(all.group(2)));
+    assertThat(Long.parseLong(all.group(2))).isGreaterThanOrEqualTo(25);
+    assertThat(resumed.out()).contains("ground truth (depth 8)");
+    assertThat(Files.readString(out.resolve("summary.json"))).contains("\"this_run\"");
+  }
+
+  @Test
   void demo_withSeeds_oneLineAndStatus2() {
     CapturedRun r = crawl("--demo", "--out", tmp.resolve("d").toString(), "http://a.test/");
     assertThat(r.code()).isEqualTo(2);

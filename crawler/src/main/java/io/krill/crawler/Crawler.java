@@ -82,6 +82,10 @@ public final class Crawler {
   private final AtomicLong pagesDispatched = new AtomicLong();
   private volatile boolean stopRequested;
   private volatile int metricsPort = -1;
+  private CrawlSummary.Totals earlier;
+  /* Why each seed that got no answer failed; a first run with no seed answered ends "failed". */
+  private final Map<String, String> seedFailures = new ConcurrentHashMap<>();
+  private volatile boolean seedAnswered;
   private FiberScheduler scheduler;
   private DnsResolver resolver;
   private HttpFetcher fetcher;
@@ -148,10 +152,11 @@ public final class Crawler {
     config.seeds.forEach(scope::addSeed);
     SeenSet seen = new SeenSet(config.seenMemory, config.bloomExpected, config.bloomFpp);
     frontier = new Frontier(config.order, new Frontier.Politeness(config.perHost, config.perIp, config.delay,
-        config.maxCrawlDelay, config.backoffBase, config.backoffMax), seen, config.randomSeed);
+        config.maxCrawlDelay, config.backoffBase, config.backoffMax), seen, config.randomSeed, config.maxDepth);
     WarcOutput warc = new WarcOutput(dir, config.warcMaxSize, config.warcGzip ? config.warcGzipLevel : 0,
         replay == null ? null : replay.warc());
     LineOutput jsonl = new LineOutput(dir.resolve(JSONL), replay == null ? 0 : Math.max(0, replay.jsonlEnd()));
+    earlier = replay == null ? null : CrawlSummary.Totals.read(dir.resolve(JSONL)); // cut at the journal's position
     writer = new OutputWriter(warc, jsonl, new Journal(dir), frontier, config, this::signal);
     List<CrawlUrl> seeds = fillFrontier(replay);
     stats.queued.add(frontier.queued());
@@ -162,6 +167,9 @@ public final class Crawler {
     String stoppedBy = crawl(seeds, start);
     if (writer.failure() != null) {
       stoppedBy = "failed: " + writer.failure().getMessage();
+    } else if (replay == null && !seedAnswered && !seedFailures.isEmpty() && stoppedBy.equals("done")) {
+      Map.Entry<String, String> first = new java.util.TreeMap<>(seedFailures).firstEntry();
+      stoppedBy = "failed: no seed could be fetched: " + first.getKey() + ": " + first.getValue();
     }
     return summarize(dir, stoppedBy, (System.nanoTime() - start) / 1e9);
   }
@@ -203,8 +211,17 @@ public final class Crawler {
       }
       return seeds;
     }
-    replay.completed().forEach(frontier::markSeen);
+    for (String u : replay.completed()) {
+      CrawlUrl n = replay.nodes().get(u);
+      if (n != null) {
+        frontier.restoreCompleted(n);
+      } else {
+        frontier.markSeen(u);
+      }
+    }
+    replay.deferred().forEach(frontier::restoreDeferred);
     replay.pending().forEach(frontier::enqueue);
+    replay.links().forEach(frontier::restoreLinks);
     return seeds;
   }
 
@@ -257,7 +274,7 @@ public final class Crawler {
     CrawlSummary summary = new CrawlSummary(stats.pages.sum(), stats.requests.sum(), stats.bytes.sum(), stats.statuses(),
         stats.errors(), stats.robotsDisallowed.sum(), seconds, stoppedBy, frontier.seenDescription(), dnsText(),
         writer.warcFiles(), dir, config.mode.alias() + (config.naive ? " (naive)" : ""),
-        stats.peakFetching.get());
+        stats.peakFetching.get(), earlier);
     Files.writeString(dir.resolve("summary.json"), summary.toJson() + "\n");
     return summary;
   }
@@ -285,7 +302,14 @@ public final class Crawler {
     }
     PrintStream err = System.err;
     return new ProgressReporter(err, live, config.progressInterval,
-        () -> ProgressReporter.line(stats, frontier.queued(), dnsText()));
+        () -> ProgressReporter.line(stats, frontier.queued(), dnsText())
+            + (stats.fetching.get() == 0 ? waitingText() : ""));
+  }
+
+  /* Nothing in flight: say what the crawl waits for (a robots.txt retry, a host delay, a back-off). */
+  private String waitingText() {
+    String w = frontier.waitingFor(System.nanoTime());
+    return w == null ? "" : ", waiting for " + w;
   }
 
   private String dnsText() {
@@ -454,6 +478,7 @@ public final class Crawler {
     List<String> lines = new ArrayList<>();
     List<String> done = new ArrayList<>();
     for (CrawlUrl c : drained) {
+      seedFailed(c, e.describe());
       stats.error(kindName(e));
       lines.add(CrawlLine.of(c.url(), "page", c, null, e.describe(), null, 0));
       done.add(c.url());
@@ -494,7 +519,7 @@ public final class Crawler {
         String n = UrlNormalizer.normalize(sm);
         if (n != null && scope.refusal(n, 1) == null) {
           sitemapUrls.add(n);
-          CrawlUrl c = frontier.offer(n, 1, robotsUri.toString());
+          CrawlUrl c = frontier.offerBehind(n, 1, robotsUri.toString()); // DFS too: after the seed
           if (c != null) {
             queued.add(c);
             stats.queued.increment();
@@ -512,6 +537,7 @@ public final class Crawler {
     String hostKey = w.hostKey();
     if (!frontier.robots(hostKey).test(cu.url())) {
       pagesDispatched.decrementAndGet(); // no request: not a page against --max-pages
+      seedFailed(cu, "robots: disallowed by robots.txt");
       stats.robotsDisallowed.increment();
       stats.error("robots");
       writer.submit(new OutputWriter.Commit(List.of(), List.of(CrawlLine.of(cu.url(), "page", cu, null,
@@ -519,6 +545,7 @@ public final class Crawler {
       return;
     }
     RedirectPolicy redirects = new RedirectPolicy(frontier, scope, stats, config.delay, cu, hostKey);
+    cu = redirects.page();
     List<Exchange> hops = fetcher.fetchFollowing(URI.create(cu.url()), w.address(), redirects);
     Exchange last = hops.get(hops.size() - 1);
     int status = last.error() == null ? last.status() : 0;
@@ -533,7 +560,7 @@ public final class Crawler {
     } else if (status > 0) {
       frontier.succeeded(hostKey);
     }
-    commitPage(cu, hops, redirects.claimed(), redirects.queued());
+    commitPage(cu, hops, redirects.claimed(), redirects.found());
   }
 
   /** A 429/503 answer: back the host off and queue the URL again; the answer stays in the WARC, the JSONL line comes with the final attempt. */
@@ -550,11 +577,19 @@ public final class Crawler {
   }
 
   /** Records every hop (WARC, JSONL, completed) and the links of the last one, as one commit. */
-  private void commitPage(CrawlUrl cu, List<Exchange> hops, List<CrawlUrl> hopsClaimed, List<CrawlUrl> queued)
+  private void commitPage(CrawlUrl cu, List<Exchange> hops, List<CrawlUrl> hopsClaimed, List<Frontier.Found> found)
       throws Suspendable {
     List<WarcRecord> records = new ArrayList<>();
     List<String> lines = new ArrayList<>();
     List<String> done = new ArrayList<>();
+    if (cu.parent() == null && cu.depth() == 0) {
+      Exchange first = hops.get(0);
+      if (first.error() == null && first.status() > 0) {
+        seedAnswered = true;
+      } else {
+        seedFailed(cu, first.error() != null ? first.error().describe() : "no answer");
+      }
+    }
     for (int i = 0; i < hops.size(); i++) {
       Exchange ex = hops.get(i);
       count(ex);
@@ -564,7 +599,7 @@ public final class Crawler {
       int outlinks = 0;
       if (i == hops.size() - 1 && ex.error() == null && ex.body() != null && ex.status() >= 200 && ex.status() < 300) {
         String[] canon = new String[1];
-        outlinks = discover(ex, self != null ? self : cu, queued, canon);
+        outlinks = discover(ex, self != null ? self : cu, found, canon);
         canonical = canon[0];
       }
       boolean sitemap = isSitemap(ex, self);
@@ -578,8 +613,13 @@ public final class Crawler {
         stats.status(ex.status());
       }
     }
-    queued.addAll(0, hopsClaimed);
-    writer.submit(new OutputWriter.Commit(records, lines, queued, done));
+    writer.submit(new OutputWriter.Commit(records, lines, hopsClaimed, done, found));
+  }
+
+  private void seedFailed(CrawlUrl c, String why) {
+    if (c.parent() == null && c.depth() == 0) {
+      seedFailures.putIfAbsent(c.url(), why);
+    }
   }
 
   private static boolean isConnectionFailure(FetchException.Kind k) {
@@ -602,9 +642,9 @@ public final class Crawler {
   }
 
   /** Extracts and offers outlinks (or sitemap entries); returns how many were found. */
-  private int discover(Exchange ex, CrawlUrl from, List<CrawlUrl> queued, String[] canonical) {
+  private int discover(Exchange ex, CrawlUrl from, List<Frontier.Found> changes, String[] canonical) {
     List<String> found;
-    int depth = from.depth() + 1;
+    int step = 1;
     if (isSitemap(ex, from)) {
       Sitemaps.Listing l = Sitemaps.parse(ex.uri().toString(), ex.header("Content-Type"), ex.body(),
           Sitemaps.DEFAULT_MAX_URLS_PER_SITEMAP);
@@ -616,7 +656,7 @@ public final class Crawler {
       }
       found = new ArrayList<>(l.sitemapUrls());
       found.addAll(l.pageUrls());
-      depth = from.depth();
+      step = 0;
     } else if (LinkExtractor.isHtml(ex.contentType())) {
       LinkExtractor.Links links = LinkExtractor.extract(ex.uri().toString(), ex.body(), ex.header("Content-Type"),
           config.maxLinksPerPage);
@@ -625,19 +665,16 @@ public final class Crawler {
     } else {
       return 0;
     }
+    List<String> targets = new ArrayList<>(found.size());
     for (String link : found) {
       String n = UrlNormalizer.normalize(link);
-      if (n == null || scope.refusal(n, depth) != null) {
-        continue;
-      }
-      CrawlUrl c = frontier.offer(n, depth, ex.uri().toString());
-      if (c != null) {
-        queued.add(c);
-        stats.queued.increment();
-      } else if ((c = frontier.lower(n, depth, ex.uri().toString())) != null) {
-        queued.add(c); // journaled again: replay keeps the lower depth
+      if (n != null && scope.refusal(n) == null) {
+        targets.add(n); // the frontier applies the depth limit: it remembers a link found too deep
       }
     }
+    Frontier.Found f = frontier.found(from, targets, step, ex.uri().toString());
+    stats.queued.add(f.added());
+    changes.add(f);
     return found.size();
   }
 

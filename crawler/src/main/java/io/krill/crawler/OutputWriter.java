@@ -29,7 +29,12 @@ final class OutputWriter implements AutoCloseable {
    * the journal after; BATCH forces all three in that order every interval. After kill -9 the
    * OS has every completed write; resume cuts WARC and JSONL back to the last W line.
    */
-  record Commit(List<WarcRecord> records, List<String> jsonl, List<CrawlUrl> queued, List<String> completed) {}
+  record Commit(List<WarcRecord> records, List<String> jsonl, List<CrawlUrl> queued, List<String> completed,
+      List<Frontier.Found> found) {
+    Commit(List<WarcRecord> records, List<String> jsonl, List<CrawlUrl> queued, List<String> completed) {
+      this(records, jsonl, queued, completed, List.of());
+    }
+  }
 
   private static final int BATCH = 64;
 
@@ -133,7 +138,9 @@ final class OutputWriter implements AutoCloseable {
     List<String> lines = new ArrayList<>();
     List<CrawlUrl> queued = new ArrayList<>();
     List<String> completed = new ArrayList<>();
+    List<Frontier.Found> found = new ArrayList<>();
     for (Commit c : batch) {
+      found.addAll(c.found());
       records.addAll(c.records());
       lines.addAll(c.jsonl());
       queued.addAll(c.queued());
@@ -145,7 +152,7 @@ final class OutputWriter implements AutoCloseable {
       warc.force();
       jsonl.force();
     }
-    journal.commit(queued, completed, warc.position(), jsonlEnd);
+    journal.commit(queued, found, completed, warc.position(), jsonlEnd);
     if (fsync == CrawlConfig.Fsync.ALWAYS) {
       journal.force();
     }
@@ -156,7 +163,7 @@ final class OutputWriter implements AutoCloseable {
       if (cp != null) {
         warc.force();
         jsonl.force();
-        journal.checkpoint(cp.completed(), cp.outstanding(), warc.position(), jsonlEnd);
+        journal.checkpoint(cp, warc.position(), jsonlEnd);
         checkpoints++;
       }
     }

@@ -28,7 +28,7 @@ final class RedirectPolicy implements RedirectCheck {
   private final Duration delay;
   private final CrawlUrl page;
   private final String hostKey;
-  private final List<CrawlUrl> queued = new ArrayList<>();
+  private final List<Frontier.Found> found = new ArrayList<>();
   private final List<CrawlUrl> claimed = new ArrayList<>();
 
   RedirectPolicy(Frontier frontier, Scope scope, CrawlStats stats, Duration delay, CrawlUrl page, String hostKey) {
@@ -36,7 +36,8 @@ final class RedirectPolicy implements RedirectCheck {
     this.scope = scope;
     this.stats = stats;
     this.delay = delay;
-    this.page = page;
+    int d = frontier.depth(page.url());
+    this.page = d >= 0 && d < page.depth() ? new CrawlUrl(page.url(), d, page.parent(), page.attempts(), page.seq()) : page;
     this.hostKey = hostKey;
   }
 
@@ -59,23 +60,19 @@ final class RedirectPolicy implements RedirectCheck {
     return claim(n, from);
   }
 
+  /* A redirect target keeps the page's depth: a link of weight 0 in the frontier's graph. */
   private String queueForItsHost(String target, URI from) {
-    CrawlUrl c = frontier.offer(target, page.depth(), from.toString());
-    if (c != null) {
-      queued.add(c);
-      stats.queued.increment();
-    } else if ((c = frontier.lower(target, page.depth(), from.toString())) != null) {
-      queued.add(c); // journaled again: replay keeps the lower depth
-    }
+    Frontier.Found f = frontier.found(page, List.of(target), 0, from.toString());
+    stats.queued.add(f.added());
+    found.add(f);
     return "other host: queued";
   }
 
   private String claim(String target, URI from) throws Suspendable {
     CrawlUrl c = frontier.claim(target, page.depth(), from.toString());
+    // records the link (and lowers the target if it was seen on a longer path)
+    found.add(frontier.found(page, List.of(target), 0, from.toString()));
     if (c == null) {
-      if ((c = frontier.lower(target, page.depth(), from.toString())) != null) {
-        queued.add(c); // still queued on a longer path: it waits its turn with the lower depth
-      }
       return "seen";
     }
     claimed.add(c);
@@ -85,9 +82,14 @@ final class RedirectPolicy implements RedirectCheck {
     return null;
   }
 
-  /** @return the other hosts' URLs queued instead of followed */
-  List<CrawlUrl> queued() {
-    return queued;
+  /** @return what the redirect targets changed in the frontier, for the journal */
+  List<Frontier.Found> found() {
+    return found;
+  }
+
+  /** @return the page, at the depth the frontier knows for it now */
+  CrawlUrl page() {
+    return page;
   }
 
   /** @return the same-host URLs followed, claimed in the seen-set */

@@ -237,8 +237,9 @@ class CrawlerTest {
     }
   }
 
-  @Test
-  void run_sitemapInRobots_orphanPageFetched() throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(io.krill.crawler.frontier.Frontier.Order.class)
+  void run_sitemapInRobots_orphanPageFetchedAfterTheSeed(io.krill.crawler.frontier.Frontier.Order order) throws Exception {
     AtomicReference<String> base = new AtomicReference<>();
     try (SmallWeb web = new SmallWeb(2, 0, r -> {
       String host = r.headers().get("Host");
@@ -258,10 +259,13 @@ class CrawlerTest {
       }
     })) {
       Path out = tmp.resolve("out");
-      Crawler.create(web.config(out).build()).run();
+      Crawler.create(web.config(out).order(order).build()).run();
       List<CrawlOutput.Line> lines = CrawlOutput.jsonl(out);
       assertThat(lines).anyMatch(l -> l.kind().equals("sitemap") && l.url().endsWith("/sitemap.xml"));
       assertThat(fetchedPages(out)).contains(web.url("a.test", "/orphan"));
+      // robots.txt queues the sitemap before the seed is fetched; DFS (newest first) must not let it overtake the seed
+      assertThat(web.hits().stream().filter(h -> h.host().startsWith("a.test") && !h.path().equals("/robots.txt"))
+          .findFirst().orElseThrow().path()).isEqualTo("/p0");
     }
   }
 
@@ -320,6 +324,33 @@ class CrawlerTest {
   }
 
   @Test
+  void run_resumed_summaryCountsTheWholeCrawlWithThisRunsShare() throws Exception {
+    try (SmallWeb web = new SmallWeb(8, 0)) {
+      Path out = tmp.resolve("out");
+      CrawlSummary first = Crawler.create(web.config(out).maxPages(5).build()).run();
+      assertThat(first.earlier()).isNull();
+      assertThat(Files.readString(out.resolve("summary.json"))).doesNotContain("this_run");
+      CrawlSummary second = Crawler.create(web.config(out).resume(true).build()).run();
+      assertThat(second.stoppedBy()).isEqualTo("done");
+      // the pages answered over both runs, as their JSONL lines say
+      long pageLines = CrawlOutput.jsonl(out).stream().filter(l -> !l.kind().equals("robots") && l.status() > 0).count();
+      assertThat(second.whole().pages()).isEqualTo(pageLines).isEqualTo(first.pages() + second.pages());
+      assertThat(second.earlier().pages()).isEqualTo(first.pages());
+      assertThat(second.whole().statuses()).isEqualTo(Map.of(200, pageLines));
+      Map<String, Long> errors = new java.util.TreeMap<>(first.errors());
+      second.errors().forEach((k, v) -> errors.merge(k, v, Long::sum));
+      assertThat(second.whole().errors()).isEqualTo(errors);
+      assertThat(second.whole().robotsDisallowed()).isEqualTo(first.robotsDisallowed() + second.robotsDisallowed());
+      com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+          .readTree(out.resolve("summary.json").toFile());
+      assertThat(json.path("pages").asLong()).isEqualTo(pageLines);
+      assertThat(json.path("this_run").path("pages").asLong()).isEqualTo(second.pages());
+      assertThat(json.path("statuses").path("200").asLong()).isEqualTo(pageLines);
+      assertThat(second.toText()).contains(pageLines + " pages in all, this run " + second.pages());
+    }
+  }
+
+  @Test
   void run_maxPages_stopsDispatching() throws Exception {
     try (SmallWeb web = new SmallWeb(8, 0)) {
       Path out = tmp.resolve("out");
@@ -364,6 +395,10 @@ class CrawlerTest {
       assertThat(s.errors()).containsEntry("blocked", 1L);
       assertThat(CrawlOutput.jsonl(out)).singleElement()
           .satisfies(l -> assertThat(l.error()).startsWith("blocked: 127.0.0.2 is a loopback address"));
+      // no seed could be fetched at all: the crawl failed, and says why and what to do
+      assertThat(s.succeeded()).isFalse();
+      assertThat(s.stoppedBy()).startsWith("failed: no seed could be fetched: " + web.url("a.test", "/p0")
+          + ": blocked: 127.0.0.2 is a loopback address").contains("--allow-private");
     }
   }
 

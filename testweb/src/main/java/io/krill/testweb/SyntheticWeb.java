@@ -65,6 +65,7 @@ public final class SyntheticWeb {
   private static final int SALT_ROBOTS = 11;
   private static final int SALT_SESSION = 12;
   private static final int SALT_SHUFFLE = 13;
+  private static final int SALT_SLOW = 14;
 
   enum Robots { NORMAL, MISSING, ERROR }
 
@@ -76,7 +77,8 @@ public final class SyntheticWeb {
     final String name;
     final String domain;
     final InetAddress address;
-    final Duration latency;
+    Duration latency;
+    boolean slow;
     final long bandwidth;
     Robots robots;
     DnsFault dnsFault;
@@ -129,6 +131,7 @@ public final class SyntheticWeb {
     linkable = config.pagesPerHost() - orphans;
     assignDnsFaults();
     assignTraps();
+    assignSlowHosts();
   }
 
   /**
@@ -596,6 +599,29 @@ public final class SyntheticWeb {
         break;
       }
     }
+  }
+
+  /* Slow hosts are drawn like the faults, from a shuffle of the hosts that are not seeds. */
+  private void assignSlowHosts() {
+    int want = config.slowHosts();
+    if (want > hosts.length - config.seeds()) {
+      throw Checks.bad("slowHosts", want, "<= " + (hosts.length - config.seeds()) + ", the hosts that are not seeds");
+    }
+    for (int i : shuffled(SALT_SLOW)) {
+      if (want == 0) {
+        break;
+      }
+      if (i >= config.seeds()) {
+        hosts[i].latency = config.slowLatency();
+        hosts[i].slow = true;
+        want--;
+      }
+    }
+  }
+
+  /** @return the hosts that answer after the slow latency */
+  public List<String> slowHosts() {
+    return hostsWhere(h -> h.slow);
   }
 
   private void assignTraps() {

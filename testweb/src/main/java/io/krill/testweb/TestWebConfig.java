@@ -47,6 +47,26 @@ public final class TestWebConfig {
     return new Builder();
   }
 
+  /**
+   * Returns a builder for a web where a crawl finds long paths first: clean pages (no faults,
+   * traps, disallowed paths or sitemaps), fast hosts, and {@code slowHosts} hosts that answer
+   * after {@code slowLatency}, so the short paths through them turn up after longer ones through
+   * the fast hosts. The shortest-path depths come from its {@link GroundTruth}.
+   *
+   * @param hosts virtual hosts
+   * @param pagesPerHost pages per host
+   * @param slowHosts of them, slow
+   * @param slowLatency their latency
+   * @return the builder
+   */
+  public static Builder longPathsFirst(int hosts, int pagesPerHost, int slowHosts, Duration slowLatency) {
+    return builder().hosts(hosts).pagesPerHost(pagesPerHost).slowHosts(slowHosts).slowLatency(slowLatency)
+        .latency(Duration.ofMillis(2)).latencyJitter(0).crossHostRate(0.4).notFoundRate(0).deadHostRate(0).serverErrorRate(0)
+        .throttleRate(0).resetRate(0).slowDripRate(0).redirectRate(0).disallowedRate(0).sitemapOnlyRate(0).robotsMissingRate(0)
+        .robotsErrorRate(0).crawlDelay(Duration.ZERO).sitemaps(false).calendarHosts(0).sessionIdHosts(0).deepPathHosts(0)
+        .redirectLoopHosts(0).gzipBombHosts(0);
+  }
+
   /** @return the default configuration: the demo web */
   public static TestWebConfig defaults() {
     return DEFAULTS;
@@ -152,6 +172,16 @@ public final class TestWebConfig {
   /** @return the mean server latency */
   public Duration latency() {
     return speed.latency();
+  }
+
+  /** @return hosts (never a seed) that answer after {@link #slowLatency()} */
+  public int slowHosts() {
+    return speed.slowHosts();
+  }
+
+  /** @return the latency of the slow hosts */
+  public Duration slowLatency() {
+    return speed.slowLatency();
   }
 
   /** @return the spread of latency and bandwidth between hosts */
@@ -411,6 +441,18 @@ public final class TestWebConfig {
     /** @param latency server time before the first byte, 0..60s @return this */
     public Builder latency(Duration latency) {
       speed = speed.withLatency(latency);
+      return this;
+    }
+
+    /** @param hosts hosts (never a seed) that answer after the slow latency, 0..hosts minus seeds @return this */
+    public Builder slowHosts(int hosts) {
+      speed = speed.withSlowHosts(hosts);
+      return this;
+    }
+
+    /** @param latency the slow hosts' latency, 0..60s @return this */
+    public Builder slowLatency(Duration latency) {
+      speed = speed.withSlowLatency(latency);
       return this;
     }
 

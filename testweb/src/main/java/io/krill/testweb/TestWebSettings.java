@@ -70,6 +70,12 @@ public final class TestWebSettings {
           .bind(Setting.ofDouble("testweb.latency-jitter").defaultValue(D.latencyJitter())
               .doc("spread between hosts: each gets latency and bandwidth times 1 +- jitter").build(),
               TestWebConfig::latencyJitter, TestWebConfig.Builder::latencyJitter)
+          .bind(Setting.ofInt("testweb.slow-hosts").defaultValue(D.slowHosts())
+              .doc("hosts (never a seed) that answer after --slow-latency: short paths through them are found last").build(),
+              TestWebConfig::slowHosts, TestWebConfig.Builder::slowHosts)
+          .bind(Setting.ofDuration("testweb.slow-latency").defaultValue(D.slowLatency())
+              .doc("latency of the slow hosts").build(),
+              TestWebConfig::slowLatency, TestWebConfig.Builder::slowLatency)
           .bind(Setting.ofBytes("testweb.bandwidth").defaultValue(D.bandwidth())
               .doc("bytes per second of one response (0: unlimited)").build(),
               TestWebConfig::bandwidth, TestWebConfig.Builder::bandwidth)

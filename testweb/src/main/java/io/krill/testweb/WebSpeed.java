@@ -13,8 +13,12 @@ import java.time.Duration;
  * @param bandwidth bytes per second of one response, 0 (unlimited) or 1KiB..1GiB
  * @param slowDripBandwidth drip speed of a slow page in bytes per second, 1..1024
  * @param slowDripDuration how long a slow page drips before completing, 1s..10m
+ * @param slowHosts hosts (never a seed) that answer after {@code slowLatency} instead, 0..hosts
+ *     minus seeds: the short paths through them are found after longer ones elsewhere
+ * @param slowLatency the latency of the slow hosts, 0..60s
  */
-public record WebSpeed(Duration latency, double latencyJitter, long bandwidth, long slowDripBandwidth, Duration slowDripDuration) {
+public record WebSpeed(Duration latency, double latencyJitter, long bandwidth, long slowDripBandwidth, Duration slowDripDuration,
+    int slowHosts, Duration slowLatency) {
   /** Default server latency per request, before the first byte. */
   public static final Duration DEFAULT_LATENCY = Duration.ofMillis(20);
   /** Default spread of latency and bandwidth between hosts: each host gets {@code value * (1 +- jitter)}. */
@@ -26,9 +30,14 @@ public record WebSpeed(Duration latency, double latencyJitter, long bandwidth, l
   /** Default time a slow page drips before it completes. */
   public static final Duration DEFAULT_SLOW_DRIP_DURATION = Duration.ofSeconds(30);
 
+  /** Default number of slow hosts. */
+  public static final int DEFAULT_SLOW_HOSTS = 0;
+  /** Default latency of a slow host. */
+  public static final Duration DEFAULT_SLOW_LATENCY = Duration.ofMillis(500);
+
   /** The default speed. */
   public static final WebSpeed DEFAULTS = new WebSpeed(DEFAULT_LATENCY, DEFAULT_LATENCY_JITTER, DEFAULT_BANDWIDTH,
-      DEFAULT_SLOW_DRIP_BANDWIDTH, DEFAULT_SLOW_DRIP_DURATION);
+      DEFAULT_SLOW_DRIP_BANDWIDTH, DEFAULT_SLOW_DRIP_DURATION, DEFAULT_SLOW_HOSTS, DEFAULT_SLOW_LATENCY);
 
   /** Checks each component. */
   public WebSpeed {
@@ -41,25 +50,35 @@ public record WebSpeed(Duration latency, double latencyJitter, long bandwidth, l
     }
     Checks.inRange("slowDripBandwidth", slowDripBandwidth, 1, 1024);
     Checks.inRange("slowDripDuration", slowDripDuration, Duration.ofSeconds(1), Duration.ofMinutes(10));
+    Checks.inRange("slowHosts", slowHosts, 0, WebShape.MAX_HOSTS);
+    Checks.inRange("slowLatency", slowLatency, Duration.ZERO, Duration.ofSeconds(60));
   }
 
   WebSpeed withLatency(Duration v) {
-    return new WebSpeed(v, latencyJitter, bandwidth, slowDripBandwidth, slowDripDuration);
+    return new WebSpeed(v, latencyJitter, bandwidth, slowDripBandwidth, slowDripDuration, slowHosts, slowLatency);
   }
 
   WebSpeed withLatencyJitter(double v) {
-    return new WebSpeed(latency, v, bandwidth, slowDripBandwidth, slowDripDuration);
+    return new WebSpeed(latency, v, bandwidth, slowDripBandwidth, slowDripDuration, slowHosts, slowLatency);
   }
 
   WebSpeed withBandwidth(long v) {
-    return new WebSpeed(latency, latencyJitter, v, slowDripBandwidth, slowDripDuration);
+    return new WebSpeed(latency, latencyJitter, v, slowDripBandwidth, slowDripDuration, slowHosts, slowLatency);
   }
 
   WebSpeed withSlowDripBandwidth(long v) {
-    return new WebSpeed(latency, latencyJitter, bandwidth, v, slowDripDuration);
+    return new WebSpeed(latency, latencyJitter, bandwidth, v, slowDripDuration, slowHosts, slowLatency);
+  }
+
+  WebSpeed withSlowHosts(int v) {
+    return new WebSpeed(latency, latencyJitter, bandwidth, slowDripBandwidth, slowDripDuration, v, slowLatency);
+  }
+
+  WebSpeed withSlowLatency(Duration v) {
+    return new WebSpeed(latency, latencyJitter, bandwidth, slowDripBandwidth, slowDripDuration, slowHosts, v);
   }
 
   WebSpeed withSlowDripDuration(Duration v) {
-    return new WebSpeed(latency, latencyJitter, bandwidth, slowDripBandwidth, v);
+    return new WebSpeed(latency, latencyJitter, bandwidth, slowDripBandwidth, v, slowHosts, slowLatency);
   }
 }

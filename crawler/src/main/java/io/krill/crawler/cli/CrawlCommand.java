@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -77,6 +79,10 @@ public final class CrawlCommand implements Callable<Integer> {
   CommandLine.Model.CommandSpec spec;
 
   private DemoWeb.Starter demoStarter;
+  /* Where a demo crawl's directory keeps its web's port, so that --resume can serve the same URLs. */
+  static final String DEMO_PORT_FILE = "demo-web.port";
+  /* How long a stop signal waits beyond --total-timeout for the drain and the summary. */
+  private static final java.time.Duration STOP_GRACE = java.time.Duration.ofSeconds(30);
   private PrintStream stdout = System.out;
   private PrintStream stderr = System.err;
 
@@ -182,21 +188,30 @@ public final class CrawlCommand implements Callable<Integer> {
     if (!seeds.isEmpty() || seedFile != null) {
       throw new BadUsage("--demo crawls the synthetic web; give no seed URLs with it");
     }
-    try (DemoWeb web = demoStarter.start()) {
-      Map<Setting<?>, String> implied = new LinkedHashMap<>();
+    try (DemoWeb web = demoStarter.start(0)) {
+      Map<Setting<?>, String> implied = demoImplied(web);
       implied.put(CrawlSettings.OUT, "crawl-demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-      implied.put(CrawlSettings.MAX_DEPTH, Integer.toString(web.maxDepth()));
-      implied.put(setting("--delay"), DEMO_DELAY.toMillis() + "ms");
-      implied.put(setting("--scope"), "any");
-      implied.put(setting("--robots-retry"), "1s");
       Settings settings = loader(implied).flag(setting("--allow-private"), "true", "--demo").load();
       seeds = new ArrayList<>(web.seedUrls());
       Path out = startOutput(settings);
+      // --resume finds the demo's flags here and serves the web again on the same port (the journal's URLs name it)
+      Files.write(out.resolve(ARGS_FILE), originalArgs(), StandardCharsets.UTF_8);
+      Files.writeString(out.resolve(DEMO_PORT_FILE), web.port() + "\n", StandardCharsets.UTF_8);
       stderr.println("krill crawl --demo: " + web.describe() + "; crawling into " + out);
       int code = crawl(settings, config(settings, false).resolver(web.newResolver()).build());
       stdout.println("  " + web.expectation(settings.get(CrawlSettings.MAX_DEPTH)));
       return code;
     }
+  }
+
+  /* What --demo implies unless flagged: the same on the first run and on --resume. */
+  private static Map<Setting<?>, String> demoImplied(DemoWeb web) {
+    Map<Setting<?>, String> implied = new LinkedHashMap<>();
+    implied.put(CrawlSettings.MAX_DEPTH, Integer.toString(web.maxDepth()));
+    implied.put(setting("--delay"), DEMO_DELAY.toMillis() + "ms");
+    implied.put(setting("--scope"), "any");
+    implied.put(setting("--robots-retry"), "1s");
+    return implied;
   }
 
   private static Setting<?> setting(String flag) {
@@ -222,7 +237,10 @@ public final class CrawlCommand implements Callable<Integer> {
     } catch (CommandLine.ParameterException e) {
       throw new BadUsage("--resume: " + argsFile + ": " + e.getMessage());
     }
-    refuseFixedFlags();
+    refuseFixedFlags(original.demo);
+    if (original.demo) {
+      return resumeDemo(original, journaled);
+    }
     // the saved arguments, then the flags that may change on this command line over them
     ConfigLoader loader = original.loader(Map.of());
     CommandOptions.flags(spec, SCHEMA, loader);
@@ -230,18 +248,43 @@ public final class CrawlCommand implements Callable<Integer> {
     return original.crawl(settings, original.config(settings, journaled).build());
   }
 
+  /* A demo crawl resumes against its synthetic web, served again on the port its URLs name. */
+  private int resumeDemo(CrawlCommand original, boolean journaled) throws IOException {
+    if (demoStarter == null) {
+      throw new BadUsage("--resume: " + resume + " is a --demo crawl; resume it through bin/krill");
+    }
+    Path portFile = resume.resolve(DEMO_PORT_FILE);
+    int port;
+    try {
+      port = Integer.parseInt(Files.readString(portFile, StandardCharsets.UTF_8).trim());
+    } catch (IOException | NumberFormatException e) {
+      throw new BadUsage("--resume: " + portFile + ": cannot read the demo web's port (" + e.getMessage() + ")");
+    }
+    try (DemoWeb web = demoStarter.start(port)) {
+      ConfigLoader loader = original.loader(demoImplied(web)).flag(setting("--allow-private"), "true", "--demo");
+      CommandOptions.flags(spec, SCHEMA, loader);
+      Settings settings = loader.flag(CrawlSettings.OUT, resume.toString(), "--resume").load();
+      original.seeds = new ArrayList<>(web.seedUrls());
+      original.demoStarter = demoStarter;
+      stderr.println("krill crawl --demo: " + web.describe() + "; resuming " + resume);
+      int code = original.crawl(settings, original.config(settings, journaled).resolver(web.newResolver()).build());
+      stdout.println("  " + web.expectation(settings.get(CrawlSettings.MAX_DEPTH)));
+      return code;
+    }
+  }
+
   /*
    * What a crawl journaled its work under stays: its seeds, scope, output and fetch settings. Limits,
    * politeness, progress and metrics only shape how the rest is fetched, so a resume may change them.
    */
-  private void refuseFixedFlags() {
+  private void refuseFixedFlags(boolean demoCrawl) {
     List<String> fixed = new ArrayList<>();
     if (!seeds.isEmpty()) {
       fixed.add("URL");
     }
     for (CommandLine.Model.OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
       String name = o.longestName();
-      if (!name.equals("--resume") && !RESUMABLE_FLAGS.contains(name)) {
+      if (!name.equals("--resume") && !RESUMABLE_FLAGS.contains(name) && !(demoCrawl && name.equals("--demo"))) {
         fixed.add(name);
       }
     }
@@ -256,21 +299,40 @@ public final class CrawlCommand implements Callable<Integer> {
       stderr.println("krill crawl: WARNING: --insecure: TLS certificates and host names are not verified");
     }
     Crawler crawler = Crawler.create(config);
-    Thread hook = new Thread(crawler::stop, "krill-crawl-stop");
+    CountDownLatch reported = new CountDownLatch(1);
+    Path out = settings.get(CrawlSettings.OUT);
+    long drainMillis = ((java.time.Duration) settings.get(setting("--total-timeout"))).toMillis() + STOP_GRACE.toMillis();
+    // SIGINT/SIGTERM: stop dispatching, let the fetches in flight finish and be written, and keep
+    // the JVM up until the summary and the resume command are out (bounded: a fetch ends by its deadline)
+    Thread hook = new Thread(() -> {
+      crawler.stop();
+      try {
+        reported.await(drainMillis, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "krill-crawl-stop");
     Runtime.getRuntime().addShutdownHook(hook);
-    CrawlSummary s;
     try {
-      s = crawler.run();
+      CrawlSummary s = crawler.run();
+      stdout.print(s.toText());
+      if (!s.succeeded()) {
+        stderr.println("krill crawl: " + s.stoppedBy());
+      }
+      if (!s.stoppedBy().equals("done") && !s.stoppedBy().startsWith("failed: no seed")) {
+        stderr.println("krill crawl: " + s.stoppedBy() + "; to continue: krill crawl --resume " + out);
+      }
+      stdout.flush();
+      stderr.flush();
+      return s.succeeded() ? 0 : 1;
     } finally {
+      reported.countDown();
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
-        // the JVM is exiting: the hook already ran
+        // the JVM is exiting: the hook is running and has just been released
       }
     }
-    stdout.print(s.toText());
-    stdout.flush();
-    return s.succeeded() ? 0 : 1;
   }
 
   /** The configuration the settings and seeds describe; a bad value throws with one clear message. */

@@ -17,11 +17,19 @@ public interface DemoWeb extends AutoCloseable {
     /**
      * Starts the web.
      *
+     * @param port the HTTP port, 0 for a free one (a resumed demo asks for the port it used)
      * @return the running web, closed by the command after the crawl
      * @throws IOException if it cannot be served
      */
-    DemoWeb start() throws IOException;
+    DemoWeb start(int port) throws IOException;
   }
+
+  /**
+   * The HTTP port the web is served on.
+   *
+   * @return the port
+   */
+  int port();
 
   /**
    * The URLs the crawl starts from.

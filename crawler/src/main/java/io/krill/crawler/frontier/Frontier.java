@@ -191,6 +191,9 @@ public final class Frontier {
   private final Map<String, CrawlUrl> outstanding = new LinkedHashMap<>();
   private long seq;
   private long queued;
+  private final int maxDepth;
+  /* The link graph for exact depths; null once the seen-set is a Bloom filter (no URL list to key it). */
+  private DepthGraph graph = new DepthGraph();
 
   /**
    * @param order the crawl order
@@ -199,11 +202,39 @@ public final class Frontier {
    * @param randomSeed seeds the random order and the jitter
    */
   public Frontier(Order order, Politeness politeness, SeenSet seen, long randomSeed) {
+    this(order, politeness, seen, randomSeed, UNLIMITED_DEPTH);
+  }
+
+  /**
+   * @param order the crawl order
+   * @param politeness the gates
+   * @param seen the seen-set
+   * @param randomSeed seeds the random order and the jitter
+   * @param maxDepth links found beyond this depth are remembered, not queued, until a shorter
+   *     path brings them within it (see {@link #found})
+   */
+  public Frontier(Order order, Politeness politeness, SeenSet seen, long randomSeed, int maxDepth) {
     this.order = Objects.requireNonNull(order, "order");
     this.politeness = Objects.requireNonNull(politeness, "politeness");
     this.seen = Objects.requireNonNull(seen, "seen");
     this.random = new SplittableRandom(randomSeed);
+    this.maxDepth = Checks.nonNegative("maxDepth", maxDepth);
   }
+
+  /** The depth limit of a frontier made without one. */
+  public static final int UNLIMITED_DEPTH = Integer.MAX_VALUE / 2;
+
+  /**
+   * What recording a page's links changed, for the journal.
+   *
+   * @param queued URLs queued or lowered while queued (journaled as Q lines)
+   * @param deferred URLs found beyond the depth limit and remembered (D lines)
+   * @param relaxed URLs already handed out or fetched whose depth dropped (R lines)
+   * @param links the page's sequence number, then its targets' (negated: a link that keeps the
+   *     depth), or null when the graph is off (E line)
+   * @param added URLs newly queued
+   */
+  public record Found(List<CrawlUrl> queued, List<CrawlUrl> deferred, List<CrawlUrl> relaxed, long[] links, int added) {}
 
   /**
    * Adds a URL if it was not seen before.
@@ -214,12 +245,175 @@ public final class Frontier {
    * @return the queued entry, or null if it was seen already
    */
   public synchronized CrawlUrl offer(String url, int depth, String parent) {
+    int id = graph() ? graph.id(url) : -1;
+    if (id > 0) {
+      if (graph.state(id) != DepthGraph.DEFERRED) {
+        return null;
+      }
+      CrawlUrl c = new CrawlUrl(url, Math.min(depth, graph.depth(id)), parent, 0, id);
+      seen.add(url);
+      enqueue(c);
+      return c;
+    }
     if (!seen.add(url)) {
       return null;
     }
     CrawlUrl c = new CrawlUrl(url, depth, parent, 0, ++seq);
     enqueue(c);
     return c;
+  }
+
+  /**
+   * Records the links of a page (or the redirect targets of a fetch) and makes every depth the
+   * shortest path known: a new target is queued at the page's depth plus {@code step}, or
+   * remembered if that is beyond the depth limit; a target known at a greater depth gets the
+   * lower one, and so, recursively, does everything reachable from it: a queued URL keeps its
+   * place with the lower depth, a remembered one is queued once within the limit, a fetched
+   * page passes the drop on to its own links. The caller journals the result with the page's
+   * commit. Once the seen-set is a Bloom filter only queued URLs are lowered (the graph is gone).
+   *
+   * @param from the page, as handed out (its current depth is the frontier's)
+   * @param targets normalized URLs in scope (the depth limit aside)
+   * @param step 1 for links, 0 for targets that keep the page's depth (redirects, sitemap entries)
+   * @param parent the URL the targets were found on, for the journal and output
+   * @return what changed
+   */
+  public synchronized Found found(CrawlUrl from, List<String> targets, int step, String parent) {
+    List<CrawlUrl> q = new ArrayList<>();
+    List<CrawlUrl> deferred = new ArrayList<>();
+    List<CrawlUrl> relaxed = new ArrayList<>();
+    int[] added = new int[1];
+    int fromId = graph() ? graph.id(from.url()) : -1;
+    int base = fromId > 0 ? graph.depth(fromId) : from.depth();
+    int d = base + step;
+    int[] out = fromId > 0 ? new int[targets.size()] : null;
+    int n = 0;
+    for (String t : targets) {
+      int id = visit(t, d, parent, q, deferred, relaxed, added);
+      if (out != null && id > 0 && graph != null) {
+        out[n++] = step == 0 ? -id : id;
+      }
+    }
+    long[] links = null;
+    if (out != null && n > 0 && graph != null) {
+      int[] kept = java.util.Arrays.copyOf(out, n);
+      graph.link(fromId, kept);
+      seen.charge((long) DepthGraph.LINK_BYTES * n);
+      links = new long[n + 1];
+      links[0] = fromId;
+      for (int i = 0; i < n; i++) {
+        links[i + 1] = kept[i];
+      }
+    }
+    graph();
+    return new Found(q, deferred, relaxed, links, added[0]);
+  }
+
+  /* One target at depth d: new (queued or remembered), or known (relaxed). Returns its node id, or -1. */
+  private int visit(String url, int d, String parent, List<CrawlUrl> q, List<CrawlUrl> deferred, List<CrawlUrl> relaxed,
+      int[] added) {
+    if (!graph()) {
+      if (d > maxDepth) {
+        return -1;
+      }
+      if (seen.add(url)) {
+        CrawlUrl c = new CrawlUrl(url, d, parent, 0, ++seq);
+        enqueue(c);
+        q.add(c);
+        added[0]++;
+      } else {
+        CrawlUrl c = lowerQueued(url, d, parent);
+        if (c != null) {
+          q.add(c);
+        }
+      }
+      return -1;
+    }
+    int id = graph.id(url);
+    if (id > 0) {
+      relax(id, d, parent, q, deferred, relaxed, added);
+      return id;
+    }
+    if (d > maxDepth) {
+      CrawlUrl c = new CrawlUrl(url, d, parent, 0, ++seq);
+      if (!graph.put(c.seq(), url, parent, d, DepthGraph.DEFERRED)) {
+        graph = null;
+        return -1;
+      }
+      seen.charge(DepthGraph.NODE_BYTES);
+      deferred.add(c);
+      return (int) c.seq();
+    }
+    if (!seen.add(url)) {
+      return -1; // seen before the graph knew it (a journal without link lines)
+    }
+    CrawlUrl c = new CrawlUrl(url, d, parent, 0, ++seq);
+    enqueue(c);
+    q.add(c);
+    added[0]++;
+    return graph() ? (int) c.seq() : -1;
+  }
+
+  /* Lowers node id to depth d and everything reachable from it (a worklist; depths only drop, so it ends). */
+  private void relax(int id, int d, String parent, List<CrawlUrl> q, List<CrawlUrl> deferred, List<CrawlUrl> relaxed,
+      int[] added) {
+    ArrayDeque<Object[]> work = new ArrayDeque<>();
+    work.add(new Object[] {id, d, parent});
+    while (!work.isEmpty() && graph()) {
+      Object[] w = work.poll();
+      int i = (Integer) w[0];
+      int depth = (Integer) w[1];
+      String p = (String) w[2];
+      if (depth >= graph.depth(i)) {
+        continue;
+      }
+      String url = graph.url(i);
+      graph.depth(i, depth);
+      graph.parent(i, p);
+      switch (graph.state(i)) {
+        case DepthGraph.QUEUED: {
+          CrawlUrl c = lowerQueued(url, depth, p);
+          if (c != null) {
+            q.add(c);
+          } else {
+            relaxed.add(new CrawlUrl(url, depth, p, 0, i)); // claimed by a redirect, not yet fetched
+          }
+          break;
+        }
+        case DepthGraph.DEFERRED: {
+          CrawlUrl c = new CrawlUrl(url, depth, p, 0, i);
+          if (depth <= maxDepth) {
+            seen.add(url);
+            enqueue(c);
+            q.add(c);
+            added[0]++;
+          } else {
+            deferred.add(c);
+          }
+          break;
+        }
+        default: {
+          relaxed.add(new CrawlUrl(url, depth, p, 0, i));
+          for (int t : graph.out(i)) {
+            work.add(new Object[] {Math.abs(t), t < 0 ? depth : depth + 1, url});
+          }
+        }
+      }
+    }
+  }
+
+  /* True while the graph is kept: it goes when the seen-set becomes a Bloom filter. */
+  private boolean graph() {
+    if (graph != null && seen.isBloom()) {
+      graph = null;
+    }
+    return graph != null;
+  }
+
+  /** @return the URL's depth as the frontier knows it now, or -1 if unknown (or the graph is off) */
+  public synchronized int depth(String url) {
+    int id = graph() ? graph.id(url) : -1;
+    return id > 0 ? graph.depth(id) : -1;
   }
 
   /**
@@ -237,6 +431,25 @@ public final class Frontier {
    * @return the lowered entry, or null if the URL is not waiting in a queue at a greater depth
    */
   public synchronized CrawlUrl lower(String url, int depth, String parent) {
+    if (graph()) {
+      int id = graph.id(url);
+      if (id <= 0) {
+        return null;
+      }
+      List<CrawlUrl> q = new ArrayList<>();
+      relax(id, depth, parent, q, new ArrayList<>(), new ArrayList<>(), new int[1]);
+      for (CrawlUrl c : q) {
+        if (c.url().equals(url)) {
+          return c;
+        }
+      }
+      return null;
+    }
+    return lowerQueued(url, depth, parent);
+  }
+
+  /* Lowers a URL waiting in its host queue; null if it is not waiting there at a greater depth. */
+  private CrawlUrl lowerQueued(String url, int depth, String parent) {
     CrawlUrl old = outstanding.get(url);
     Host h = old == null || old.depth() <= depth ? null : hosts.get(UrlNormalizer.hostKey(url));
     if (h == null) {
@@ -266,12 +479,69 @@ public final class Frontier {
    * @return the claimed entry, or null if it was seen already
    */
   public synchronized CrawlUrl claim(String url, int depth, String parent) {
-    if (!seen.add(url)) {
+    int id = graph() ? graph.id(url) : -1;
+    if (id > 0 && graph.state(id) != DepthGraph.DEFERRED) {
       return null;
     }
-    CrawlUrl c = new CrawlUrl(url, depth, parent, 0, ++seq);
+    if (!seen.add(url) && id <= 0) {
+      return null;
+    }
+    CrawlUrl c = new CrawlUrl(url, depth, parent, 0, id > 0 ? id : ++seq);
     outstanding.put(url, c);
+    node(c, DepthGraph.TAKEN);
     return c;
+  }
+
+  /* Records a node in the graph (dropping the graph if its sequence number does not fit). */
+  private void node(CrawlUrl c, byte state) {
+    if (graph() && graph.id(c.url()) <= 0) {
+      seen.charge(DepthGraph.NODE_BYTES);
+    }
+    if (graph() && !graph.put(c.seq(), c.url(), c.parent(), c.depth(), state)) {
+      graph = null;
+    }
+  }
+
+  /**
+   * Restores a completed page from a journal: seen, with its sequence number and depth.
+   *
+   * @param c the page as last journaled
+   */
+  public synchronized void restoreCompleted(CrawlUrl c) {
+    seen.add(c.url());
+    seq = Math.max(seq, c.seq());
+    node(c, DepthGraph.TAKEN);
+  }
+
+  /** Restores a URL remembered beyond the depth limit from a journal. */
+  public synchronized void restoreDeferred(CrawlUrl c) {
+    seq = Math.max(seq, c.seq());
+    node(c, DepthGraph.DEFERRED);
+  }
+
+  /**
+   * Restores a page's links from a journal.
+   *
+   * @param links the page's sequence number, then its targets' (negated: a link that keeps the depth)
+   */
+  public synchronized void restoreLinks(long[] links) {
+    if (!graph() || links.length < 2 || graph.id(urlOrNull(links[0])) <= 0) {
+      return;
+    }
+    int[] t = new int[links.length - 1];
+    int n = 0;
+    for (int i = 1; i < links.length; i++) {
+      long abs = Math.abs(links[i]);
+      if (abs < graph.limit() && graph.url((int) abs) != null) {
+        t[n++] = (int) links[i];
+      }
+    }
+    graph.link((int) links[0], java.util.Arrays.copyOf(t, n));
+    seen.charge((long) DepthGraph.LINK_BYTES * n);
+  }
+
+  private String urlOrNull(long id) {
+    return id > 0 && id < graph.limit() && graph.url((int) id) != null ? graph.url((int) id) : "";
   }
 
   /** Forgets completed URLs (their commit is in the journal). */
@@ -286,8 +556,12 @@ public final class Frontier {
    *
    * @param completed URLs seen and no longer outstanding
    * @param outstanding URLs queued, in flight or waiting for their commit
+   * @param nodes the completed URLs the link graph knows, with sequence number and depth
+   * @param deferred URLs remembered beyond the depth limit
+   * @param links every page's links: its sequence number, then its targets'
    */
-  public record Checkpoint(List<String> completed, List<CrawlUrl> outstanding) {}
+  public record Checkpoint(List<String> completed, List<CrawlUrl> outstanding, Map<String, CrawlUrl> nodes,
+      List<CrawlUrl> deferred, List<long[]> links) {}
 
   /** @return the checkpoint state, or null once the seen-set is a Bloom filter (no URL list) */
   public synchronized Checkpoint checkpoint() {
@@ -296,12 +570,48 @@ public final class Frontier {
       return null;
     }
     List<String> done = new ArrayList<>();
+    Map<String, CrawlUrl> nodes = new HashMap<>();
     for (String u : all) {
       if (!outstanding.containsKey(u)) {
         done.add(u);
+        int id = graph() ? graph.id(u) : -1;
+        if (id > 0) {
+          nodes.put(u, new CrawlUrl(u, graph.depth(id), graph.parent(id), 0, id));
+        }
       }
     }
-    return new Checkpoint(done, new ArrayList<>(outstanding.values()));
+    List<CrawlUrl> deferred = new ArrayList<>();
+    List<long[]> links = new ArrayList<>();
+    List<CrawlUrl> open = new ArrayList<>(outstanding.values());
+    if (graph()) {
+      for (int i = 1; i < graph.limit(); i++) {
+        String u = graph.url(i);
+        if (u == null) {
+          continue;
+        }
+        if (graph.state(i) == DepthGraph.DEFERRED) {
+          deferred.add(new CrawlUrl(u, graph.depth(i), graph.parent(i), 0, i));
+        }
+        int[] out = graph.out(i);
+        if (out.length > 0) {
+          long[] l = new long[out.length + 1];
+          l[0] = i;
+          for (int k = 0; k < out.length; k++) {
+            l[k + 1] = out[k];
+          }
+          links.add(l);
+        }
+      }
+      // in flight or awaiting a commit: journal their current depth (a drop since they were handed out)
+      for (int k = 0; k < open.size(); k++) {
+        CrawlUrl c = open.get(k);
+        int id = graph.id(c.url());
+        if (id > 0 && graph.depth(id) < c.depth()) {
+          open.set(k, new CrawlUrl(c.url(), graph.depth(id), graph.parent(id), c.attempts(), c.seq()));
+        }
+      }
+    }
+    return new Checkpoint(done, open, nodes, deferred, links);
   }
 
   /** Marks a URL seen without queueing it (resume: completed pages). */
@@ -314,6 +624,7 @@ public final class Frontier {
     seen.add(c.url());
     outstanding.putIfAbsent(c.url(), c);
     seq = Math.max(seq, c.seq());
+    node(c, DepthGraph.QUEUED);
     Host h = hosts.computeIfAbsent(UrlNormalizer.hostKey(c.url()), this::newHost);
     h.queue.addLast(c);
     queued++;
@@ -378,6 +689,7 @@ public final class Frontier {
       }
       CrawlUrl u = take(best);
       queued--;
+      taken(u);
       start(best, now);
       if (best.queue.isEmpty() && best.inFlight == 0) {
         active.remove(best);
@@ -503,6 +815,48 @@ public final class Frontier {
     return timed.isEmpty() ? Long.MAX_VALUE : Math.max(0, timed.first().readyAt - now);
   }
 
+  /**
+   * Says what the crawl waits for when no work is ready: the host whose gate opens first and
+   * why it is shut.
+   *
+   * @param now {@link System#nanoTime()}
+   * @return e.g. {@code robots.txt retry of http://a.test:80 in 28 s}, or null if work is ready
+   *     or nothing waits on time (DNS lookups or fetches in flight)
+   */
+  public synchronized String waitingFor(long now) {
+    if (!openIps.isEmpty() || timed.isEmpty()) {
+      return resolving > 0 ? "DNS of " + resolving + " host" + (resolving == 1 ? "" : "s") : null;
+    }
+    Host h = timed.first();
+    long secs = Math.max(0, (h.readyAt - now + 999_999_999L) / 1_000_000_000L);
+    String in = " in " + secs + " s";
+    if (h.state == State.ROBOTS_WAIT) {
+      return "robots.txt retry of " + h.key + in;
+    }
+    if (h.backoffUntil - now > 0 && h.backoffUntil - h.nextStart >= 0) {
+      return "back-off of " + h.key + " (" + h.failures + " failure" + (h.failures == 1 ? "" : "s") + ")" + in;
+    }
+    return "host delay of " + h.key + in;
+  }
+
+  /**
+   * Adds a URL behind what its host has queued in every order (DFS takes the newest first, so a
+   * plain offer would put it ahead): for sitemaps listed in robots.txt, which must not overtake
+   * the page that led to the host.
+   *
+   * @return the queued entry, or null if it was seen already
+   */
+  public synchronized CrawlUrl offerBehind(String url, int depth, String parent) {
+    CrawlUrl c = offer(url, depth, parent);
+    if (c != null && order == Order.DFS) {
+      Host h = hosts.get(UrlNormalizer.hostKey(url));
+      h.queue.removeLastOccurrence(c);
+      h.queue.addFirst(c);
+      place(h, lastNow);
+    }
+    return c;
+  }
+
   /** Records the host's address after RESOLVE; robots.txt comes next. */
   public synchronized void resolved(String hostKey, InetAddress address) {
     Host h = hosts.get(hostKey);
@@ -532,6 +886,7 @@ public final class Frontier {
     }
     h.state = State.FAILED;
     List<CrawlUrl> drained = new ArrayList<>(h.queue);
+    drained.forEach(this::taken);
     queued -= drained.size();
     h.queue.clear();
     if (h.inFlight == 0) {
@@ -643,8 +998,23 @@ public final class Frontier {
     return Duration.ofNanos(wait);
   }
 
+  private void taken(CrawlUrl u) {
+    int id = graph() ? graph.id(u.url()) : -1;
+    if (id > 0) {
+      graph.state(id, DepthGraph.TAKEN);
+    }
+  }
+
   /** Puts a URL back at the front of its host queue (a retry after back-off). */
   public synchronized void retry(CrawlUrl c) {
+    int id = graph() ? graph.id(c.url()) : -1;
+    if (id > 0) {
+      graph.state(id, DepthGraph.QUEUED);
+      if (graph.depth(id) < c.depth()) {
+        c = new CrawlUrl(c.url(), graph.depth(id), graph.parent(id), c.attempts(), c.seq());
+        outstanding.put(c.url(), c);
+      }
+    }
     Host h = hosts.get(UrlNormalizer.hostKey(c.url()));
     if (order == Order.DFS) {
       h.queue.addLast(c);

@@ -77,6 +77,15 @@ public final class Scope {
     if (depth > maxDepth) {
       return "depth " + depth + " > maxDepth " + maxDepth;
     }
+    return refusal(url);
+  }
+
+  /**
+   * @param url a normalized URL
+   * @return null if the URL is in scope at some depth, else why not (the depth limit is the
+   *     frontier's: it remembers a URL found too deep in case a shorter path turns up)
+   */
+  public synchronized String refusal(String url) {
     URI u = URI.create(url);
     String host = u.getHost().toLowerCase(Locale.ROOT);
     switch (kind) {

@@ -63,6 +63,19 @@ public final class SeenSet {
     return true;
   }
 
+  /**
+   * Charges bytes held beside the exact set (the frontier's link graph) to the budget; past it
+   * the set becomes a Bloom filter.
+   */
+  void charge(long bytes) {
+    if (bloom == null) {
+      exactBytes += bytes;
+      if (exactBytes > budget) {
+        switchToBloom();
+      }
+    }
+  }
+
   /** @return true if {@code url} was (probably, once in Bloom mode) seen */
   public boolean contains(String url) {
     return bloom != null ? bloom.mightContain(url) : exact.contains(url);

@@ -1,6 +1,7 @@
 package io.krill.crawler.journal;
 
 import io.krill.crawler.frontier.CrawlUrl;
+import io.krill.crawler.frontier.Frontier;
 import io.krill.crawler.output.LineOutput;
 import io.krill.crawler.output.WarcOutput;
 import java.io.BufferedReader;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,11 +23,17 @@ import java.util.Set;
  * The crawl's append-only journal ({@code DIR/frontier.journal}), from which a killed crawl
  * resumes. One line per fact, tab-separated:
  * <pre>
- * Q seq depth parent url       a URL was queued (parent "-" for a seed)
- * S url                        a URL was seen and completed before the last checkpoint
+ * Q seq depth parent url       a URL was queued, or its depth dropped while queued (parent "-" for a seed)
+ * D seq depth parent url       a URL was found beyond --max-depth: remembered, not queued
+ * R seq depth                  the depth of a URL already handed out or fetched dropped
+ * E seq target...              a page's links, as sequence numbers (negated: a link that keeps the depth)
+ * S url [seq depth]            a URL was seen and completed before the last checkpoint
  * C url                        a URL was completed: its WARC records and JSONL line are written
  * W warcFile warcEnd jsonlEnd  where the WARC and JSONL output ended after that commit
  * </pre>
+ * A URL's depth is the smallest any of its Q, D, R or S lines gives (depths only drop, and two
+ * commits may reach the journal in another order than their drops happened); a Q line makes a
+ * D line's URL queued whichever comes first.
  * A commit appends its Q lines (the page's new outlinks), then C, then W, in one write, after
  * the WARC and JSONL writes of the same commit. On resume the last W line says where the
  * durable output ends: the WARC and JSONL files are cut there (a partial record or line from
@@ -48,9 +56,17 @@ public final class Journal implements AutoCloseable {
    * @param warc where the WARC output ended, or null if nothing was committed
    * @param jsonlEnd where the JSONL output ended, -1 if nothing was committed
    * @param lastSeq the highest sequence number
+   * @param nodes every URL queued or completed with a known sequence number, at its smallest depth
+   * @param deferred URLs remembered beyond the depth limit, not queued
+   * @param links pages' links: the page's sequence number, then its targets'
    */
   public record Replay(List<CrawlUrl> pending, Set<String> completed, WarcOutput.Position warc, long jsonlEnd,
-      long lastSeq) {}
+      long lastSeq, Map<String, CrawlUrl> nodes, List<CrawlUrl> deferred, List<long[]> links) {
+    /** A replay without the link graph (a journal written before it was kept). */
+    public Replay(List<CrawlUrl> pending, Set<String> completed, WarcOutput.Position warc, long jsonlEnd, long lastSeq) {
+      this(pending, completed, warc, jsonlEnd, lastSeq, Map.of(), List.of(), List.of());
+    }
+  }
 
   private final Path dir;
   private LineOutput out;
@@ -76,7 +92,11 @@ public final class Journal implements AutoCloseable {
    */
   public static Replay replay(Path dir) throws IOException {
     Path file = dir.resolve(FILE);
-    Map<String, CrawlUrl> queued = new LinkedHashMap<>();
+    Map<String, CrawlUrl> known = new LinkedHashMap<>();
+    Map<String, CrawlUrl> deferred = new LinkedHashMap<>();
+    Map<Long, String> bySeq = new HashMap<>();
+    Map<Long, Integer> dropped = new HashMap<>();
+    Map<Long, long[]> links = new LinkedHashMap<>();
     Set<String> completed = new HashSet<>();
     WarcOutput.Position warc = null;
     long jsonlEnd = -1;
@@ -97,19 +117,49 @@ public final class Journal implements AutoCloseable {
         String[] f = line.split("\t", -1);
         try {
           switch (f[0]) {
-            case "Q": {
+            case "Q":
+            case "D": {
               long seq = Long.parseLong(f[1]);
               CrawlUrl c = new CrawlUrl(f[4], Integer.parseInt(f[2]), f[3].equals("-") ? null : f[3], 0, seq);
-              if (!completed.contains(c.url())) {
-                queued.put(c.url(), c);
+              bySeq.put(seq, c.url());
+              Map<String, CrawlUrl> into = f[0].equals("Q") || known.containsKey(c.url()) ? known : deferred;
+              if (into == known) {
+                CrawlUrl d = deferred.remove(c.url());
+                if (d != null && d.depth() < c.depth()) {
+                  c = d;
+                }
               }
+              into.merge(c.url(), c, (a, b) -> b.depth() < a.depth() ? b : a);
               lastSeq = Math.max(lastSeq, seq);
               break;
             }
+            case "R":
+              dropped.merge(Long.parseLong(f[1]), Integer.parseInt(f[2]), Math::min);
+              break;
+            case "E": {
+              long[] l = new long[f.length - 1];
+              for (int i = 1; i < f.length; i++) {
+                l[i - 1] = Long.parseLong(f[i]);
+              }
+              links.merge(l[0], l, (a, b) -> {
+                long[] m = java.util.Arrays.copyOf(a, a.length + b.length - 1);
+                System.arraycopy(b, 1, m, a.length, b.length - 1);
+                return m;
+              });
+              break;
+            }
             case "S":
+              if (f.length >= 4) {
+                long seq = Long.parseLong(f[2]);
+                CrawlUrl c = new CrawlUrl(f[1], Integer.parseInt(f[3]), null, 0, seq);
+                bySeq.put(seq, c.url());
+                known.merge(c.url(), c, (a, b) -> b.depth() < a.depth() ? b : a);
+                lastSeq = Math.max(lastSeq, seq);
+              }
+              completed.add(f[1]);
+              break;
             case "C":
               completed.add(f[1]);
-              queued.remove(f[1]);
               break;
             case "W":
               warc = new WarcOutput.Position(f[1], Long.parseLong(f[2]));
@@ -123,7 +173,25 @@ public final class Journal implements AutoCloseable {
         }
       }
     }
-    return new Replay(new ArrayList<>(queued.values()), completed, warc, jsonlEnd, lastSeq);
+    dropped.forEach((seq, depth) -> {
+      String u = bySeq.get(seq);
+      CrawlUrl c = u == null ? null : known.get(u);
+      if (c != null && depth < c.depth()) {
+        known.put(u, new CrawlUrl(u, depth, c.parent(), 0, seq));
+      }
+    });
+    List<CrawlUrl> pending = new ArrayList<>();
+    Map<String, CrawlUrl> nodes = new LinkedHashMap<>();
+    for (CrawlUrl c : known.values()) {
+      if (completed.contains(c.url())) {
+        nodes.put(c.url(), c);
+      } else {
+        pending.add(c);
+      }
+    }
+    deferred.keySet().removeAll(completed);
+    return new Replay(pending, completed, warc, jsonlEnd, lastSeq, nodes, new ArrayList<>(deferred.values()),
+        new ArrayList<>(links.values()));
   }
 
   /**
@@ -137,9 +205,38 @@ public final class Journal implements AutoCloseable {
    */
   public void commit(Collection<CrawlUrl> queued, Collection<String> completed, WarcOutput.Position warc, long jsonlEnd)
       throws IOException {
+    commit(queued, List.of(), completed, warc, jsonlEnd);
+  }
+
+  /**
+   * Appends one commit's facts in one write, with what recording links changed.
+   *
+   * @param queued URLs queued since the last commit
+   * @param found what recording links changed since the last commit
+   * @param completed URLs completed by this commit
+   * @param warc where the WARC output ends now
+   * @param jsonlEnd where the JSONL output ends now
+   * @throws IOException if the write failed (rolled back)
+   */
+  public void commit(Collection<CrawlUrl> queued, Collection<Frontier.Found> found, Collection<String> completed,
+      WarcOutput.Position warc, long jsonlEnd) throws IOException {
     List<String> l = new ArrayList<>(queued.size() + completed.size() + 1);
     for (CrawlUrl c : queued) {
       l.add(queuedLine(c));
+    }
+    for (Frontier.Found f : found) {
+      for (CrawlUrl c : f.queued()) {
+        l.add(queuedLine(c));
+      }
+      for (CrawlUrl c : f.deferred()) {
+        l.add("D" + queuedLine(c).substring(1));
+      }
+      for (CrawlUrl c : f.relaxed()) {
+        l.add("R\t" + c.seq() + "\t" + c.depth());
+      }
+      if (f.links() != null) {
+        l.add(linksLine(f.links()));
+      }
     }
     for (String u : completed) {
       l.add("C\t" + u);
@@ -151,6 +248,34 @@ public final class Journal implements AutoCloseable {
 
   private static String queuedLine(CrawlUrl c) {
     return "Q\t" + c.seq() + "\t" + c.depth() + "\t" + (c.parent() == null ? "-" : c.parent()) + "\t" + c.url();
+  }
+
+  private static String linksLine(long[] links) {
+    StringBuilder b = new StringBuilder("E");
+    for (long x : links) {
+      b.append('\t').append(x);
+    }
+    return b.toString();
+  }
+
+  /**
+   * Rewrites the journal compactly from a frontier checkpoint, the link graph included, and
+   * swaps it in atomically.
+   *
+   * @param cp the frontier's state
+   * @param warc where the WARC output ends
+   * @param jsonlEnd where the JSONL output ends
+   * @throws IOException if writing failed (the old journal stays)
+   */
+  public void checkpoint(Frontier.Checkpoint cp, WarcOutput.Position warc, long jsonlEnd) throws IOException {
+    List<String> extra = new ArrayList<>();
+    for (CrawlUrl c : cp.deferred()) {
+      extra.add("D" + queuedLine(c).substring(1));
+    }
+    for (long[] l : cp.links()) {
+      extra.add(linksLine(l));
+    }
+    write(cp.completed(), cp.nodes(), cp.outstanding(), extra, warc, jsonlEnd);
   }
 
   /** @return lines appended since open or the last checkpoint */
@@ -169,12 +294,18 @@ public final class Journal implements AutoCloseable {
    */
   public void checkpoint(Iterable<String> completed, Collection<CrawlUrl> pending, WarcOutput.Position warc, long jsonlEnd)
       throws IOException {
+    write(completed, Map.of(), pending, List.of(), warc, jsonlEnd);
+  }
+
+  private void write(Iterable<String> completed, Map<String, CrawlUrl> nodes, Collection<CrawlUrl> pending,
+      List<String> extra, WarcOutput.Position warc, long jsonlEnd) throws IOException {
     Path tmp = dir.resolve(FILE + ".tmp");
     Files.deleteIfExists(tmp);
     try (LineOutput t = new LineOutput(tmp, 0)) {
       List<String> batch = new ArrayList<>();
       for (String u : completed) {
-        batch.add("S\t" + u);
+        CrawlUrl n = nodes.get(u);
+        batch.add(n == null ? "S\t" + u : "S\t" + u + "\t" + n.seq() + "\t" + n.depth());
         if (batch.size() == 4096) {
           t.append(batch);
           batch.clear();
@@ -183,6 +314,7 @@ public final class Journal implements AutoCloseable {
       for (CrawlUrl c : pending) {
         batch.add(queuedLine(c));
       }
+      batch.addAll(extra);
       batch.add("W\t" + warc.file() + "\t" + warc.end() + "\t" + jsonlEnd);
       t.append(batch);
       t.force();

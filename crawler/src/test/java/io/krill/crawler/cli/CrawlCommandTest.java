@@ -63,6 +63,17 @@ class CrawlCommandTest {
   }
 
   @Test
+  void call_loopbackSeedWithoutAllowPrivate_exit1SayingToAddIt() throws Exception {
+    try (SmallWeb web = new SmallWeb(1, 0)) {
+      CapturedRun r = run("--out", tmp.resolve("out").toString(), "--progress", "off",
+          "--dns", "127.0.0.1:" + web.dns.address().getPort(), web.url("a.test", "/p0"));
+      assertThat(r.code()).as(r.err()).isEqualTo(1);
+      assertThat(r.err()).contains("krill crawl: failed: no seed could be fetched: " + web.url("a.test", "/p0"))
+          .contains("use --allow-private");
+    }
+  }
+
+  @Test
   void call_resumeOfEmptyDirectory_exit2() {
     assertUsageError(run("--resume", tmp.toString()), "holds no crawl");
   }
@@ -96,7 +107,7 @@ class CrawlCommandTest {
       assertUsageError(run("--out", out.toString(), web.url("a.test", "/p0")), "holds a crawl already");
       CapturedRun resumed = run("--resume", out.toString());
       assertThat(resumed.code()).as(resumed.err()).isZero();
-      assertThat(resumed.out()).contains("0 pages");
+      assertThat(resumed.out()).contains("6 pages in all, this run 0 ");
     }
   }
 

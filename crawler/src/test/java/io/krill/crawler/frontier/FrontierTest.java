@@ -349,4 +349,28 @@ class FrontierTest {
     assertThat(cp.completed()).containsExactly("http://a.test/1");
     assertThat(cp.outstanding()).extracting(CrawlUrl::url).containsExactly("http://a.test/2");
   }
+
+  @Test
+  void waitingFor_namesTheGateThatOpensFirst() throws Exception {
+    Frontier f = frontier(Frontier.Order.BFS, 1, 10, Duration.ofSeconds(30));
+    f.offer("http://a.test/1", 0, null);
+    f.offer("http://a.test/2", 0, null);
+    assertThat(f.waitingFor(System.nanoTime())).isNull(); // work is ready (a DNS lookup)
+    Frontier.Work r = f.next(System.nanoTime());
+    assertThat(f.waitingFor(System.nanoTime())).isEqualTo("DNS of 1 host");
+    f.resolved(r.hostKey(), java.net.InetAddress.getByName("127.0.0.1"));
+    Frontier.Work robots = f.next(System.nanoTime());
+    assertThat(robots.kind()).isEqualTo(Frontier.WorkKind.ROBOTS);
+    f.robotsUnreachable(r.hostKey(), Duration.ofSeconds(28));
+    f.release(r.hostKey(), System.nanoTime());
+    assertThat(f.waitingFor(System.nanoTime())).matches("robots.txt retry of http://a.test:80 in (28|29|30) s");
+    Frontier g = frontier(Frontier.Order.BFS, 1, 10, Duration.ofSeconds(2));
+    g.offer("http://b.test/1", 0, null);
+    g.offer("http://b.test/2", 0, null);
+    ready(g, "http://b.test:80", "127.0.0.1", System.nanoTime()); // robots.txt fetched: the next request waits the delay
+    assertThat(g.next(System.nanoTime())).isNull();
+    assertThat(g.waitingFor(System.nanoTime())).matches("host delay of http://b.test:80 in (1|2) s");
+    g.backOff("http://b.test:80", Duration.ofSeconds(100));
+    assertThat(g.waitingFor(System.nanoTime())).matches("back-off of http://b.test:80 \\(1 failure\\) in (9|10) s");
+  }
 }
