@@ -120,7 +120,10 @@ final class ServerCore {
     ChannelFuture f = sb.bind(address, port).awaitUninterruptibly();
     if (!f.isSuccess()) {
       Throwable cause = f.cause();
-      IOException e = new BindException("Cannot bind " + address + ":" + port + ": " + cause.getMessage());
+      String reason = String.valueOf(cause.getMessage());
+      IOException e = new BindException(reason.contains("in use")
+          ? "port " + port + " is in use" + (address.equals(HttpServer.Builder.DEFAULT_ADDRESS) ? "" : " on " + address)
+          : "Cannot bind " + address + ":" + port + ": " + reason);
       e.initCause(cause);
       throw e;
     }

@@ -2,6 +2,7 @@ package io.krill.httpd.files;
 
 import io.krill.fibers.Suspendable;
 import io.krill.httpd.Handler;
+import io.krill.httpd.Preconditions;
 import io.krill.httpd.Request;
 import io.krill.httpd.Response;
 import io.krill.netio.FiberOutput;
@@ -22,8 +23,8 @@ final class FileHandler implements Handler {
    *
    * Order of decisions (RFC 9110 section 13.2.2): method; path (refusals are all 404 so a
    * probe learns nothing); real path inside the real root (symlinks may point anywhere inside);
-   * directory -> index file; If-Match (412); If-None-Match, or If-Modified-Since when there is
-   * no If-None-Match (304); Range with If-Range (206/416); then the whole file.
+   * directory without trailing slash -> 301 to the slash form; directory -> index file; the conditions (Preconditions: If-Match or If-Unmodified-Since 412,
+   * If-None-Match or If-Modified-Since 304); Range with If-Range (206/416); then the whole file.
    *
    * Representations: identity, with strong ETag "size-mtime" in hex, and for compressible
    * types a gzip variant "size-mtime-gz" (the deflater output is deterministic, so the tag is
@@ -31,6 +32,7 @@ final class FileHandler implements Handler {
    * resuming a download never gets byte offsets into compressed data. HEAD ignores Range.
    */
 
+  private static final byte[] MOVED = "Moved Permanently\n".getBytes(StandardCharsets.UTF_8);
   private static final byte[] NOT_FOUND = "Not Found\n".getBytes(StandardCharsets.UTF_8);
 
   private final Path root;
@@ -57,6 +59,10 @@ final class FileHandler implements Handler {
       return;
     }
     PathResolver.Target target = resolver.resolve(req.uri());
+    if (target != null && !target.directorySyntax && isDirectoryInside(target.path)) {
+      redirectToDirectory(req, res);
+      return;
+    }
     Path file = target == null ? null : servable(target);
     BasicFileAttributes attrs = file == null ? null : attributes(file);
     if (attrs == null) {
@@ -86,23 +92,14 @@ final class FileHandler implements Handler {
     if (compressible) {
       res.header("Vary", "Accept-Encoding");
     }
-    String ifMatch = req.header("If-Match");
-    if (ifMatch != null && !matches(ifMatch, identityTag, gzipTag, true)) {
-      res.status(412);
-      res.send(new byte[0]);
-      return;
-    }
-    String ifNoneMatch = req.header("If-None-Match");
-    boolean fresh = ifNoneMatch != null
-        ? matches(ifNoneMatch, identityTag, gzipTag, false)
-        : notModifiedSince(req.header("If-Modified-Since"), mtimeSeconds);
-    if (fresh) {
-      res.status(304);
+    int precondition = Preconditions.evaluate(req, mtimeMillis, identityTag, gzipTag);
+    if (precondition != Preconditions.PROCEED) {
+      res.status(precondition);
       res.send(new byte[0]);
       return;
     }
     ByteRange r = ByteRange.parse(range, size);
-    if (r != ByteRange.WHOLE && !ifRangeHolds(req.header("If-Range"), identityTag, mtimeSeconds)) {
+    if (r != ByteRange.WHOLE && !Preconditions.ifRange(req, mtimeMillis, identityTag)) {
       r = ByteRange.WHOLE;
     }
     if (r == ByteRange.UNSATISFIABLE) {
@@ -120,6 +117,28 @@ final class FileHandler implements Handler {
     } else {
       res.sendFile(file, 0, size);
     }
+  }
+
+  private boolean isDirectoryInside(Path p) {
+    Path real = inside(p);
+    return real != null && Files.isDirectory(real);
+  }
+
+  /*
+   * 301 to the same path with a slash, so relative links in the index resolve inside the
+   * directory. Leading slashes collapse to one: "//host/" would send the client to another host.
+   */
+  private static void redirectToDirectory(Request req, Response res) throws IOException, Suspendable {
+    String uri = req.uri();
+    String path = PathResolver.pathOf(uri);
+    int slashes = 0;
+    while (slashes + 1 < path.length() && path.charAt(slashes + 1) == '/') {
+      slashes++;
+    }
+    String query = req.query();
+    res.status(301).header("Location", path.substring(slashes) + "/" + (query == null ? "" : "?" + query))
+        .header("Content-Type", "text/plain; charset=utf-8");
+    res.send(MOVED);
   }
 
   /** The real file to serve for a target, or null: outside the real root, missing, not regular, unreadable. */
@@ -155,43 +174,6 @@ final class FileHandler implements Handler {
     } catch (IOException e) {
       return null;
     }
-  }
-
-  /** Entity-tag list match; weak comparison unless {@code strong} (If-Match). */
-  static boolean matches(String header, String identityTag, String gzipTag, boolean strong) {
-    for (String raw : header.split(",")) {
-      String tag = raw.trim();
-      if (tag.equals("*")) {
-        return true;
-      }
-      if (tag.startsWith("W/")) {
-        if (strong) {
-          continue;
-        }
-        tag = tag.substring(2);
-      }
-      if (tag.equals(identityTag) || tag.equals(gzipTag)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean notModifiedSince(String header, long mtimeSeconds) {
-    long since = HttpDates.parse(header);
-    return since != Long.MIN_VALUE && mtimeSeconds <= since;
-  }
-
-  /** If-Range: absent, or a strong tag equal to ours, or exactly our Last-Modified. */
-  private static boolean ifRangeHolds(String header, String identityTag, long mtimeSeconds) {
-    if (header == null) {
-      return true;
-    }
-    String h = header.trim();
-    if (h.startsWith("\"") || h.startsWith("W/")) {
-      return h.equals(identityTag);
-    }
-    return HttpDates.parse(h) == mtimeSeconds;
   }
 
   /** Whether Accept-Encoding allows gzip: listed (or {@code *}) with a q-value above 0. */
