@@ -16,19 +16,60 @@ import org.slf4j.LoggerFactory;
 @Timeout(60)
 class LimitsTest {
   @Test
-  void maxConnections_oneMore_closedOnAcceptAndCounted() throws Exception {
+  void maxConnections_fullOfIdleConnections_oldestIdleClosedAndNewClientServed() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(2).build().start();
-        RawHttp a = RawHttp.connect(server.port()); RawHttp b = RawHttp.connect(server.port())) {
-      for (RawHttp c : new RawHttp[] {a, b}) {
+        RawHttp oldest = RawHttp.connect(server.port()); RawHttp newer = RawHttp.connect(server.port())) {
+      for (RawHttp c : new RawHttp[] {oldest, newer}) {
         c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
         assertThat(c.read().status()).isEqualTo(200);
       }
       try (RawHttp third = RawHttp.connect(server.port())) {
+        third.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(third.read().status()).isEqualTo(200);
+        assertThat(oldest.closedByServer()).as(server.stats().toString()).isTrue();
+        newer.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(newer.read().status()).as("the newer idle connection stays").isEqualTo(200);
+      }
+      assertThat(server.stats().evictedConnections()).isEqualTo(1);
+      assertThat(server.stats().rejectedConnections()).isZero();
+    }
+  }
+
+  @Test
+  void maxConnections_noneIdle_503WithRetryAfterAndTheBusyOnesServed() throws Exception {
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(2).build().start();
+        RawHttp a = RawHttp.connect(server.port()); RawHttp b = RawHttp.connect(server.port())) {
+      for (RawHttp c : new RawHttp[] {a, b}) {
+        c.send("GET /hello HTTP/1.1\r\n"); // a head begun: busy, not idle
+      }
+      awaitOpen(server, 2);
+      try (RawHttp third = RawHttp.connect(server.port())) {
+        third.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+        RawHttp.Response r = third.read();
+        assertThat(r.status()).isEqualTo(503);
+        assertThat(r.header("retry-after")).isEqualTo("1");
+        assertThat(r.header("connection")).isEqualTo("close");
         assertThat(third.closedByServer()).isTrue();
       }
-      assertThat(server.stats().rejectedConnections()).isEqualTo(1);
+      try (RawHttp silent = RawHttp.connect(server.port())) {
+        assertThat(silent.read().status()).as("answered without waiting for a request").isEqualTo(503);
+      }
+      for (RawHttp c : new RawHttp[] {a, b}) {
+        c.send("Host: x\r\n\r\n");
+        assertThat(c.read().status()).isEqualTo(200);
+      }
+      assertThat(server.stats().rejectedConnections()).isEqualTo(2);
+      assertThat(server.stats().evictedConnections()).isZero();
       assertThat(server.stats().openConnections()).isEqualTo(2);
     }
+  }
+
+  private static void awaitOpen(HttpServer server, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (server.stats().openConnections() < n && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(server.stats().openConnections()).isEqualTo(n);
   }
 
   @Test
