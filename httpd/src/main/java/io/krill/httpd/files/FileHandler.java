@@ -27,8 +27,10 @@ final class FileHandler implements Handler {
    * If-None-Match or If-Modified-Since 304); Range with If-Range (206/416); then the whole file.
    *
    * Representations: identity, with strong ETag "size-mtime" in hex, and for compressible
-   * types a gzip variant "size-mtime-gz" (the deflater output is deterministic, so the tag is
-   * strong). A Range request is always answered from the identity representation, so a client
+   * types a gzip variant "size-mtime-gzL" at level L (the deflater output is deterministic, so
+   * the tag is strong), or a precompressed sibling "size-mtime-gzsN" of N bytes. Gzip bytes come
+   * from the sibling, the cache (compressed once per file version, on the blocking pool) or, for
+   * files too large for the cache, a compression streamed a slice at a time on the blocking pool. A Range request is always answered from the identity representation, so a client
    * resuming a download never gets byte offsets into compressed data. HEAD ignores Range.
    */
 
@@ -40,13 +42,21 @@ final class FileHandler implements Handler {
   private final String indexFile;
   private final boolean gzip;
   private final long gzipMinBytes;
+  private final int gzipLevel;
+  private final boolean gzipStatic;
+  /** Null when the cache is off. */
+  final GzipCache gzipCache;
 
-  FileHandler(Path realRoot, String mountPrefix, String indexFile, boolean gzip, long gzipMinBytes, boolean hiddenFiles) {
+  FileHandler(Path realRoot, String mountPrefix, String indexFile, boolean hiddenFiles, boolean gzip, long gzipMinBytes,
+      int gzipLevel, long gzipCacheBytes, boolean gzipStatic) {
     this.root = realRoot;
     this.resolver = new PathResolver(realRoot, mountPrefix, hiddenFiles);
     this.indexFile = indexFile;
     this.gzip = gzip;
     this.gzipMinBytes = gzipMinBytes;
+    this.gzipLevel = gzipLevel;
+    this.gzipStatic = gzipStatic;
+    this.gzipCache = gzip && gzipCacheBytes > 0 ? new GzipCache(gzipCacheBytes, gzipLevel) : null;
   }
 
   @Override
@@ -81,15 +91,19 @@ final class FileHandler implements Handler {
     String type = ContentTypes.of(file.getFileName().toString());
     boolean compressible = gzip && size >= gzipMinBytes && ContentTypes.compressible(type);
     String range = head ? null : req.header("Range");
-    boolean gzipped = compressible && range == null && acceptsGzip(req.header("Accept-Encoding"));
+    boolean accepted = gzip && range == null && acceptsGzip(req.header("Accept-Encoding"));
+    Path sibling = accepted && gzipStatic ? gzSibling(file, mtimeMillis) : null;
+    boolean gzipped = sibling != null || accepted && compressible;
     String base = "\"" + Long.toHexString(size) + "-" + Long.toHexString(mtimeMillis);
     String identityTag = base + "\"";
-    String gzipTag = base + "-gz\"";
+    // The tag names the gzip bytes: ours depend on the level, a sibling's on its own size.
+    long siblingSize = sibling == null ? -1 : Files.size(sibling);
+    String gzipTag = sibling != null ? base + "-gzs" + Long.toHexString(siblingSize) + "\"" : base + "-gz" + gzipLevel + "\"";
     res.header("Content-Type", type)
         .header("Last-Modified", HttpDates.format(mtimeSeconds))
         .header("ETag", gzipped ? gzipTag : identityTag)
         .header("Accept-Ranges", "bytes");
-    if (compressible) {
+    if (compressible || sibling != null) {
       res.header("Vary", "Accept-Encoding");
     }
     int precondition = Preconditions.evaluate(req, mtimeMillis, identityTag, gzipTag);
@@ -110,13 +124,51 @@ final class FileHandler implements Handler {
       res.sendFile(file, r.first, r.length());
     } else if (gzipped) {
       res.header("Content-Encoding", "gzip");
-      FiberOutput out = res.output();
-      if (!head) {
-        GzipWriter.write(file, out);
-      }
+      sendGzipped(res, file, size, mtimeMillis, sibling, siblingSize, head);
     } else {
       res.sendFile(file, 0, size);
     }
+  }
+
+  /*
+   * The gzip form: the .gz sibling as it is (zero-copy), else the cached compression (with
+   * Content-Length), else, for a file too large for the cache, compressed while streaming, a
+   * slice at a time on the blocking pool.
+   */
+  private void sendGzipped(Response res, Path file, long size, long mtimeMillis, Path sibling, long siblingSize,
+      boolean head) throws IOException, Suspendable {
+    if (sibling != null) {
+      res.sendFile(sibling, 0, siblingSize);
+      return;
+    }
+    byte[] cached = null;
+    if (gzipCache != null) {
+      // HEAD does not compress a file only to learn its length; it takes what is there
+      cached = head ? gzipCache.peek(file, size, mtimeMillis) : gzipCache.get(file, size, mtimeMillis);
+    }
+    if (cached != null) {
+      res.header("Content-Length", Integer.toString(cached.length));
+    }
+    FiberOutput out = res.output();
+    if (head) {
+      return;
+    }
+    if (cached != null) {
+      out.write(cached);
+    } else {
+      GzipWriter.write(file, gzipLevel, out);
+    }
+  }
+
+  /* nginx's gzip_static: name.gz next to the file, inside the root, regular, not older than the file. */
+  private Path gzSibling(Path file, long mtimeMillis) {
+    Path gz = inside(file.resolveSibling(file.getFileName() + ".gz"));
+    if (gz == null) {
+      return null;
+    }
+    BasicFileAttributes a = attributes(gz);
+    return a != null && a.isRegularFile() && a.lastModifiedTime().toMillis() >= mtimeMillis && Files.isReadable(gz)
+        ? gz : null;
   }
 
   private boolean isDirectoryInside(Path p) {
