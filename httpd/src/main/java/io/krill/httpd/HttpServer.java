@@ -78,6 +78,11 @@ public final class HttpServer implements AutoCloseable {
     return core().localAddress();
   }
 
+  /* For tests: connections parked idle now, the ones maxConnections may close to make room. */
+  int idleConnections() {
+    return core().idleConnections();
+  }
+
   /** @return the live counters */
   public HttpServerStats stats() {
     return stats;

@@ -220,6 +220,17 @@ final class ServerCore {
     return closed;
   }
 
+  /** @return how many connections are idle now (waiting for a head, none begun) */
+  int idleConnections() {
+    int n = 0;
+    for (HttpConnection c : connections) {
+      if (c.idleKey() != 0) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   private record Candidate(long key, HttpConnection connection) {}
 
   private static void startPlatform(String name, Runnable body) {

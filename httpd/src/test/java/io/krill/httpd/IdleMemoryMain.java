@@ -66,12 +66,18 @@ public final class IdleMemoryMain {
       Thread.sleep(500);
       long[] before = mem(in, out);
       long start = System.nanoTime();
-      List<SocketChannel> held = open(port, n);
+      List<SocketChannel> held = open(port, n / 3);
+      long[] third = mem(in, out);
+      held.addAll(open(port, n - n / 3));
       long[] during = mem(in, out);
+      // From a third to all: the young generation's pages are touched by then, so this slope is
+      // what each further connection keeps resident.
+      System.out.printf(Locale.ROOT, "marginal (%,d -> %,d connections): rss %.0f B/conn, heap %.0f B/conn%n", n / 3, n,
+          (during[0] - third[0]) / (double) (n - n / 3), (during[1] - third[1]) / (double) (n - n / 3));
       System.out.printf(Locale.ROOT, "connections %,d (opened in %.1f s): rss %.1f -> %.1f MB = %.0f B/conn; "
-          + "heap %.1f -> %.1f MB = %.0f B/conn; jvm %s%n", n, (System.nanoTime() - start) / 1e9,
+          + "heap %.1f -> %.1f MB = %.0f B/conn; allocated %.0f B/conn; jvm %s%n", n, (System.nanoTime() - start) / 1e9,
           before[0] / 1e6, during[0] / 1e6, (during[0] - before[0]) / (double) n, before[1] / 1e6, during[1] / 1e6,
-          (during[1] - before[1]) / (double) n, jvmOptions);
+          (during[1] - before[1]) / (double) n, (during[2] - before[2]) / (double) n, jvmOptions);
       if (Boolean.getBoolean("idle.pause")) { // hold the connections for a look with jcmd
         System.out.println("holding: server pid " + p.pid());
         Thread.sleep(Long.getLong("idle.pauseMillis", 30_000));
@@ -90,7 +96,7 @@ public final class IdleMemoryMain {
   private static long[] mem(PrintStream in, BufferedReader out) throws IOException {
     in.println("mem");
     String[] parts = out.readLine().split(" ");
-    return new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2])};
+    return new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3])};
   }
 
   /* Opens n connections and sends one GET on each, reading every response whole. */
@@ -137,11 +143,21 @@ public final class IdleMemoryMain {
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line; (line = in.readLine()) != null; ) {
         if (line.equals("mem")) {
-          System.out.println("mem " + rss() + " " + heapAfterGc());
+          System.out.println("mem " + rss() + " " + heapAfterGc() + " " + allocated());
           System.out.flush();
         }
       }
     }
+  }
+
+  /* Bytes allocated so far by every live thread (the carriers do the per-connection work). */
+  private static long allocated() {
+    com.sun.management.ThreadMXBean t = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (long a : t.getThreadAllocatedBytes(t.getAllThreadIds())) {
+      sum += Math.max(0, a);
+    }
+    return sum;
   }
 
   private static long heapAfterGc() throws InterruptedException {

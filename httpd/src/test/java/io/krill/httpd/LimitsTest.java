@@ -17,21 +17,31 @@ import org.slf4j.LoggerFactory;
 class LimitsTest {
   @Test
   void maxConnections_fullOfIdleConnections_oldestIdleClosedAndNewClientServed() throws Exception {
+    // Idle since: a fresh connection from its accept, a keep-alive one from its last answer; so
+    // the newer one connects only once the oldest was served.
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(2).build().start();
-        RawHttp oldest = RawHttp.connect(server.port()); RawHttp newer = RawHttp.connect(server.port())) {
-      for (RawHttp c : new RawHttp[] {oldest, newer}) {
-        c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-        assertThat(c.read().status()).isEqualTo(200);
-      }
-      try (RawHttp third = RawHttp.connect(server.port())) {
-        third.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-        assertThat(third.read().status()).isEqualTo(200);
-        assertThat(oldest.closedByServer()).as(server.stats().toString()).isTrue();
+        RawHttp oldest = RawHttp.connect(server.port())) {
+      oldest.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(oldest.read().status()).isEqualTo(200);
+      awaitIdle(server, 1); // the answer is out before the strand parks idle
+      try (RawHttp newer = RawHttp.connect(server.port())) {
         newer.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-        assertThat(newer.read().status()).as("the newer idle connection stays").isEqualTo(200);
+        assertThat(newer.read().status()).isEqualTo(200);
+        awaitIdle(server, 2);
+        evictionServesThird(server, oldest, newer);
       }
       assertThat(server.stats().evictedConnections()).isEqualTo(1);
       assertThat(server.stats().rejectedConnections()).isZero();
+    }
+  }
+
+  private static void evictionServesThird(HttpServer server, RawHttp oldest, RawHttp newer) throws Exception {
+    try (RawHttp third = RawHttp.connect(server.port())) {
+      third.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(third.read().status()).isEqualTo(200);
+      assertThat(oldest.closedByServer()).as(server.stats().toString()).isTrue();
+      newer.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(newer.read().status()).as("the newer idle connection stays").isEqualTo(200);
     }
   }
 
@@ -43,6 +53,7 @@ class LimitsTest {
         c.send("GET /hello HTTP/1.1\r\n"); // a head begun: busy, not idle
       }
       awaitOpen(server, 2);
+      awaitIdle(server, 0); // both heads read: neither strand waits idle any more
       try (RawHttp third = RawHttp.connect(server.port())) {
         third.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
         RawHttp.Response r = third.read();
@@ -62,6 +73,14 @@ class LimitsTest {
       assertThat(server.stats().evictedConnections()).isZero();
       assertThat(server.stats().openConnections()).isEqualTo(2);
     }
+  }
+
+  private static void awaitIdle(HttpServer server, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (server.idleConnections() < n && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(server.idleConnections()).isEqualTo(n);
   }
 
   private static void awaitOpen(HttpServer server, int n) throws InterruptedException {
