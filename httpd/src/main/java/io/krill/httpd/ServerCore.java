@@ -8,6 +8,7 @@ import io.krill.fibers.VirtualThreads;
 import io.krill.netio.Tls;
 import io.krill.netio.Transport;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -42,6 +43,7 @@ final class ServerCore {
   private static final int WRITE_HIGH_WATER_MARK = 64 * 1024;
   /** How often the sweeper wakes readers past their deadline: the precision of the timeouts. */
   static final long SWEEP_MILLIS = 100;
+  private static final AdaptiveRecvByteBufAllocator RECEIVE_BUFFERS = new AdaptiveRecvByteBufAllocator();
   /** The most idle connections closed in one go to make room at maxConnections. */
   static final int EVICT_MAX = 32;
   /* Netty splits bodies into contents of at most this many bytes. */
@@ -116,6 +118,9 @@ final class ServerCore {
         .childOption(ChannelOption.AUTO_READ, false)
         .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
         .childOption(ChannelOption.TCP_NODELAY, true)
+        // One allocator for every connection (it is stateless; each channel still gets its own
+        // handle) instead of one per channel: 32 bytes less per connection, idle ones included.
+        .childOption(ChannelOption.RCVBUF_ALLOCATOR, RECEIVE_BUFFERS)
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
             new WriteBufferWaterMark(WRITE_LOW_WATER_MARK, WRITE_HIGH_WATER_MARK))
         .childHandler(new ChannelInitializer<Channel>() {
