@@ -75,9 +75,36 @@ class LimitsTest {
     }
   }
 
+  @Test
+  void maxConnections_noneIdleOverTls_503AfterTheHandshake() throws Exception {
+    io.netty.pkitesting.X509Bundle cert = new io.netty.pkitesting.CertificateBuilder().subject("CN=localhost")
+        .addSanIpAddress("127.0.0.1").addExtendedKeyUsageServerAuth().setIsCertificateAuthority(true)
+        .buildSelfSigned();
+    javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+    ssl.init(null, cert.toTrustManagerFactory().getTrustManagers(), null);
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(1)
+        .tls(io.krill.netio.Tls.server(cert.getKeyPair().getPrivate(), cert.getCertificatePath())).build().start();
+        javax.net.ssl.SSLSocket busy = (javax.net.ssl.SSLSocket) ssl.getSocketFactory()
+            .createSocket("127.0.0.1", server.port())) {
+      busy.startHandshake();
+      busy.getOutputStream().write("GET /hello HTTP/1.1\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      busy.getOutputStream().flush();
+      awaitOpen(server, 1);
+      awaitIdle(server, 0);
+      java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(ssl)
+          .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+      java.net.http.HttpResponse<String> r = client.send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create("https://127.0.0.1:" + server.port() + "/hello")).timeout(Duration.ofSeconds(10)).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(503);
+      assertThat(r.headers().firstValue("retry-after")).hasValue("1");
+      assertThat(server.stats().rejectedConnections()).isEqualTo(1);
+    }
+  }
+
   private static void awaitIdle(HttpServer server, int n) throws InterruptedException {
     long deadline = System.nanoTime() + 10_000_000_000L;
-    while (server.idleConnections() < n && System.nanoTime() < deadline) {
+    while (server.idleConnections() != n && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }
     assertThat(server.idleConnections()).isEqualTo(n);
