@@ -1,6 +1,7 @@
 package io.krill.httpd.files;
 
 import io.krill.fibers.Blocking;
+import io.krill.fibers.FiberSemaphore;
 import io.krill.fibers.Suspendable;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.GzipFraming;
@@ -23,6 +24,14 @@ final class GzipWriter {
   /** Input bytes per streamed slice: one pool hand-over per slice, a fraction of a millisecond of deflate. */
   static final int SLICE_BYTES = 64 * 1024;
 
+  /**
+   * Streamed slices deflated at once, server-wide: one per two cores (at least one), so that
+   * many large downloads share the pool's compression instead of taking every CPU from the
+   * event loops; the others park (their clients wait, the loops do not).
+   */
+  static final int MAX_DEFLATING = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+  private static final FiberSemaphore DEFLATING = FiberSemaphore.create(MAX_DEFLATING);
+
   private GzipWriter() {}
 
   /**
@@ -35,12 +44,15 @@ final class GzipWriter {
       out.write(GzipFraming.header(level));
       for (;;) {
         byte[] piece;
+        DEFLATING.acquire();
         try {
           piece = Blocking.call(slicer::next);
         } catch (IOException | RuntimeException e) {
           throw e;
         } catch (Exception e) {
           throw new IOException("gzip of " + file + " failed", e);
+        } finally {
+          DEFLATING.release();
         }
         if (piece == null) {
           return;
