@@ -23,8 +23,9 @@ final class FileHandler implements Handler {
    *
    * Order of decisions (RFC 9110 section 13.2.2): method; path (refusals are all 404 so a
    * probe learns nothing); real path inside the real root (symlinks may point anywhere inside);
-   * directory without trailing slash -> 301 to the slash form; directory -> index file; the conditions (Preconditions: If-Match or If-Unmodified-Since 412,
-   * If-None-Match or If-Modified-Since 304); Range with If-Range (206/416); then the whole file.
+   * directory without trailing slash -> 301 to the slash form; directory -> index file; the
+   * conditions (Preconditions: If-Match or If-Unmodified-Since 412, If-None-Match or
+   * If-Modified-Since 304); Range with If-Range (206/416); then the whole file.
    *
    * Representations: identity, with strong ETag "size-mtime" in hex, and for compressible
    * types a gzip variant "size-mtime-gzL" at level L (the deflater output is deterministic, so
