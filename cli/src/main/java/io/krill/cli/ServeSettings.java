@@ -43,7 +43,7 @@ final class ServeSettings {
       .doc("Largest request body; larger gets 413").build();
   static final Setting<Integer> MAX_CONNECTIONS = Setting.ofInt("httpd.limits.max-connections")
       .defaultValue(HttpServer.Builder.DEFAULT_MAX_CONNECTIONS).atLeast(1)
-      .doc("Most connections open at once; more are closed on accept").build();
+      .doc("Most connections open at once; then the oldest idle ones are closed, or 503 if none is idle").build();
   static final Setting<Integer> BACKLOG = Setting.ofInt("httpd.limits.backlog")
       .defaultValue(HttpServer.Builder.DEFAULT_BACKLOG).atLeast(1)
       .doc("Connections the kernel queues before the server accepts them").build();
@@ -79,6 +79,15 @@ final class ServeSettings {
       .doc("File answered for a directory").build();
   static final Setting<Boolean> GZIP = Setting.ofBoolean("serve.gzip")
       .defaultValue(StaticFiles.Builder.DEFAULT_GZIP).doc("Gzip text files when the client accepts it").build();
+  static final Setting<Integer> GZIP_LEVEL = Setting.ofInt("serve.gzip-level")
+      .defaultValue(StaticFiles.Builder.DEFAULT_GZIP_LEVEL).range(1, 9)
+      .doc("Deflate level of gzip responses: 1 fastest, 9 smallest").build();
+  static final Setting<Long> GZIP_CACHE_BYTES = Setting.ofBytes("serve.gzip-cache-bytes")
+      .defaultValue(StaticFiles.Builder.DEFAULT_GZIP_CACHE_BYTES).atLeast(0L)
+      .doc("Memory for gzipped files, each compressed once; 0 compresses per response").build();
+  static final Setting<Boolean> GZIP_STATIC = Setting.ofBoolean("serve.gzip-static")
+      .defaultValue(StaticFiles.Builder.DEFAULT_GZIP_STATIC)
+      .doc("Answer with name.gz next to a file when the client accepts gzip").build();
   static final Setting<Boolean> HIDDEN_FILES = Setting.ofBoolean("serve.hidden-files")
       .defaultValue(StaticFiles.Builder.DEFAULT_HIDDEN_FILES)
       .doc("Serve paths with a segment starting with . (.git, .env)").build();
@@ -108,7 +117,8 @@ final class ServeSettings {
   static final ConfigSchema SCHEMA = ConfigSchema.builder()
       .add(PORT, ADDRESS, MODE, MAX_REQUEST_LINE, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_BODY_BYTES,
           MAX_CONNECTIONS, BACKLOG, HEADER_READ_TIMEOUT, IDLE_TIMEOUT, WRITE_TIMEOUT, SHUTDOWN_GRACE,
-          TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, ROOT, INDEX_FILE, GZIP, HIDDEN_FILES)
+          TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, ROOT, INDEX_FILE, GZIP, GZIP_LEVEL, GZIP_CACHE_BYTES,
+          GZIP_STATIC, HIDDEN_FILES)
       .add(DEMO, WS_MAX_FRAME, WS_MAX_MESSAGE, WS_SEND_QUEUE, WS_IDLE_TIMEOUT, WS_SEND_TIMEOUT, WS_COMPRESSION)
       .rule(TLS_KEY, s -> s.find(TLS_KEY).isPresent() == s.find(TLS_CERT).isPresent(),
           "set together with httpd.tls.cert-file")
@@ -160,6 +170,9 @@ final class ServeSettings {
     return StaticFiles.builder(s.get(ROOT))
         .indexFile(s.get(INDEX_FILE))
         .gzip(s.get(GZIP))
+        .gzipLevel(s.get(GZIP_LEVEL))
+        .gzipCacheBytes(s.get(GZIP_CACHE_BYTES))
+        .gzipStatic(s.get(GZIP_STATIC))
         .hiddenFiles(s.get(HIDDEN_FILES));
   }
 }

@@ -165,12 +165,11 @@ class ServeCommandTest {
   }
 
   @Test
-  void portInUse_oneLineNamingAddress_status1() throws Exception {
+  void portInUse_oneLineNamingThePort_status1() throws Exception {
     try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
       String[] r = run(Map.of(), "serve", "--root", ".", "--port", Integer.toString(taken.getLocalPort()));
       assertThat(r[0]).isEqualTo("1");
-      assertThat(r[2].trim()).startsWith("krill serve: Cannot bind 127.0.0.1:" + taken.getLocalPort() + ": ")
-          .doesNotContain("\n");
+      assertThat(r[2]).isEqualTo("krill serve: port " + taken.getLocalPort() + " is in use" + System.lineSeparator());
     }
   }
 

@@ -10,12 +10,14 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The checks of a request head that RFC 9112 asks for and Netty's decoder leaves to us: one Host,
- * one valid framing (Transfer-Encoding or Content-Length), the version, the limits, Expect.
+ * The checks of a request head that RFC 9112 asks for and Netty's decoder leaves to us: one valid
+ * Host, a request target in one of the four forms, one valid framing (Transfer-Encoding or
+ * Content-Length), the version, the limits, Expect, and a method the server implements.
  * Stateless; any thread.
  */
 final class Conformance {
@@ -36,11 +38,12 @@ final class Conformance {
    * @param head the head
    * @param maxHeaderCount the most header fields allowed
    * @param maxBodyBytes the longest body allowed
+   * @param router the routes, whose methods count as implemented besides the standard ones
    * @param peer the client, for the log
    * @return {@link #NO_BODY}, {@link #BODY} or {@link #BODY_AFTER_CONTINUE} if the request is
    *     acceptable, else the status of the error response (400, 413, 414, 417, 431, 501, 505)
    */
-  static int check(HttpRequest head, int maxHeaderCount, long maxBodyBytes, Object peer) {
+  static int check(HttpRequest head, int maxHeaderCount, long maxBodyBytes, Router router, Object peer) {
     if (head.decoderResult().isFailure()) {
       return decoderFailure(head.decoderResult().cause(), peer);
     }
@@ -56,9 +59,19 @@ final class Conformance {
     if (hosts > 1 || hosts == 0 && v.minorVersion() == 1) {
       return 400; // 3.2: exactly one Host in HTTP/1.1 (at most one in 1.0)
     }
+    if (hosts == 1 && !validHost(h.get(HttpHeaderNames.HOST))) {
+      return 400; // 3.2: a Host with an invalid field value
+    }
+    String method = head.method().name();
+    if (!validTarget(method, head.uri())) {
+      return 400; // 3.2: none of origin-, absolute-, authority- (CONNECT) or asterisk-form (OPTIONS)
+    }
     int body = framing(h, v, maxBodyBytes);
     if (body > BODY) {
       return body;
+    }
+    if (!implemented(method, router)) {
+      return 501; // RFC 9110 9.1
     }
     String expect = h.get(HttpHeaderNames.EXPECT);
     if (expect == null) {
@@ -118,6 +131,118 @@ final class Conformance {
     }
     it.next();
     return it.hasNext() ? 2 : 1;
+  }
+
+  /* The standard methods an origin server answers itself (CONNECT only when a route takes it). */
+  private static final Set<String> STANDARD_METHODS =
+      Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "TRACE", "PATCH");
+
+  /* Method names are case-sensitive (RFC 9110 9.1): "get" is not GET. */
+  private static boolean implemented(String method, Router router) {
+    return STANDARD_METHODS.contains(method) || router.hasMethod(method);
+  }
+
+  /**
+   * Whether {@code uri} is a request target of a form RFC 9112 section 3.2 allows for {@code
+   * method}: origin-form ({@code /path?query}), absolute-form ({@code scheme:...}),
+   * authority-form ({@code host:port}, CONNECT only, and CONNECT takes nothing else) or
+   * asterisk-form ({@code *}, OPTIONS only).
+   */
+  static boolean validTarget(String method, String uri) {
+    if (method.equals("CONNECT")) {
+      int colon = uri.lastIndexOf(':');
+      return colon > 0 && colon < uri.length() - 1 && validHost(uri) && uri.charAt(0) != ':';
+    }
+    if (uri.startsWith("/")) {
+      return true;
+    }
+    if (uri.equals("*")) {
+      return method.equals("OPTIONS");
+    }
+    return isScheme(uri);
+  }
+
+  /* scheme ":" with scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) (RFC 3986 3.1) */
+  private static boolean isScheme(String uri) {
+    int colon = uri.indexOf(':');
+    if (colon <= 0 || !isAlpha(uri.charAt(0))) {
+      return false;
+    }
+    for (int i = 1; i < colon; i++) {
+      char c = uri.charAt(i);
+      if (!isAlpha(c) && !isDigit(c) && c != '+' && c != '-' && c != '.') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@code value} is a valid Host field value: {@code uri-host [ ":" port ]} (RFC 9112
+   * section 3.2, RFC 3986 section 3.2.2), where the host is an IP literal in brackets, or a
+   * reg-name of unreserved characters, percent-encodings and sub-delims (which covers IPv4 and
+   * the empty host). {@code x/y} and {@code a b} are not.
+   */
+  static boolean validHost(String value) {
+    int n = value.length();
+    int i = 0;
+    if (n > 0 && value.charAt(0) == '[') {
+      int close = value.indexOf(']');
+      if (close < 2) {
+        return false;
+      }
+      for (i = 1; i < close; i++) {
+        char c = value.charAt(i);
+        if (!isUnreserved(c) && !isSubDelim(c) && c != ':') {
+          return false;
+        }
+      }
+      i = close + 1;
+    } else {
+      for (; i < n && value.charAt(i) != ':'; i++) {
+        char c = value.charAt(i);
+        if (c == '%') {
+          if (i + 2 >= n || !isHex(value.charAt(i + 1)) || !isHex(value.charAt(i + 2))) {
+            return false;
+          }
+          i += 2;
+        } else if (!isUnreserved(c) && !isSubDelim(c)) {
+          return false;
+        }
+      }
+    }
+    if (i == n) {
+      return true;
+    }
+    if (value.charAt(i) != ':') {
+      return false;
+    }
+    for (i++; i < n; i++) {
+      if (!isDigit(value.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isUnreserved(char c) {
+    return isAlpha(c) || isDigit(c) || c == '-' || c == '.' || c == '_' || c == '~';
+  }
+
+  private static boolean isSubDelim(char c) {
+    return "!$&'()*+,;=".indexOf(c) >= 0;
+  }
+
+  private static boolean isAlpha(char c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  private static boolean isHex(char c) {
+    return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
   }
 
   private static boolean isDigits(String s) {

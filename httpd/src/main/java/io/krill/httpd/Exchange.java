@@ -32,6 +32,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,7 +118,8 @@ final class Exchange implements Request, Response, ByteSink {
     server.stats.requests.increment();
     headOnly = head.method() == io.netty.handler.codec.http.HttpMethod.HEAD;
     try {
-      verdict = Conformance.check(head, server.maxHeaderCount, server.maxBodyBytes, conn.channel().remoteAddress());
+      verdict = Conformance.check(head, server.maxHeaderCount, server.maxBodyBytes, server.router,
+          conn.channel().remoteAddress());
       if (verdict > Conformance.BODY_AFTER_CONTINUE) {
         sendError(verdict);
         return false;
@@ -455,14 +457,16 @@ final class Exchange implements Request, Response, ByteSink {
   }
 
   /*
-   * A handler's header name: Netty's cached constant when it is a common one (valid by
-   * construction), else checked with Netty's own name validator, which the response header map
-   * skips (the server's own names are all constants). Values are checked by the map.
+   * A handler's header name, in lower case like every name the server writes: Netty's cached
+   * constant when it is a common one (valid by construction), else checked with Netty's own
+   * name validator, which the response header map skips (the server's own names are all
+   * constants). Values are checked by the map.
    */
   private static CharSequence checkedName(String name) {
+    Objects.requireNonNull(name, "name");
     CharSequence n = HeaderNames.of(name);
-    if (n == name) {
-      NAME_VALIDATOR.validateName(name);
+    if (n instanceof String) {
+      NAME_VALIDATOR.validateName(n);
     }
     return n;
   }

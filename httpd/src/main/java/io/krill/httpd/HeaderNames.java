@@ -6,10 +6,11 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Netty's cached names for common response headers, by their lower-case text. A header map
+ * Response header names as they go on the wire: in lower case, always (the case Netty's own
+ * names have, and the only one HTTP/2 allows), so a response never mixes {@code Content-Type}
+ * with {@code content-length}. Common names map to Netty's cached constants: a header map
  * hashes and validates an {@link AsciiString} name faster than a {@link String} (its hash is
- * cached and it is checked byte by byte), and the bytes on the wire are the same. Immutable;
- * thread-safe.
+ * cached and it is checked byte by byte). Immutable; thread-safe.
  */
 final class HeaderNames {
   private static final Map<String, AsciiString> KNOWN = new HashMap<>();
@@ -29,9 +30,35 @@ final class HeaderNames {
 
   private HeaderNames() {}
 
-  /** @return the cached name with exactly the text of {@code name}, or {@code name} itself */
+  /**
+   * @return the cached lower-case name equal to {@code name} ignoring case, or else {@code name}
+   *     in lower case (a {@link String}: not checked yet)
+   */
   static CharSequence of(String name) {
-    AsciiString known = name == null ? null : KNOWN.get(name);
-    return known != null ? known : name;
+    AsciiString known = KNOWN.get(name);
+    if (known != null) {
+      return known;
+    }
+    String lower = lowerCase(name);
+    known = KNOWN.get(lower);
+    return known != null ? known : lower;
+  }
+
+  /* ASCII lower case; the same instance when there is nothing to change (the common case). */
+  private static String lowerCase(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c >= 'A' && c <= 'Z') {
+        char[] chars = name.toCharArray();
+        for (int j = i; j < chars.length; j++) {
+          char d = chars[j];
+          if (d >= 'A' && d <= 'Z') {
+            chars[j] = (char) (d + ('a' - 'A'));
+          }
+        }
+        return new String(chars);
+      }
+    }
+    return name;
   }
 }

@@ -68,9 +68,16 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    * (loop thread; the sweeper also reads it, as a safety net should that event never come).
    */
   private volatile boolean wakePending;
+  /**
+   * While the strand waits for a head that has not begun (an idle keep-alive or fresh
+   * connection): its idle deadline, which orders eviction at maxConnections oldest first; else 0.
+   */
+  private volatile long idleKey;
 
   private static final VarHandle DEADLINE =
       VarHandles.field(MethodHandles.lookup(), HttpConnection.class, "deadline", long.class);
+  private static final VarHandle IDLE_KEY =
+      VarHandles.field(MethodHandles.lookup(), HttpConnection.class, "idleKey", long.class);
 
   HttpConnection(ServerCore server, Channel channel, RequestDecoder decoder) {
     super(channel);
@@ -196,6 +203,9 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
   private void awaitHead(long deadline) throws Suspendable {
     Object strand = Strand.current();
     publish(strand, deadline);
+    if (decoder.headStartNanos == 0) {
+      IDLE_KEY.setRelease(this, deadline); // a release store, as publish's: read only when evicting
+    }
     try {
       if (isEmptyAndOpen()) {
         ctx.read(); // from this handler down: the tail and this handler have nothing to add
@@ -206,8 +216,29 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
         }
       }
     } finally {
+      IDLE_KEY.setRelease(this, 0L);
       publish(null, Long.MAX_VALUE);
     }
+  }
+
+  /** @return the idle deadline while waiting for a head that has not begun, else 0. Any thread. */
+  long idleKey() {
+    return idleKey;
+  }
+
+  /**
+   * Closes the connection if it is still idle: waiting for a head, none begun, nothing queued.
+   * A request that arrives in the same instant is lost with the connection, as with any close of
+   * an idle keep-alive connection (clients retry those). Any thread.
+   *
+   * @return true if it was idle and is now closing
+   */
+  boolean closeIfIdle() {
+    if (idleKey == 0 || decoder.headStartNanos != 0 || hasQueued()) {
+      return false;
+    }
+    channel.close();
+    return true;
   }
 
   /**

@@ -48,7 +48,8 @@ public final class HttpServer implements AutoCloseable {
    * Binds and starts accepting. Blocks the calling thread until bound.
    *
    * @return this
-   * @throws java.net.BindException if the address is in use or not local, naming address:port
+   * @throws java.net.BindException if the port is in use ({@code "port 8080 is in use"}, naming the
+   *     address too unless it is the default), or the address is not local (naming address:port)
    * @throws IOException if binding fails otherwise
    * @throws IllegalStateException if started already
    */
@@ -75,6 +76,11 @@ public final class HttpServer implements AutoCloseable {
   /** @return the bound address */
   public InetSocketAddress localAddress() {
     return core().localAddress();
+  }
+
+  /* For tests: connections parked idle now, the ones maxConnections may close to make room. */
+  int idleConnections() {
+    return core().idleConnections();
   }
 
   /** @return the live counters */

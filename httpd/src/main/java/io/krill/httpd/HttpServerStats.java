@@ -33,6 +33,7 @@ public final class HttpServerStats implements MeterBinder {
       new LongAdder()};
   final LongAdder accepted = new LongAdder();
   final LongAdder rejected = new LongAdder();
+  final LongAdder evicted = new LongAdder();
   final LongAdder open = new LongAdder();
   final LongAdder bytesIn = new LongAdder();
   final LongAdder bytesOut = new LongAdder();
@@ -63,9 +64,17 @@ public final class HttpServerStats implements MeterBinder {
     return accepted.sum();
   }
 
-  /** @return connections closed at once because {@code maxConnections} were open */
+  /**
+   * @return connections refused on accept: with 503 because {@code maxConnections} were open and
+   *     none was idle, or closed during shutdown
+   */
   public long rejectedConnections() {
     return rejected.sum();
+  }
+
+  /** @return idle connections closed to make room for a new one at {@code maxConnections} */
+  public long evictedConnections() {
+    return evicted.sum();
   }
 
   /** @return bytes received (after TLS decryption) */
@@ -95,7 +104,9 @@ public final class HttpServerStats implements MeterBinder {
             Tags.concat(tags, "status", c + "xx"), null);
       }
       counter(registry, "connections.accepted", "connections accepted", accepted, tags, null);
-      counter(registry, "connections.rejected", "connections closed at once at maxConnections", rejected, tags, null);
+      counter(registry, "connections.rejected", "connections refused with 503 at maxConnections", rejected, tags, null);
+      counter(registry, "connections.evicted", "idle connections closed to make room at maxConnections", evicted,
+          tags, null);
       Gauge.builder(PREFIX + "connections.open", open, LongAdder::sum).description("connections open now")
           .tags(tags).register(registry);
       counter(registry, "bytes.in", "bytes received, after TLS decryption", bytesIn, tags, BaseUnits.BYTES);
@@ -120,7 +131,8 @@ public final class HttpServerStats implements MeterBinder {
   public String toString() {
     return "HttpServerStats[requests=" + requests() + ", 1xx=" + responses(1) + ", 2xx=" + responses(2) + ", 3xx="
         + responses(3) + ", 4xx=" + responses(4) + ", 5xx=" + responses(5) + ", open=" + openConnections()
-        + ", accepted=" + acceptedConnections() + ", rejected=" + rejectedConnections() + ", bytesIn=" + bytesIn()
+        + ", accepted=" + acceptedConnections() + ", rejected=" + rejectedConnections() + ", evicted="
+        + evictedConnections() + ", bytesIn=" + bytesIn()
         + ", bytesOut=" + bytesOut() + "]";
   }
 }

@@ -36,10 +36,12 @@ final class Router {
   private final Route[] routes;
   /* path text of literal-only routes -> their exact matches, in route order */
   private final Map<String, Match[]> exact = new HashMap<>();
+  private final Set<String> methods = new java.util.HashSet<>();
 
   Router(List<Route> routes) {
     this.routes = routes.toArray(new Route[0]);
     for (Route r : this.routes) {
+      methods.add(r.method);
       String text = r.exactText();
       if (text != null) {
         Match[] old = exact.get(text);
@@ -49,6 +51,11 @@ final class Router {
         exact.put(text, grown);
       }
     }
+  }
+
+  /** @return true if a route takes {@code method} (upper case, as routes store it) */
+  boolean hasMethod(String method) {
+    return methods.contains(method);
   }
 
   /**

@@ -100,6 +100,20 @@ class ConformanceTest {
     ok("3.2.2", "absolute-form", "GET http://x/hello HTTP/1.1\r\nHost: x\r\n\r\n", "hello");
     refused("3.2", "HTTP/1.1 without Host", "GET /hello HTTP/1.1\r\n\r\n", 400);
     refused("3.2", "two Host fields", "GET /hello HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400);
+    refused("3.2", "a Host value with a slash", "GET /hello HTTP/1.1\r\nHost: x/y\r\n\r\n", 400);
+    refused("3.2", "a Host value with a space", "GET /hello HTTP/1.1\r\nHost: a b\r\n\r\n", 400);
+    refused("3.2", "a Host value with a bad port", "GET /hello HTTP/1.1\r\nHost: x:8o\r\n\r\n", 400);
+    refused("3.2", "a Host value with a broken escape", "GET /hello HTTP/1.1\r\nHost: x%2\r\n\r\n", 400);
+    ok("3.2", "a Host value with a port", "GET /hello HTTP/1.1\r\nHost: x.example:8080\r\n\r\n", "hello");
+    ok("3.2", "a Host value that is an IPv6 literal", "GET /hello HTTP/1.1\r\nHost: [::1]:80\r\n\r\n", "hello");
+    ok("3.2", "an empty Host value", "GET /hello HTTP/1.1\r\nHost:\r\n\r\n", "hello");
+    refused("3.2", "a target in no form (no slash)", "GET hello HTTP/1.1\r\nHost: x\r\n\r\n", 400);
+    refused("3.2.4", "asterisk-form with GET", "GET * HTTP/1.1\r\nHost: x\r\n\r\n", 400);
+    refused("3.2.3", "CONNECT with origin-form", "CONNECT /hello HTTP/1.1\r\nHost: x\r\n\r\n", 400);
+    refused("3 (RFC 9110 9.1)", "an unrecognised method", "BREW /hello HTTP/1.1\r\nHost: x\r\n\r\n", 501);
+    refused("3 (RFC 9110 9.1)", "a method in the wrong case", "get /hello HTTP/1.1\r\nHost: x\r\n\r\n", 501);
+    refused("3 (RFC 9110 9.1)", "CONNECT with no route for it", "CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n",
+        501);
     CASES.add(new Case("3.2", "HTTP/1.0 without Host, closed after", "GET /hello HTTP/1.0\r\n\r\n", new int[] {200},
         true, "hello", null, null));
     // 5 Field syntax

@@ -16,19 +16,106 @@ import org.slf4j.LoggerFactory;
 @Timeout(60)
 class LimitsTest {
   @Test
-  void maxConnections_oneMore_closedOnAcceptAndCounted() throws Exception {
+  void maxConnections_fullOfIdleConnections_oldestIdleClosedAndNewClientServed() throws Exception {
+    // Idle since: a fresh connection from its accept, a keep-alive one from its last answer; so
+    // the newer one connects only once the oldest was served.
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(2).build().start();
+        RawHttp oldest = RawHttp.connect(server.port())) {
+      oldest.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(oldest.read().status()).isEqualTo(200);
+      awaitIdle(server, 1); // the answer is out before the strand parks idle
+      try (RawHttp newer = RawHttp.connect(server.port())) {
+        newer.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(newer.read().status()).isEqualTo(200);
+        awaitIdle(server, 2);
+        evictionServesThird(server, oldest, newer);
+      }
+      assertThat(server.stats().evictedConnections()).isEqualTo(1);
+      assertThat(server.stats().rejectedConnections()).isZero();
+    }
+  }
+
+  private static void evictionServesThird(HttpServer server, RawHttp oldest, RawHttp newer) throws Exception {
+    try (RawHttp third = RawHttp.connect(server.port())) {
+      third.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(third.read().status()).isEqualTo(200);
+      assertThat(oldest.closedByServer()).as(server.stats().toString()).isTrue();
+      newer.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(newer.read().status()).as("the newer idle connection stays").isEqualTo(200);
+    }
+  }
+
+  @Test
+  void maxConnections_noneIdle_503WithRetryAfterAndTheBusyOnesServed() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(2).build().start();
         RawHttp a = RawHttp.connect(server.port()); RawHttp b = RawHttp.connect(server.port())) {
       for (RawHttp c : new RawHttp[] {a, b}) {
-        c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-        assertThat(c.read().status()).isEqualTo(200);
+        c.send("GET /hello HTTP/1.1\r\n"); // a head begun: busy, not idle
       }
+      awaitOpen(server, 2);
+      awaitIdle(server, 0); // both heads read: neither strand waits idle any more
       try (RawHttp third = RawHttp.connect(server.port())) {
+        third.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+        RawHttp.Response r = third.read();
+        assertThat(r.status()).isEqualTo(503);
+        assertThat(r.header("retry-after")).isEqualTo("1");
+        assertThat(r.header("connection")).isEqualTo("close");
         assertThat(third.closedByServer()).isTrue();
       }
-      assertThat(server.stats().rejectedConnections()).isEqualTo(1);
+      try (RawHttp silent = RawHttp.connect(server.port())) {
+        assertThat(silent.read().status()).as("answered without waiting for a request").isEqualTo(503);
+      }
+      for (RawHttp c : new RawHttp[] {a, b}) {
+        c.send("Host: x\r\n\r\n");
+        assertThat(c.read().status()).isEqualTo(200);
+      }
+      assertThat(server.stats().rejectedConnections()).isEqualTo(2);
+      assertThat(server.stats().evictedConnections()).isZero();
       assertThat(server.stats().openConnections()).isEqualTo(2);
     }
+  }
+
+  @Test
+  void maxConnections_noneIdleOverTls_503AfterTheHandshake() throws Exception {
+    io.netty.pkitesting.X509Bundle cert = new io.netty.pkitesting.CertificateBuilder().subject("CN=localhost")
+        .addSanIpAddress("127.0.0.1").addExtendedKeyUsageServerAuth().setIsCertificateAuthority(true)
+        .buildSelfSigned();
+    javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+    ssl.init(null, cert.toTrustManagerFactory().getTrustManagers(), null);
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(1)
+        .tls(io.krill.netio.Tls.server(cert.getKeyPair().getPrivate(), cert.getCertificatePath())).build().start();
+        javax.net.ssl.SSLSocket busy = (javax.net.ssl.SSLSocket) ssl.getSocketFactory()
+            .createSocket("127.0.0.1", server.port())) {
+      busy.startHandshake();
+      busy.getOutputStream().write("GET /hello HTTP/1.1\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      busy.getOutputStream().flush();
+      awaitOpen(server, 1);
+      awaitIdle(server, 0);
+      java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(ssl)
+          .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+      java.net.http.HttpResponse<String> r = client.send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create("https://127.0.0.1:" + server.port() + "/hello")).timeout(Duration.ofSeconds(10)).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(503);
+      assertThat(r.headers().firstValue("retry-after")).hasValue("1");
+      assertThat(server.stats().rejectedConnections()).isEqualTo(1);
+    }
+  }
+
+  private static void awaitIdle(HttpServer server, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (server.idleConnections() != n && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(server.idleConnections()).isEqualTo(n);
+  }
+
+  private static void awaitOpen(HttpServer server, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (server.stats().openConnections() < n && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(server.stats().openConnections()).isEqualTo(n);
   }
 
   @Test

@@ -31,6 +31,24 @@ class ResponseTest {
   Path dir;
 
   @Test
+  void headerNames_handlerAndServerNames_allWrittenInLowerCase() throws Exception {
+    HttpServer.Builder b = TestServers.builder().get("/h", (req, res) -> res.header("X-Request-Id", "7")
+        .header("Content-Type", "text/plain").addHeader("Cache-Control", "no-store").addHeader("ETag", "\"1\"")
+        .send("ok"));
+    try (HttpServer server = b.build().start(); java.net.Socket s = new java.net.Socket("127.0.0.1", server.port())) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write("GET /h HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+          .getBytes(StandardCharsets.US_ASCII));
+      String response = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+      String head = response.substring(0, response.indexOf("\r\n\r\n"));
+      assertThat(head.split("\r\n")).contains("x-request-id: 7", "content-type: text/plain",
+          "cache-control: no-store", "etag: \"1\"", "content-length: 2", "connection: close");
+      assertThat(head.split("\r\n")).allSatisfy(line -> assertThat(line.substring(0, Math.max(0, line.indexOf(':'))))
+          .isLowerCase());
+    }
+  }
+
+  @Test
   void output_noContentLength_streamsChunked() throws Exception {
     HttpServer.Builder b = TestServers.builder().get("/stream", (req, res) -> {
       FiberOutput out = res.header("Content-Type", "text/plain").output();

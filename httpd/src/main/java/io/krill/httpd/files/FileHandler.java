@@ -2,6 +2,7 @@ package io.krill.httpd.files;
 
 import io.krill.fibers.Suspendable;
 import io.krill.httpd.Handler;
+import io.krill.httpd.Preconditions;
 import io.krill.httpd.Request;
 import io.krill.httpd.Response;
 import io.krill.netio.FiberOutput;
@@ -22,15 +23,19 @@ final class FileHandler implements Handler {
    *
    * Order of decisions (RFC 9110 section 13.2.2): method; path (refusals are all 404 so a
    * probe learns nothing); real path inside the real root (symlinks may point anywhere inside);
-   * directory -> index file; If-Match (412); If-None-Match, or If-Modified-Since when there is
-   * no If-None-Match (304); Range with If-Range (206/416); then the whole file.
+   * directory without trailing slash -> 301 to the slash form; directory -> index file; the
+   * conditions (Preconditions: If-Match or If-Unmodified-Since 412, If-None-Match or
+   * If-Modified-Since 304); Range with If-Range (206/416); then the whole file.
    *
    * Representations: identity, with strong ETag "size-mtime" in hex, and for compressible
-   * types a gzip variant "size-mtime-gz" (the deflater output is deterministic, so the tag is
-   * strong). A Range request is always answered from the identity representation, so a client
+   * types a gzip variant "size-mtime-gzL" at level L (the deflater output is deterministic, so
+   * the tag is strong), or a precompressed sibling "size-mtime-gzsN" of N bytes. Gzip bytes come
+   * from the sibling, the cache (compressed once per file version, on the blocking pool) or, for
+   * files too large for the cache, a compression streamed a slice at a time on the blocking pool. A Range request is always answered from the identity representation, so a client
    * resuming a download never gets byte offsets into compressed data. HEAD ignores Range.
    */
 
+  private static final byte[] MOVED = "Moved Permanently\n".getBytes(StandardCharsets.UTF_8);
   private static final byte[] NOT_FOUND = "Not Found\n".getBytes(StandardCharsets.UTF_8);
 
   private final Path root;
@@ -38,13 +43,21 @@ final class FileHandler implements Handler {
   private final String indexFile;
   private final boolean gzip;
   private final long gzipMinBytes;
+  private final int gzipLevel;
+  private final boolean gzipStatic;
+  /** Null when the cache is off. */
+  final GzipCache gzipCache;
 
-  FileHandler(Path realRoot, String mountPrefix, String indexFile, boolean gzip, long gzipMinBytes, boolean hiddenFiles) {
+  FileHandler(Path realRoot, String mountPrefix, String indexFile, boolean hiddenFiles, boolean gzip, long gzipMinBytes,
+      int gzipLevel, long gzipCacheBytes, boolean gzipStatic) {
     this.root = realRoot;
     this.resolver = new PathResolver(realRoot, mountPrefix, hiddenFiles);
     this.indexFile = indexFile;
     this.gzip = gzip;
     this.gzipMinBytes = gzipMinBytes;
+    this.gzipLevel = gzipLevel;
+    this.gzipStatic = gzipStatic;
+    this.gzipCache = gzip && gzipCacheBytes > 0 ? new GzipCache(gzipCacheBytes, gzipLevel) : null;
   }
 
   @Override
@@ -57,6 +70,10 @@ final class FileHandler implements Handler {
       return;
     }
     PathResolver.Target target = resolver.resolve(req.uri());
+    if (target != null && !target.directorySyntax && isDirectoryInside(target.path)) {
+      redirectToDirectory(req, res);
+      return;
+    }
     Path file = target == null ? null : servable(target);
     BasicFileAttributes attrs = file == null ? null : attributes(file);
     if (attrs == null) {
@@ -75,34 +92,29 @@ final class FileHandler implements Handler {
     String type = ContentTypes.of(file.getFileName().toString());
     boolean compressible = gzip && size >= gzipMinBytes && ContentTypes.compressible(type);
     String range = head ? null : req.header("Range");
-    boolean gzipped = compressible && range == null && acceptsGzip(req.header("Accept-Encoding"));
+    boolean accepted = gzip && range == null && acceptsGzip(req.header("Accept-Encoding"));
+    Path sibling = accepted && gzipStatic ? gzSibling(file, mtimeMillis) : null;
+    boolean gzipped = sibling != null || accepted && compressible;
     String base = "\"" + Long.toHexString(size) + "-" + Long.toHexString(mtimeMillis);
     String identityTag = base + "\"";
-    String gzipTag = base + "-gz\"";
+    // The tag names the gzip bytes: ours depend on the level, a sibling's on its own size.
+    long siblingSize = sibling == null ? -1 : Files.size(sibling);
+    String gzipTag = sibling != null ? base + "-gzs" + Long.toHexString(siblingSize) + "\"" : base + "-gz" + gzipLevel + "\"";
     res.header("Content-Type", type)
         .header("Last-Modified", HttpDates.format(mtimeSeconds))
         .header("ETag", gzipped ? gzipTag : identityTag)
         .header("Accept-Ranges", "bytes");
-    if (compressible) {
+    if (compressible || sibling != null) {
       res.header("Vary", "Accept-Encoding");
     }
-    String ifMatch = req.header("If-Match");
-    if (ifMatch != null && !matches(ifMatch, identityTag, gzipTag, true)) {
-      res.status(412);
-      res.send(new byte[0]);
-      return;
-    }
-    String ifNoneMatch = req.header("If-None-Match");
-    boolean fresh = ifNoneMatch != null
-        ? matches(ifNoneMatch, identityTag, gzipTag, false)
-        : notModifiedSince(req.header("If-Modified-Since"), mtimeSeconds);
-    if (fresh) {
-      res.status(304);
+    int precondition = Preconditions.evaluate(req, mtimeMillis, identityTag, gzipTag);
+    if (precondition != Preconditions.PROCEED) {
+      res.status(precondition);
       res.send(new byte[0]);
       return;
     }
     ByteRange r = ByteRange.parse(range, size);
-    if (r != ByteRange.WHOLE && !ifRangeHolds(req.header("If-Range"), identityTag, mtimeSeconds)) {
+    if (r != ByteRange.WHOLE && !Preconditions.ifRange(req, mtimeMillis, identityTag)) {
       r = ByteRange.WHOLE;
     }
     if (r == ByteRange.UNSATISFIABLE) {
@@ -113,13 +125,73 @@ final class FileHandler implements Handler {
       res.sendFile(file, r.first, r.length());
     } else if (gzipped) {
       res.header("Content-Encoding", "gzip");
-      FiberOutput out = res.output();
-      if (!head) {
-        GzipWriter.write(file, out);
-      }
+      sendGzipped(res, file, size, mtimeMillis, sibling, siblingSize, head);
     } else {
       res.sendFile(file, 0, size);
     }
+  }
+
+  /*
+   * The gzip form: the .gz sibling as it is (zero-copy), else the cached compression (with
+   * Content-Length), else, for a file too large for the cache, compressed while streaming, a
+   * slice at a time on the blocking pool.
+   */
+  private void sendGzipped(Response res, Path file, long size, long mtimeMillis, Path sibling, long siblingSize,
+      boolean head) throws IOException, Suspendable {
+    if (sibling != null) {
+      res.sendFile(sibling, 0, siblingSize);
+      return;
+    }
+    byte[] cached = null;
+    if (gzipCache != null) {
+      // HEAD does not compress a file only to learn its length; it takes what is there
+      cached = head ? gzipCache.peek(file, size, mtimeMillis) : gzipCache.get(file, size, mtimeMillis);
+    }
+    if (cached != null) {
+      res.header("Content-Length", Integer.toString(cached.length));
+    }
+    FiberOutput out = res.output();
+    if (head) {
+      return;
+    }
+    if (cached != null) {
+      out.write(cached);
+    } else {
+      GzipWriter.write(file, gzipLevel, out);
+    }
+  }
+
+  /* nginx's gzip_static: name.gz next to the file, inside the root, regular, not older than the file. */
+  private Path gzSibling(Path file, long mtimeMillis) {
+    Path gz = inside(file.resolveSibling(file.getFileName() + ".gz"));
+    if (gz == null) {
+      return null;
+    }
+    BasicFileAttributes a = attributes(gz);
+    return a != null && a.isRegularFile() && a.lastModifiedTime().toMillis() >= mtimeMillis && Files.isReadable(gz)
+        ? gz : null;
+  }
+
+  private boolean isDirectoryInside(Path p) {
+    Path real = inside(p);
+    return real != null && Files.isDirectory(real);
+  }
+
+  /*
+   * 301 to the same path with a slash, so relative links in the index resolve inside the
+   * directory. Leading slashes collapse to one: "//host/" would send the client to another host.
+   */
+  private static void redirectToDirectory(Request req, Response res) throws IOException, Suspendable {
+    String uri = req.uri();
+    String path = PathResolver.pathOf(uri);
+    int slashes = 0;
+    while (slashes + 1 < path.length() && path.charAt(slashes + 1) == '/') {
+      slashes++;
+    }
+    String query = req.query();
+    res.status(301).header("Location", path.substring(slashes) + "/" + (query == null ? "" : "?" + query))
+        .header("Content-Type", "text/plain; charset=utf-8");
+    res.send(MOVED);
   }
 
   /** The real file to serve for a target, or null: outside the real root, missing, not regular, unreadable. */
@@ -155,43 +227,6 @@ final class FileHandler implements Handler {
     } catch (IOException e) {
       return null;
     }
-  }
-
-  /** Entity-tag list match; weak comparison unless {@code strong} (If-Match). */
-  static boolean matches(String header, String identityTag, String gzipTag, boolean strong) {
-    for (String raw : header.split(",")) {
-      String tag = raw.trim();
-      if (tag.equals("*")) {
-        return true;
-      }
-      if (tag.startsWith("W/")) {
-        if (strong) {
-          continue;
-        }
-        tag = tag.substring(2);
-      }
-      if (tag.equals(identityTag) || tag.equals(gzipTag)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean notModifiedSince(String header, long mtimeSeconds) {
-    long since = HttpDates.parse(header);
-    return since != Long.MIN_VALUE && mtimeSeconds <= since;
-  }
-
-  /** If-Range: absent, or a strong tag equal to ours, or exactly our Last-Modified. */
-  private static boolean ifRangeHolds(String header, String identityTag, long mtimeSeconds) {
-    if (header == null) {
-      return true;
-    }
-    String h = header.trim();
-    if (h.startsWith("\"") || h.startsWith("W/")) {
-      return h.equals(identityTag);
-    }
-    return HttpDates.parse(h) == mtimeSeconds;
   }
 
   /** Whether Accept-Encoding allows gzip: listed (or {@code *}) with a q-value above 0. */

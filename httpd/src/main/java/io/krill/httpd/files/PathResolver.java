@@ -91,7 +91,7 @@ final class PathResolver {
   }
 
   /** The path part of an origin-form or absolute-form target; null if it has none. */
-  private static String pathOf(String uri) {
+  static String pathOf(String uri) {
     String s = uri;
     int scheme = s.indexOf("://");
     if (scheme > 0 && s.indexOf('/') > scheme) {

@@ -6,6 +6,8 @@
  * {@link io.krill.httpd.HttpServer} (usually as the fallback). Threading: the handler is
  * immutable and shared by all connections; it runs on each connection's strand, and sending a
  * file may suspend that fiber (file metadata is read on the strand's own thread: local file
- * systems answer in microseconds).
+ * systems answer in microseconds). Compression never runs on a carrier: gzip is read from a
+ * {@code .gz} sibling, compressed once into a cache on the blocking pool, or deflated a slice at
+ * a time there.
  */
 package io.krill.httpd.files;

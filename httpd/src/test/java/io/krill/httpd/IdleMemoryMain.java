@@ -1,0 +1,181 @@
+package io.krill.httpd;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Measures the resident memory an idle keep-alive connection costs httpd (fiber mode).
+ *
+ * <p>{@code IdleMemoryMain measure N [rounds] [jvm options...]} starts {@code IdleMemoryMain
+ * server} as a child JVM with the given options (the classpath of this one), reads its memory
+ * after full collections with no connection open, opens N connections from this process and
+ * sends one GET on each (so every connection has served a request and sits idle in keep-alive),
+ * reads the memory again, and prints the difference per connection; {@code rounds} repeats the
+ * whole sequence with a fresh child. The two processes keep their file descriptors apart (the
+ * limit here is 20,000 per process). Not a test: a measuring program, bounded in count and time
+ * (the child halts after ten minutes).
+ */
+public final class IdleMemoryMain {
+  private static final long CHILD_MAX_MILLIS = 600_000;
+
+  private IdleMemoryMain() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args[0].equals("server")) {
+      server();
+      return;
+    }
+    int n = Integer.parseInt(args[1]);
+    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+    List<String> jvm = new ArrayList<>();
+    for (int i = 3; i < args.length; i++) {
+      jvm.add(args[i]);
+    }
+    for (int r = 0; r < rounds; r++) {
+      measure(n, jvm);
+    }
+  }
+
+  private static void measure(int n, List<String> jvmOptions) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), IdleMemoryMain.class.getName(), "server"));
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      PrintStream in = new PrintStream(p.getOutputStream(), true, StandardCharsets.UTF_8);
+      int port = Integer.parseInt(out.readLine().substring("port ".length()));
+      // warm the path once so class loading and JIT are not counted per connection
+      List<SocketChannel> warm = open(port, Math.min(n, 1000));
+      for (SocketChannel c : warm) {
+        c.close();
+      }
+      Thread.sleep(500);
+      long[] before = mem(in, out);
+      long start = System.nanoTime();
+      List<SocketChannel> held = open(port, n / 3);
+      long[] third = mem(in, out);
+      held.addAll(open(port, n - n / 3));
+      long[] during = mem(in, out);
+      // From a third to all: the young generation's pages are touched by then, so this slope is
+      // what each further connection keeps resident.
+      System.out.printf(Locale.ROOT, "marginal (%,d -> %,d connections): rss %.0f B/conn, heap %.0f B/conn%n", n / 3, n,
+          (during[0] - third[0]) / (double) (n - n / 3), (during[1] - third[1]) / (double) (n - n / 3));
+      System.out.printf(Locale.ROOT, "connections %,d (opened in %.1f s): rss %.1f -> %.1f MB = %.0f B/conn; "
+          + "heap %.1f -> %.1f MB = %.0f B/conn; allocated %.0f B/conn; jvm %s%n", n, (System.nanoTime() - start) / 1e9,
+          before[0] / 1e6, during[0] / 1e6, (during[0] - before[0]) / (double) n, before[1] / 1e6, during[1] / 1e6,
+          (during[1] - before[1]) / (double) n, (during[2] - before[2]) / (double) n, jvmOptions);
+      if (Boolean.getBoolean("idle.pause")) { // hold the connections for a look with jcmd
+        System.out.println("holding: server pid " + p.pid());
+        Thread.sleep(Long.getLong("idle.pauseMillis", 30_000));
+      }
+      for (SocketChannel c : held) {
+        c.close();
+      }
+    } finally {
+      p.getOutputStream().close();
+      if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+    }
+  }
+
+  private static long[] mem(PrintStream in, BufferedReader out) throws IOException {
+    in.println("mem");
+    String[] parts = out.readLine().split(" ");
+    return new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3])};
+  }
+
+  /* Opens n connections and sends one GET on each, reading every response whole. */
+  private static List<SocketChannel> open(int port, int n) throws IOException {
+    ByteBuffer request = ByteBuffer.wrap("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+    ByteBuffer response = ByteBuffer.allocate(4096);
+    List<SocketChannel> all = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      SocketChannel c = SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
+      all.add(c);
+      c.write(request.duplicate());
+      response.clear();
+      while (!endsResponse(response)) {
+        if (c.read(response) < 0) {
+          throw new IOException("closed after " + response.position() + " bytes on connection " + i);
+        }
+      }
+    }
+    return all;
+  }
+
+  /* The hello response is "hello" with content-length 5: complete once the head and 5 bytes are in. */
+  private static boolean endsResponse(ByteBuffer b) {
+    String s = new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII);
+    int end = s.indexOf("\r\n\r\n");
+    return end >= 0 && s.length() >= end + 4 + 5;
+  }
+
+  private static void server() throws Exception {
+    Thread halt = new Thread(() -> {
+      try {
+        Thread.sleep(CHILD_MAX_MILLIS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      Runtime.getRuntime().halt(3);
+    });
+    halt.setDaemon(true);
+    halt.start();
+    try (HttpServer server = HttpServer.builder().port(0).maxConnections(20_000).backlog(4096)
+        .get("/hello", (req, res) -> res.send("hello")).build().start()) {
+      System.out.println("port " + server.port());
+      System.out.flush();
+      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      for (String line; (line = in.readLine()) != null; ) {
+        if (line.equals("mem")) {
+          System.out.println("mem " + rss() + " " + heapAfterGc() + " " + allocated());
+          System.out.flush();
+        }
+      }
+    }
+  }
+
+  /* Bytes allocated so far by every live thread (the carriers do the per-connection work). */
+  private static long allocated() {
+    com.sun.management.ThreadMXBean t = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (long a : t.getThreadAllocatedBytes(t.getAllThreadIds())) {
+      sum += Math.max(0, a);
+    }
+    return sum;
+  }
+
+  private static long heapAfterGc() throws InterruptedException {
+    long heap = Long.MAX_VALUE;
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      Thread.sleep(100);
+      heap = Math.min(heap, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+    }
+    return heap;
+  }
+
+  private static long rss() throws IOException {
+    for (String l : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.US_ASCII)) {
+      if (l.startsWith("VmRSS:")) {
+        return Long.parseLong(l.substring(6).trim().split("\\s+")[0]) * 1024;
+      }
+    }
+    return -1;
+  }
+}
