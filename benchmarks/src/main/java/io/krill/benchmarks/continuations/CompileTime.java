@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.function.IntFunction;
+import java.util.function.LongFunction;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedMethod;
@@ -29,7 +29,8 @@ import picocli.CommandLine.Parameters;
  * <p>Each round calls every method of both classes, the woven ones in a continuation and,
  * every other round, with an element that makes them suspend and be resumed, so C2 sees the
  * restore path taken as well as the fresh entry. Prints one line per method: {@code compile
- * method=... wovenMs=... plainMs=... ratio=... wovenBytes=... plainBytes=...}, summing every
+ * method=... wovenMs=... plainMs=... ratio=... wovenBytes=... plainBytes=... wovenCompiles=...
+ * plainCompiles=...}, summing every
  * C2 compilation of the method (a recompilation after a deoptimization counts).
  */
 @Command(name = "CompileTime", mixinStandardHelpOptions = true,
@@ -87,7 +88,7 @@ public final class CompileTime implements Callable<Integer> {
       r.stop();
       r.dump(file);
     }
-    Map<String, long[]> byMethod = new TreeMap<>(); // name -> {wovenNanos, plainNanos, wovenBytes, plainBytes}
+    Map<String, long[]> byMethod = new TreeMap<>(); // name -> {wovenNanos, plainNanos, wovenBytes, plainBytes, wovenCompiles, plainCompiles}
     for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
       RecordedMethod m = e.getValue("method");
       int level = e.getInt("compileLevel");
@@ -96,17 +97,18 @@ public final class CompileTime implements Callable<Integer> {
       if (level != 4 || !(isWoven || owner.endsWith(".PlainLoops")) || e.getBoolean("isOsr")) {
         continue;
       }
-      long[] v = byMethod.computeIfAbsent(m.getName() + m.getDescriptor(), n -> new long[4]);
+      long[] v = byMethod.computeIfAbsent(m.getName() + m.getDescriptor(), n -> new long[6]);
       v[isWoven ? 0 : 1] += e.getDuration().toNanos();
       v[isWoven ? 2 : 3] += e.getLong("codeSize");
+      v[isWoven ? 4 : 5]++;
     }
     Files.delete(file);
-    IntFunction<String> ms = n -> String.format("%.2f", n / 1e6);
+    LongFunction<String> ms = n -> String.format("%.2f", n / 1e6);
     byMethod.forEach((name, v) -> System.out.println("compile method=" + name
-        + " wovenMs=" + ms.apply((int) Math.min(Integer.MAX_VALUE, v[0]))
-        + " plainMs=" + ms.apply((int) Math.min(Integer.MAX_VALUE, v[1]))
+        + " wovenMs=" + ms.apply(v[0])
+        + " plainMs=" + ms.apply(v[1])
         + " ratio=" + (v[1] == 0 ? "n/a" : String.format("%.2f", (double) v[0] / v[1]))
-        + " wovenBytes=" + v[2] + " plainBytes=" + v[3]
+        + " wovenBytes=" + v[2] + " plainBytes=" + v[3] + " wovenCompiles=" + v[4] + " plainCompiles=" + v[5]
         + " jdk=" + Runtime.version().feature()));
     return 0;
   }
