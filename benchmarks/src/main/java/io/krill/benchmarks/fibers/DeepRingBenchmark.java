@@ -24,7 +24,7 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
   @Param({"fiber", "virtualThreadChannel"})
   public String competitor;
 
-  /** Woven frames from the forwarding loop down to the receive, the loop's own included. */
+  /** Woven frames from the forwarding loop down to the pipe's receive, the loop's own included. */
   @Param({"1", "5", "20"})
   public int receiveDepth;
 
@@ -69,16 +69,15 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
 
   static void forward(Pipe<Long> in, Pipe<Long> out, int depth) throws Suspendable {
     for (;;) {
-      out.send(receiveBelow(in, depth - 1));
+      out.send(depth == 1 ? in.receive() : receiveBelow(in, depth - 1));
     }
   }
 
-  /** Receives {@code frames} woven frames further down; two call sites, so each level saves a frame. */
+  /** Receives from {@code frames} woven frames of this method, the last one calling the pipe. */
   static Long receiveBelow(Pipe<Long> in, int frames) throws Suspendable {
-    if (frames == 0) {
+    if (frames == 1) {
       return in.receive();
     }
-    Long x = receiveBelow(in, frames - 1);
-    return x;
+    return receiveBelow(in, frames - 1);
   }
 }
