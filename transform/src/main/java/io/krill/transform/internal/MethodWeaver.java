@@ -2,7 +2,9 @@ package io.krill.transform.internal;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -15,6 +17,7 @@ import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
@@ -49,6 +52,17 @@ final class MethodWeaver {
    *    reloads the receiver, locals and stack in the reverse order, fills argument slots with
    *    zeros and nulls (the callee restores its own locals and ignores them), and jumps to
    *    RESUME_i, which calls the callee again so that it restores in turn.
+   * 5. Loops stay reducible. A jump from DISPATCH straight to a RESUME_i inside a loop would
+   *    give the loop a second entry, and C2 compiles such an irreducible loop slowly and
+   *    badly. So a restore whose call site lies in loops enters each of them through its
+   *    header: DISPATCH stores the resume index in a local (-1 on a normal entry, reset by
+   *    every RESTORE_i) and jumps to ENTER_h of the outermost loop, which gives the locals
+   *    and stack slots live at the header zeros of their types (so the verifier's merge
+   *    there keeps them typed) and jumps to the header. Each such header starts with
+   *    `if (resumeIndex >= 0) goto LOOP_DISPATCH_h`: one test of a local per iteration.
+   *    LOOP_DISPATCH_h drops the zeroed stack slots and switches to the next inner loop's
+   *    ENTER or to RESTORE_i. Every block on that path is dominated by the loop's header.
+   *    A method whose graph javac already made irreducible keeps the direct jump.
    *
    * Parameters are never saved: on restore the caller passes the saved receiver and dummy
    * arguments, and each frame re-reads its own saved locals, so only `this` (slot 0) must be
@@ -113,6 +127,10 @@ final class MethodWeaver {
     }
     int recvLocal = nextLocal;
     nextLocal += 1 + maxArgSlots;
+    Loops loops = Loops.find(code.length, normalEdges, exceptionEdges);
+    int resumeLocal = -1; // allocated when a call site inside a loop resumes through its headers
+    Map<Loops.Loop, LoopGuard> guards = new LinkedHashMap<>();
+    List<LabelNode> entries = new ArrayList<>();
 
     LabelNode dispatch = new LabelNode();
     InsnList tail = new InsnList();
@@ -223,6 +241,25 @@ final class MethodWeaver {
       tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "pushFrame", "(JLjava/lang/String;" + Names.STACK_DESC + ")V", false));
       tail.add(dummyReturn(Type.getReturnType(method.desc)));
 
+      // -- the path from the dispatch to RESTORE_i: through the header of each enclosing loop
+      List<Loops.Loop> chain = loops == null ? List.of() : loops.chain(i);
+      if (!chain.isEmpty() && enterableAtHeaders(chain, code, frames, liveOut)) {
+        if (resumeLocal < 0) {
+          resumeLocal = nextLocal++;
+        }
+        List<LoopGuard> path = new ArrayList<>();
+        for (Loops.Loop loop : chain) {
+          path.add(guards.computeIfAbsent(loop, l -> new LoopGuard(l.header, (LabelNode) code[l.header])));
+        }
+        for (int c = 0; c < path.size(); c++) {
+          path.get(c).keys.add(index);
+          path.get(c).targets.add(c + 1 < path.size() ? path.get(c + 1).enter : restore);
+        }
+        entries.add(path.get(0).enter);
+      } else {
+        entries.add(restore);
+      }
+
       // -- restore
       restoreCode.add(restore);
       if (hasReceiver) {
@@ -267,6 +304,10 @@ final class MethodWeaver {
     InsnList entry = new InsnList();
     entry.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "current", "()" + Names.STACK_DESC, false));
     entry.add(new VarInsnNode(Opcodes.ASTORE, stackLocal));
+    if (resumeLocal >= 0) {
+      entry.add(new InsnNode(Opcodes.ICONST_M1));
+      entry.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));
+    }
     entry.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
     entry.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "restoring", "Z"));
     entry.add(new JumpInsnNode(Opcodes.IFNE, dispatch));
@@ -278,7 +319,58 @@ final class MethodWeaver {
     tail.add(new LdcInsnNode(frameId));
     tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
     tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "popFrame", "(Ljava/lang/String;" + Names.STACK_DESC + ")I", false));
-    tail.add(new TableSwitchInsnNode(0, index - 1, bad, restores.toArray(new LabelNode[0])));
+    if (resumeLocal >= 0) {
+      tail.add(new InsnNode(Opcodes.DUP));
+      tail.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));
+    }
+    tail.add(new TableSwitchInsnNode(0, index - 1, bad, entries.toArray(new LabelNode[0])));
+    boolean isStatic = (method.access & Opcodes.ACC_STATIC) != 0;
+    for (LoopGuard g : guards.values()) {
+      /*
+       * Before the header, on the restore path only: the locals live at the header get
+       * zeros and nulls of their types, so that the verifier's merge at the header keeps
+       * them typed for the normal path. The restore block overwrites those it needs.
+       */
+      tail.add(g.enter);
+      Frame<BasicValue> at = frames[g.index];
+      BitSet live = liveOut[g.index];
+      for (int slot = live.nextSetBit(0); slot >= 0; slot = live.nextSetBit(slot + 1)) {
+        if ((slot == 0 && !isStatic && !writesThis) || slot >= at.getLocals()) {
+          continue;
+        }
+        Type t = at.getLocal(slot).getType();
+        tail.add(zero(t));
+        tail.add(new VarInsnNode(t.getOpcode(Opcodes.ISTORE), slot));
+      }
+      for (int k = 0; k < at.getStackSize(); k++) {
+        tail.add(zero(at.getStack(k).getType())); // a loop inside an expression: javac's switch expressions
+      }
+      tail.add(new JumpInsnNode(Opcodes.GOTO, g.header));
+      // At the header: one test of a local per iteration, and a restore enters the loop here.
+      LabelNode dispatchHere = new LabelNode();
+      InsnList test = new InsnList();
+      test.add(new VarInsnNode(Opcodes.ILOAD, resumeLocal));
+      test.add(new JumpInsnNode(Opcodes.IFGE, dispatchHere));
+      insns.insert(g.header, test);
+      tail.add(dispatchHere);
+      for (int k = at.getStackSize() - 1; k >= 0; k--) {
+        tail.add(new InsnNode(at.getStack(k).getSize() == 2 ? Opcodes.POP2 : Opcodes.POP)); // the zeros above; a restore block pushes the saved values
+      }
+      tail.add(new VarInsnNode(Opcodes.ILOAD, resumeLocal));
+      int[] keys = new int[g.keys.size()];
+      for (int k = 0; k < keys.length; k++) {
+        keys[k] = g.keys.get(k);
+      }
+      tail.add(new LookupSwitchInsnNode(bad, keys, g.targets.toArray(new LabelNode[0])));
+    }
+    if (resumeLocal >= 0) {
+      for (LabelNode r : restores) {
+        InsnList reset = new InsnList();
+        reset.add(new InsnNode(Opcodes.ICONST_M1));
+        reset.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));
+        restoreCode.insert(r, reset);
+      }
+    }
     tail.add(bad);
     tail.add(new TypeInsnNode(Opcodes.NEW, "java/lang/IllegalStateException"));
     tail.add(new InsnNode(Opcodes.DUP));
@@ -288,6 +380,49 @@ final class MethodWeaver {
     tail.add(restoreCode);
     insns.add(tail);
     method.maxLocals = nextLocal;
+  }
+
+  /** A loop header that a restore passes: which resume indexes go on to which label. */
+  private static final class LoopGuard {
+    final int index;
+    final LabelNode header;
+    final LabelNode enter = new LabelNode();
+    final List<Integer> keys = new ArrayList<>();
+    final List<LabelNode> targets = new ArrayList<>();
+
+    LoopGuard(int index, LabelNode header) {
+      this.index = index;
+      this.header = header;
+    }
+  }
+
+  /*
+   * A restore can enter a loop at its header only if the header is a label (every jump's
+   * target is) and each value live there, in locals or on the operand stack, has a type
+   * with a zero: true of every loop javac writes.
+   */
+  private static boolean enterableAtHeaders(List<Loops.Loop> chain, AbstractInsnNode[] code, Frame<BasicValue>[] frames,
+      BitSet[] liveOut) {
+    for (Loops.Loop l : chain) {
+      Frame<BasicValue> f = frames[l.header];
+      if (!(code[l.header] instanceof LabelNode) || f == null) {
+        return false;
+      }
+      for (int k = 0; k < f.getStackSize(); k++) {
+        Type t = f.getStack(k).getType();
+        if (t == null || t.getSort() == Type.VOID) {
+          return false;
+        }
+      }
+      BitSet live = liveOut[l.header];
+      for (int slot = live.nextSetBit(0); slot >= 0 && slot < f.getLocals(); slot = live.nextSetBit(slot + 1)) {
+        Type t = f.getLocal(slot).getType();
+        if (t == null || t.getSort() == Type.VOID) {
+          return false; // an uninitialized value or a return address: no zero to give it
+        }
+      }
+    }
+    return true;
   }
 
   /** Emits the save of the value on top of the operand stack, of kind {@code k}, to the frame stack. */

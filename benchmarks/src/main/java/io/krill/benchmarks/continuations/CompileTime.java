@@ -1,0 +1,144 @@
+package io.krill.benchmarks.continuations;
+
+import io.krill.benchmarks.internal.BatchWorker;
+import io.krill.fibers.Continuation;
+import io.krill.fibers.Suspendable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.function.LongFunction;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordingFile;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * C2 compile time and code size of woven loops ({@link WovenLoops}) beside their unwoven twins
+ * ({@link PlainLoops}), from JFR's {@code jdk.Compilation} events.
+ *
+ * <pre>
+ * java -Xbatch -XX:-TieredCompilation -cp benchmarks/target/benchmarks.jar io.krill.benchmarks.continuations.CompileTime [ROUNDS]
+ * </pre>
+ *
+ * <p>Runs on a carrier thread. Each round calls every method of both classes, the woven ones in a continuation and,
+ * every other round, with an element that makes them suspend and be resumed, so C2 sees the
+ * restore path taken as well as the fresh entry. Prints one line per method: {@code compile
+ * method=... wovenMs=... plainMs=... ratio=... wovenBytes=... plainBytes=... wovenCompiles=...
+ * plainCompiles=...}, summing every
+ * C2 compilation of the method (a recompilation after a deoptimization counts).
+ */
+@Command(name = "CompileTime", mixinStandardHelpOptions = true,
+    description = "C2 compile time of woven loops beside unwoven ones (JFR jdk.Compilation).")
+public final class CompileTime implements Callable<Integer> {
+  @Parameters(index = "0", arity = "0..1", paramLabel = "ROUNDS", description = "rounds, > 0 (default 30000)")
+  int rounds = 30_000;
+
+  static volatile long sink;
+
+  CompileTime() {}
+
+  /**
+   * Runs one measurement.
+   *
+   * @param args [ROUNDS]
+   */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new CompileTime()).execute(args));
+  }
+
+  /**
+   * Measures with the parsed arguments.
+   *
+   * @return 0, or 2 for a bad argument
+   * @throws IOException if the recording cannot be written or read
+   */
+  @Override
+  public Integer call() throws IOException {
+    if (rounds <= 0) {
+      System.err.println("CompileTime: ROUNDS: " + rounds + " (expected: > 0; see CompileTime --help)");
+      return 2;
+    }
+    int[] plain = new int[64];
+    int[] suspending = new int[64];
+    for (int i = 0; i < plain.length; i++) {
+      plain[i] = i;
+      suspending[i] = i;
+    }
+    suspending[17] = Integer.MIN_VALUE;
+    Path file = Files.createTempFile("krill-compile", ".jfr");
+    try (Recording r = new Recording()) {
+      r.enable("jdk.Compilation").withThreshold(Duration.ZERO);
+      r.start();
+      // On a carrier thread, as in a fiber: there Stack.current() is a field of the thread.
+      try (BatchWorker worker = BatchWorker.carrier()) {
+        worker.run(() -> {
+          for (int k = 0; k < rounds; k++) {
+            int[] a = (k & 1) == 0 ? suspending : plain;
+            int key = k;
+            long s = 0;
+            s += same("tight", woven(() -> WovenLoops.tight(a)), PlainLoops.tight(a));
+            s += same("nested", woven(() -> WovenLoops.nested(a, 3)), PlainLoops.nested(a, 3));
+            s += same("retry", woven(() -> WovenLoops.retry(a)), PlainLoops.retry(a));
+            s += same("switched", woven(() -> WovenLoops.switched(a, key)), PlainLoops.switched(a, key));
+            sink += s;
+          }
+        });
+      }
+      r.stop();
+      r.dump(file);
+    }
+    Map<String, long[]> byMethod = new TreeMap<>(); // name -> {wovenNanos, plainNanos, wovenBytes, plainBytes, wovenCompiles, plainCompiles}
+    for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+      RecordedMethod m = e.getValue("method");
+      int level = e.getInt("compileLevel");
+      String owner = m.getType().getName();
+      boolean isWoven = owner.endsWith(".WovenLoops");
+      if (level != 4 || !(isWoven || owner.endsWith(".PlainLoops")) || e.getBoolean("isOsr")) {
+        continue;
+      }
+      long[] v = byMethod.computeIfAbsent(m.getName() + m.getDescriptor(), n -> new long[6]);
+      v[isWoven ? 0 : 1] += e.getDuration().toNanos();
+      v[isWoven ? 2 : 3] += e.getLong("codeSize");
+      v[isWoven ? 4 : 5]++;
+    }
+    Files.delete(file);
+    LongFunction<String> ms = n -> String.format("%.2f", n / 1e6);
+    byMethod.forEach((name, v) -> System.out.println("compile method=" + name
+        + " wovenMs=" + ms.apply(v[0])
+        + " plainMs=" + ms.apply(v[1])
+        + " ratio=" + (v[1] == 0 ? "n/a" : String.format("%.2f", (double) v[0] / v[1]))
+        + " wovenBytes=" + v[2] + " plainBytes=" + v[3] + " wovenCompiles=" + v[4] + " plainCompiles=" + v[5]
+        + " jdk=" + Runtime.version().feature()));
+    return 0;
+  }
+
+  /* The twins compute the same: a cross-check that the woven loops resumed correctly. */
+  private static long same(String name, long woven, long plain) {
+    if (woven != plain) {
+      throw new IllegalStateException(name + ": woven " + woven + ", unwoven " + plain);
+    }
+    return woven;
+  }
+
+  /** A woven loop to run. */
+  interface LongBody {
+    /** @return the loop's sum @throws Suspendable never; marks that this method may suspend */
+    long run() throws Suspendable;
+  }
+
+  private static long woven(LongBody body) {
+    long[] out = new long[1];
+    Continuation c = new Continuation(() -> out[0] = body.run());
+    do {
+      c.run();
+    } while (!c.isDone());
+    return out[0];
+  }
+}

@@ -1,0 +1,83 @@
+package io.krill.benchmarks.fibers;
+
+import io.krill.benchmarks.internal.JmhDefaults;
+import io.krill.fibers.Suspendable;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * {@link RingBenchmark}'s ring with one token, but each process receives {@code receiveDepth}
+ * woven frames below its forwarding loop, so each hop parks and resumes a stack that deep;
+ * one operation is one hop. The question is whether a hop's cost grows with the depth of the
+ * parked stack.
+ */
+@State(Scope.Thread)
+public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
+  /** Hops per invocation: 256 laps of one token. */
+  public static final int HOPS = RingBenchmark.HOPS;
+
+  @Param({"fiber", "virtualThreadChannel"})
+  public String competitor;
+
+  /** Woven frames from the forwarding loop down to the pipe's receive, the loop's own included. */
+  @Param({"1", "5", "20"})
+  public int receiveDepth;
+
+  private Model model;
+  private Pipe<Long>[] pipes;
+
+  /** Starts processes 1..255. */
+  @Setup
+  @SuppressWarnings("unchecked")
+  public void setUp() {
+    if (receiveDepth < 1) {
+      throw new IllegalArgumentException("receiveDepth: " + receiveDepth + " (expected: > 0)");
+    }
+    model = Model.create(competitor, 1);
+    int size = RingBenchmark.SIZE;
+    pipes = new Pipe[size];
+    for (int i = 0; i < size; i++) {
+      pipes[i] = model.pipe();
+    }
+    int depth = receiveDepth;
+    for (int i = 1; i < size; i++) {
+      Pipe<Long> in = pipes[i];
+      Pipe<Long> out = pipes[(i + 1) % size];
+      model.spawn(() -> forward(in, out, depth));
+    }
+  }
+
+  /** Runs {@link #HOPS} hops. */
+  @Benchmark
+  @OperationsPerInvocation(HOPS)
+  public void hops() {
+    Pipe<Long> in = pipes[0];
+    Pipe<Long> out = pipes[1];
+    model.runAndWait(() -> RingBenchmark.lapAll(in, out, 1, HOPS / RingBenchmark.SIZE));
+  }
+
+  /** Stops the ring. */
+  @TearDown
+  public void tearDown() {
+    model.close();
+  }
+
+  static void forward(Pipe<Long> in, Pipe<Long> out, int depth) throws Suspendable {
+    for (;;) {
+      out.send(depth == 1 ? in.receive() : receiveBelow(in, depth - 1));
+    }
+  }
+
+  /** Receives from {@code frames} woven frames of this method, the last one calling the pipe. */
+  static Long receiveBelow(Pipe<Long> in, int frames) throws Suspendable {
+    if (frames == 1) {
+      return in.receive();
+    }
+    return receiveBelow(in, frames - 1);
+  }
+}
