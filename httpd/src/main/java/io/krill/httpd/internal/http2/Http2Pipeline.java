@@ -340,12 +340,13 @@ public final class Http2Pipeline {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
       int n = Math.min(in.readableBytes(), PREFACE.readableBytes());
+      // The next handlers go in first: once removed, this hands what it read to its successor then.
       if (!ByteBufUtil.equals(PREFACE, PREFACE.readerIndex(), in, in.readerIndex(), n)) {
-        ctx.pipeline().remove(this); // hands what was read to the HTTP/1.1 decoder
         c.http1(new H2cUpgradeHandler(c::upgraded, this::upgradeCodec));
+        ctx.pipeline().remove(this); // to the HTTP/1.1 decoder
       } else if (n == PREFACE.readableBytes()) {
-        ctx.pipeline().remove(this); // the frame codec reads the preface itself
         c.http2();
+        ctx.pipeline().remove(this); // to the frame codec, which reads the preface itself
       }
     }
 
@@ -449,10 +450,10 @@ public final class Http2Pipeline {
       ReferenceCountUtil.release(evt);
     }
 
+    /* The frame codec passes connection errors on before it answers them (GOAWAY with the error's code, close). */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       LOG.debug("{}: HTTP/2 connection failed: {}", ctx.channel().remoteAddress(), cause.toString());
-      ctx.close();
     }
   }
 }
