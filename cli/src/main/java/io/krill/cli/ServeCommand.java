@@ -112,7 +112,8 @@ final class ServeCommand implements Callable<Integer> {
     HttpServer server = b.build().start();
     out.println("krill serve: serving " + s.get(ServeSettings.ROOT).toAbsolutePath().normalize()
         + " on " + (tls == null ? "http" : "https") + "://" + hostForUrl(server) + ":" + server.port()
-        + "/ (" + s.get(ServeSettings.MODE).name().toLowerCase(java.util.Locale.ROOT) + " mode)");
+        + "/ (" + s.get(ServeSettings.MODE).name().toLowerCase(java.util.Locale.ROOT) + " mode"
+        + (s.get(ServeSettings.HTTP2) ? ", HTTP/2" : "") + ")");
     return server;
   }
 
