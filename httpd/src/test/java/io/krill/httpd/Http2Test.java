@@ -251,8 +251,9 @@ class Http2Test {
 
   // ------------------------------------------------------------------ limits and error paths
 
-  @Test
-  void limits_tooManyStreams_refusedStream() throws Exception {
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  void limits_tooManyStreams_refusedStream(boolean clientAcksSettings) throws Exception {
     FiberCountDownLatch release = FiberCountDownLatch.create(1);
     CountDownLatch entered = new CountDownLatch(2);
     HttpServer.Builder b = h2(Http2Options.builder().maxConcurrentStreams(2).build()).get("/slow", (req, res) -> {
@@ -261,9 +262,8 @@ class Http2Test {
       res.send("slow");
     });
     try (HttpServer server = b.build().start(); RawH2 raw = new RawH2(server.port())) {
+      raw.ackSettings = clientAcksSettings;
       raw.preface();
-      raw.await("SETTINGS");
-      Thread.sleep(100); // our acknowledgement of the server's SETTINGS arrives first: the limit applies from then
       raw.headers(1, true, RawH2.get("/slow")).headers(3, true, RawH2.get("/slow"));
       assertThat(entered.await(20, TimeUnit.SECONDS)).isTrue();
       raw.headers(5, true, RawH2.get("/slow"));
@@ -324,6 +324,26 @@ class Http2Test {
       }
       RawH2.Frame g = raw.await("GOAWAY");
       assertThat(g.errorCode()).isEqualTo(Http2Error.ENHANCE_YOUR_CALM.code());
+      raw.await(RawH2.CLOSED);
+    }
+  }
+
+  @Test
+  void limits_frameOverMaxFrameBytes_goAwayFrameSizeError() throws Exception {
+    try (HttpServer server = h2().build().start(); RawH2 raw = new RawH2(server.port())) {
+      raw.preface().headers(1, false, RawH2.get("/echo").method("POST"));
+      byte[] frame = new byte[9 + 20_000]; // DATA on stream 1, 20,000 bytes: over the default 16,384
+      frame[0] = (byte) (20_000 >>> 16);
+      frame[1] = (byte) (20_000 >>> 8);
+      frame[2] = (byte) 20_000;
+      frame[8] = 1;
+      try {
+        raw.raw(frame);
+      } catch (java.io.IOException e) {
+        // the server closed the connection while the frame went out
+      }
+      RawH2.Frame g = raw.await("GOAWAY");
+      assertThat(g.errorCode()).isEqualTo(Http2Error.FRAME_SIZE_ERROR.code());
       raw.await(RawH2.CLOSED);
     }
   }

@@ -46,6 +46,8 @@ final class RawH2 implements AutoCloseable {
   private final DefaultHttp2FrameWriter writer = new DefaultHttp2FrameWriter();
   final LinkedBlockingQueue<Frame> frames = new LinkedBlockingQueue<>();
   private final Thread readerThread;
+  /** Whether the server's SETTINGS are acknowledged, as a well-behaved client does. */
+  volatile boolean ackSettings = true;
 
   RawH2(int port) throws IOException {
     socket = new Socket("127.0.0.1", port);
@@ -184,7 +186,9 @@ final class RawH2 implements AutoCloseable {
       @Override
       public void onSettingsRead(ChannelHandlerContext c, Http2Settings settings) {
         frames.add(new Frame("SETTINGS", 0, 0, null));
-        settingsAck(); // the server applies its own settings (stream limits) once they are acknowledged
+        if (ackSettings) {
+          settingsAck();
+        }
       }
     };
     ByteBuf acc = Unpooled.buffer();

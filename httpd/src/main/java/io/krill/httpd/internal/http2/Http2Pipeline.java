@@ -223,6 +223,9 @@ public final class Http2Pipeline {
           .decoderEnforceMaxRstFramesPerWindow(options.maxResetsPerWindow(), seconds)
           .encoderEnforceMaxRstFramesPerWindow(options.maxResetsPerWindow(), seconds)
           .build();
+      // Netty applies the stream limit once the client acknowledges our SETTINGS; a client that
+      // never does must not get unbounded streams (and strands) meanwhile.
+      codec.connection().remote().maxActiveStreams(options.maxConcurrentStreams());
       return codec;
     }
 
