@@ -425,6 +425,18 @@ class Http2Test {
   }
 
   @Test
+  void handshakeTimeout_http11KeepAlive_notCutOff() throws Exception {
+    try (HttpServer server = h2(Http2Options.builder().handshakeTimeout(Duration.ofMillis(200)).build()).build().start();
+        RawHttp c = RawHttp.connect(server.port())) {
+      c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(c.read().text()).isEqualTo("hello");
+      Thread.sleep(800); // well past the handshake timeout: HTTP/1.1's own timeouts rule now
+      c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(c.read().text()).isEqualTo("hello");
+    }
+  }
+
+  @Test
   void idleTimeout_noStreams_goAwayNoErrorThenClosed() throws Exception {
     try (HttpServer server = h2().idleTimeout(Duration.ofMillis(500)).build().start();
         RawH2 raw = new RawH2(server.port())) {

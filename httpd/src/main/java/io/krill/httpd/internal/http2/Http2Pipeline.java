@@ -203,10 +203,9 @@ public final class Http2Pipeline {
       }
     }
 
+    /* HTTP/1.1 from here: its own header-read and idle timeouts take over from the handshake timer. */
     void http1(ChannelHandler upgrade) {
-      if (upgrade == null) {
-        handshakeDone();
-      }
+      handshakeDone();
       host.http1(ch, upgrade);
     }
 
