@@ -288,7 +288,11 @@ class Http2Test {
       assertThat(h.status()).isEqualTo(431);
       raw.headers(3, true, RawH2.get("/hello"));
       assertThat(raw.await("HEADERS").status()).as("the connection serves on").isEqualTo(200);
-      raw.headers(5, true, RawH2.get("/hello").add("x-big", "v".repeat(20_000)));
+      try {
+        raw.headers(5, true, RawH2.get("/hello").add("x-big", "v".repeat(20_000)));
+      } catch (java.io.IOException e) {
+        // the server closed the connection before the whole block went out
+      }
       RawH2.Frame g = raw.await("GOAWAY");
       assertThat(g.errorCode()).isNotEqualTo(Http2Error.NO_ERROR.code());
       raw.await(RawH2.CLOSED);
