@@ -115,7 +115,8 @@ final class ServeCommand implements Callable<Integer> {
     HttpServer server = b.build().start();
     String base = (tls == null ? "http" : "https") + "://" + hostForUrl(server) + ":" + server.port();
     out.println("krill serve: serving " + s.get(ServeSettings.ROOT).toAbsolutePath().normalize()
-        + " on " + base + "/ (" + s.get(ServeSettings.MODE).name().toLowerCase(java.util.Locale.ROOT) + " mode)");
+        + " on " + base + "/ (" + s.get(ServeSettings.MODE).name().toLowerCase(java.util.Locale.ROOT) + " mode"
+        + (s.get(ServeSettings.HTTP2) ? ", HTTP/2" : "") + ")");
     if (s.get(ServeSettings.DEMO)) {
       out.println("krill serve: chat demo on " + base + ChatDemo.PAGE + " (open it in two tabs)");
     }

@@ -7,6 +7,7 @@ import io.krill.fibers.ExecutionMode;
 import io.krill.httpd.HttpServer;
 import io.krill.httpd.files.StaticFiles;
 import io.krill.httpd.websocket.WebSocketSettings;
+import io.krill.httpd.http2.Http2Options;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,6 +70,37 @@ final class ServeSettings {
       .flag("--tls-self-signed").defaultValue(false).doc("TLS with a throw-away self-signed certificate for localhost (development only)").build();
   static final Setting<Boolean> ACCESS_LOG = Setting.ofBoolean("httpd.access-log")
       .defaultValue(false).doc("One line per response to the SLF4J logger io.krill.httpd.access").build();
+  static final Setting<Boolean> HTTP2 = Setting.ofBoolean("httpd.http2.enabled")
+      .flag("--http2").defaultValue(false)
+      .doc("Serve HTTP/2 too: h2 by ALPN with TLS, h2c (prior knowledge and Upgrade: h2c) without").build();
+  static final Setting<Boolean> HTTP2_CLEARTEXT = Setting.ofBoolean("httpd.http2.cleartext")
+      .defaultValue(Http2Options.DEFAULT_CLEARTEXT).doc("With HTTP/2 on and TLS off: serve h2c").build();
+  static final Setting<Integer> HTTP2_MAX_STREAMS = Setting.ofInt("httpd.http2.max-concurrent-streams")
+      .defaultValue(Http2Options.DEFAULT_MAX_CONCURRENT_STREAMS).atLeast(1)
+      .doc("Streams a client may have open at once; more are refused (REFUSED_STREAM)").build();
+  static final Setting<Long> HTTP2_MAX_HEADER_LIST = Setting.ofBytes("httpd.http2.max-header-list-bytes")
+      .defaultValue((long) Http2Options.DEFAULT_MAX_HEADER_LIST_BYTES).range(1024L, (long) Integer.MAX_VALUE)
+      .doc("Largest decoded header list of a request; larger gets 431, far larger GOAWAY").build();
+  static final Setting<Long> HTTP2_MAX_FRAME = Setting.ofBytes("httpd.http2.max-frame-bytes")
+      .defaultValue((long) Http2Options.DEFAULT_MAX_FRAME_BYTES)
+      .range((long) Http2Options.DEFAULT_MAX_FRAME_BYTES, (long) Http2Options.MAX_FRAME_BYTES_LIMIT)
+      .doc("Largest frame payload accepted").build();
+  static final Setting<Long> HTTP2_INITIAL_WINDOW = Setting.ofBytes("httpd.http2.initial-window-bytes")
+      .defaultValue((long) Http2Options.DEFAULT_INITIAL_WINDOW_BYTES).range(1L, (long) Http2Options.MAX_WINDOW_BYTES_LIMIT)
+      .doc("Each stream's receive window: what a client may send ahead of the handler reading it").build();
+  static final Setting<Integer> HTTP2_MAX_RESETS = Setting.ofInt("httpd.http2.max-resets-per-window")
+      .defaultValue(Http2Options.DEFAULT_MAX_RESETS_PER_WINDOW).atLeast(1)
+      .doc("RST_STREAM frames a client may send per reset window; more: GOAWAY ENHANCE_YOUR_CALM (rapid reset)").build();
+  static final Setting<Duration> HTTP2_RESET_WINDOW = Setting.ofDuration("httpd.http2.reset-window")
+      .defaultValue(Http2Options.DEFAULT_RESET_WINDOW).range(Duration.ofSeconds(1), Duration.ofHours(1))
+      .check(d -> d.toNanos() % 1_000_000_000L == 0, "whole seconds")
+      .doc("The window in which RST_STREAM frames are counted").build();
+  static final Setting<Integer> HTTP2_MAX_CONTINUATIONS = Setting.ofInt("httpd.http2.max-continuation-frames")
+      .defaultValue(Http2Options.DEFAULT_MAX_CONTINUATION_FRAMES).atLeast(1)
+      .doc("CONTINUATION frames one header block may span; more: GOAWAY ENHANCE_YOUR_CALM").build();
+  static final Setting<Duration> HTTP2_HANDSHAKE_TIMEOUT = Setting.ofDuration("httpd.http2.handshake-timeout")
+      .defaultValue(Http2Options.DEFAULT_HANDSHAKE_TIMEOUT).atLeast(MIN_TIMEOUT)
+      .doc("How long a new connection may take to show its protocol (TLS handshake, preface, first bytes)").build();
   static final Setting<Path> ROOT = Setting.ofPath("serve.root")
       .defaultValue(Path.of(".")).check(Files::isDirectory, "an existing directory")
       .doc("Directory whose files are served").build();
@@ -117,7 +149,9 @@ final class ServeSettings {
   static final ConfigSchema SCHEMA = ConfigSchema.builder()
       .add(PORT, ADDRESS, MODE, MAX_REQUEST_LINE, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_BODY_BYTES,
           MAX_CONNECTIONS, BACKLOG, HEADER_READ_TIMEOUT, IDLE_TIMEOUT, WRITE_TIMEOUT, SHUTDOWN_GRACE,
-          TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, ROOT, INDEX_FILE, GZIP, GZIP_LEVEL, GZIP_CACHE_BYTES,
+          TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, HTTP2, HTTP2_CLEARTEXT, HTTP2_MAX_STREAMS,
+          HTTP2_MAX_HEADER_LIST, HTTP2_MAX_FRAME, HTTP2_INITIAL_WINDOW, HTTP2_MAX_RESETS, HTTP2_RESET_WINDOW,
+          HTTP2_MAX_CONTINUATIONS, HTTP2_HANDSHAKE_TIMEOUT, ROOT, INDEX_FILE, GZIP, GZIP_LEVEL, GZIP_CACHE_BYTES,
           GZIP_STATIC, HIDDEN_FILES)
       .add(DEMO, WS_MAX_FRAME, WS_MAX_MESSAGE, WS_SEND_QUEUE, WS_IDLE_TIMEOUT, WS_SEND_TIMEOUT, WS_COMPRESSION)
       .rule(TLS_KEY, s -> s.find(TLS_KEY).isPresent() == s.find(TLS_CERT).isPresent(),
@@ -130,7 +164,7 @@ final class ServeSettings {
 
   /** The settings that have a flag of their own, in help order; every setting has {@code --set KEY=VALUE}. */
   static final ConfigSchema FLAGGED = ConfigSchema.builder()
-      .add(ROOT, PORT, ADDRESS, MODE, TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, DEMO)
+      .add(ROOT, PORT, ADDRESS, MODE, TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, HTTP2, DEMO)
       .build();
 
   private ServeSettings() {}
@@ -150,7 +184,26 @@ final class ServeSettings {
         .idleTimeout(s.get(IDLE_TIMEOUT))
         .writeTimeout(s.get(WRITE_TIMEOUT))
         .shutdownGrace(s.get(SHUTDOWN_GRACE))
-        .accessLog(s.get(ACCESS_LOG));
+        .accessLog(s.get(ACCESS_LOG))
+        .http2(http2(s));
+  }
+
+  /** @return the HTTP/2 options, or null when HTTP/2 is off */
+  static Http2Options http2(Settings s) {
+    if (!s.get(HTTP2)) {
+      return null;
+    }
+    return Http2Options.builder()
+        .cleartext(s.get(HTTP2_CLEARTEXT))
+        .maxConcurrentStreams(s.get(HTTP2_MAX_STREAMS))
+        .maxHeaderListBytes(Math.toIntExact(s.get(HTTP2_MAX_HEADER_LIST)))
+        .maxFrameBytes(Math.toIntExact(s.get(HTTP2_MAX_FRAME)))
+        .initialWindowBytes(Math.toIntExact(s.get(HTTP2_INITIAL_WINDOW)))
+        .maxResetsPerWindow(s.get(HTTP2_MAX_RESETS))
+        .resetWindow(s.get(HTTP2_RESET_WINDOW))
+        .maxContinuationFrames(s.get(HTTP2_MAX_CONTINUATIONS))
+        .handshakeTimeout(s.get(HTTP2_HANDSHAKE_TIMEOUT))
+        .build();
   }
 
   /** The WebSocket limits the settings describe (for the routes of {@code --demo}). */

@@ -233,6 +233,39 @@ class ServeCommandTest {
     }
   }
 
+  @Test
+  void serve_http2_h2ByAlpnAndH2cWithTheSameFiles() throws Exception {
+    Files.writeString(dir.resolve("a.txt"), "two\n");
+    ServeCommand tlsCmd = parsed("--root", dir.toString(), "--port", "0", "--tls-self-signed", "--http2",
+        "--set", "httpd.http2.max-concurrent-streams=10");
+    try (HttpServer server = tlsCmd.start(tlsCmd.settings())) {
+      SSLContext ssl = SSLContext.getInstance("TLS");
+      ssl.init(null, new TrustManager[] {new TrustAnything()}, null);
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(ssl).build();
+      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port()
+          + "/a.txt")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+      assertThat(r.body()).isEqualTo("two\n");
+    }
+    ServeCommand plain = parsed("--root", dir.toString(), "--port", "0", "--http2");
+    try (HttpServer server = plain.start(plain.settings())) {
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+          + "/a.txt")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.version()).as("h2c by Upgrade").isEqualTo(HttpClient.Version.HTTP_2);
+      assertThat(r.body()).isEqualTo("two\n");
+    }
+  }
+
+  @Test
+  void http2BadLimit_oneLineNamingTheKey_status2() {
+    String[] r = run(Map.of(), "serve", "--http2", "--set", "httpd.http2.max-frame-bytes=1k",
+        "--set", "httpd.http2.reset-window=1500ms");
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[2]).contains("httpd.http2.max-frame-bytes: 1k (expected: 16KiB..16777215B)")
+        .contains("httpd.http2.reset-window: 1500ms (expected: ");
+  }
+
   private static String fetch(SSLContext ssl, int port, String path) throws Exception {
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build();
     return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path)).build(),

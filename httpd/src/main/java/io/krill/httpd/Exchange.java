@@ -256,7 +256,7 @@ final class Exchange implements Request, Response, ByteSink {
   private void accessLog() {
     if (server.accessLog && ACCESS.isInfoEnabled()) {
       ACCESS.info("{} \"{} {} {}\" {} {} {}us", conn.channel().remoteAddress(), head.method(), head.uri(),
-          head.protocolVersion(), status, bodySent, (System.nanoTime() - startNanos) / 1000);
+          protocol(), status, bodySent, (System.nanoTime() - startNanos) / 1000);
     }
   }
 
@@ -354,7 +354,7 @@ final class Exchange implements Request, Response, ByteSink {
 
   @Override
   public String protocol() {
-    return head.protocolVersion().text();
+    return conn.http2() ? "HTTP/2.0" : head.protocolVersion().text();
   }
 
   @Override
@@ -541,7 +541,7 @@ final class Exchange implements Request, Response, ByteSink {
    * flush (TLS), and the caller may reuse its array after send() returns: copy.
    */
   private ByteBuf body(byte[] bytes) {
-    if (server.tls == null && conn.channel().eventLoop().inEventLoop()) {
+    if (server.tls == null && !conn.http2() && conn.channel().eventLoop().inEventLoop()) {
       return Unpooled.wrappedBuffer(bytes);
     }
     return conn.channel().alloc().buffer(bytes.length).writeBytes(bytes);
@@ -626,7 +626,7 @@ final class Exchange implements Request, Response, ByteSink {
     }
     conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), h), false);
     if (allowed && !headOnly && length > 0) {
-      FileBodies.write(conn, server.tls != null, file, offset, length);
+      FileBodies.write(conn, server.tls != null || conn.http2(), file, offset, length);
       bodySent = length;
     }
     boolean flush = flushNow();

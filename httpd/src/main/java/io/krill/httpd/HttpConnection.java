@@ -57,6 +57,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
   static final Object NOTHING = new Object();
 
   final ServerCore server;
+  /** The HTTP/1.1 decoder; null on an HTTP/2 stream, whose request head arrives whole. */
   final RequestDecoder decoder;
   private ChannelHandlerContext ctx;
   /* Counted under the core's lock; volatile so the exchange's per-response checks need no lock. */
@@ -79,10 +80,33 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
   private static final VarHandle IDLE_KEY =
       VarHandles.field(MethodHandles.lookup(), HttpConnection.class, "idleKey", long.class);
 
+  /**
+   * @param channel the connection, or an HTTP/2 stream channel
+   * @param decoder the connection's HTTP/1.1 decoder, or null for an HTTP/2 stream
+   */
   HttpConnection(ServerCore server, Channel channel, RequestDecoder decoder) {
     super(channel);
     this.server = server;
     this.decoder = decoder;
+  }
+
+  /** @return true if this serves one HTTP/2 stream rather than an HTTP/1.1 connection */
+  boolean http2() {
+    return decoder == null;
+  }
+
+  /* When the current head's first byte came (0: none is coming in pieces; always so on a stream). */
+  private long headStart() {
+    RequestDecoder d = decoder;
+    return d == null ? 0 : d.headStartNanos;
+  }
+
+  /**
+   * The connection was upgraded to HTTP/2 and this handler taken out: ends the strand without
+   * closing the channel. Any thread.
+   */
+  void detach() {
+    closeQueue();
   }
 
   @Override
@@ -131,7 +155,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     Object r = reader();
     if (r != null && isEmptyAndOpen()) {
       ctx.read(); // a read that decoded nothing (part of a head or chunk): read on
-      if (decoder.headStartNanos != 0) {
+      if (headStart() != 0) {
         Strand.wake(r); // a head has begun: the reader switches to the header-read deadline
       }
     }
@@ -165,7 +189,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
             break;
           }
           Exchange ex = new Exchange(this, (HttpRequest) m);
-          boolean keepAlive = ex.run();
+          boolean keepAlive = ex.run() && decoder != null; // a stream carries one request
           if (!keepAlive) {
             if (ex.lingerOnClose) {
               lingerClose();
@@ -176,7 +200,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
           woken = false;
           continue;
         }
-        long headStart = decoder.headStartNanos;
+        long headStart = headStart();
         if (headStart == 0 && server.shuttingDown) {
           break;
         }
@@ -184,7 +208,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
         // A fresh idle deadline cannot have passed yet; after a wake-up (the sweeper's, or a
         // head that began) it may have.
         if (woken && deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
-          if (decoder.headStartNanos != 0) {
+          if (headStart() != 0) {
             Exchange.sendTimeout(this);
           }
           break;
@@ -371,7 +395,8 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     if (!closeQueue()) {
       return;
     }
-    if (!channel.isActive()) {
+    if (!channel.isActive() || decoder == null) {
+      // A stream: the response ended it; the frame codec still sends what flow control holds back.
       channel.close();
       return;
     }

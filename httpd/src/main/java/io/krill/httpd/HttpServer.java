@@ -4,6 +4,7 @@ import io.krill.fibers.Checks;
 import io.krill.fibers.ExecutionMode;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.VirtualThreads;
+import io.krill.httpd.http2.Http2Options;
 import io.krill.netio.Tls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -177,6 +178,7 @@ public final class HttpServer implements AutoCloseable {
     Handler fallback;
     boolean accessLog;
     FiberScheduler scheduler;
+    Http2Options http2;
 
     Builder() {}
 
@@ -335,6 +337,16 @@ public final class HttpServer implements AutoCloseable {
     public Builder scheduler(FiberScheduler scheduler) { this.scheduler = Objects.requireNonNull(scheduler, "scheduler"); return this; }
 
     /**
+     * Serves HTTP/2 too: h2 chosen by ALPN when TLS is on, else h2c (prior knowledge and
+     * {@code Upgrade: h2c}) unless {@link Http2Options#cleartext()} is off. Every stream runs the
+     * same handlers, each on its own strand. Default: off (HTTP/1.1 only).
+     *
+     * @param options the HTTP/2 settings and limits, or null for HTTP/1.1 only
+     * @return this
+     */
+    public Builder http2(Http2Options options) { this.http2 = options; return this; }
+
+    /**
      * @return the server, not yet started
      * @throws IllegalArgumentException if settings contradict each other, or
      *     {@link ExecutionMode#VIRTUAL} is asked for on a JDK without virtual threads
@@ -367,6 +379,7 @@ public final class HttpServer implements AutoCloseable {
       b.fallback = fallback;
       b.accessLog = accessLog;
       b.scheduler = scheduler;
+      b.http2 = http2;
       return b;
     }
   }

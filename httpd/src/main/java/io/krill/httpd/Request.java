@@ -45,7 +45,7 @@ public interface Request {
    */
   String pathParam(String name);
 
-  /** @return the protocol version, {@code HTTP/1.1} or {@code HTTP/1.0} */
+  /** @return the protocol version: {@code HTTP/1.1}, {@code HTTP/1.0}, or {@code HTTP/2.0} on an HTTP/2 stream */
   String protocol();
 
   /** @return true if the client wants the connection kept open after this exchange */

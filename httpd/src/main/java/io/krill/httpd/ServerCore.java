@@ -5,18 +5,22 @@ import io.krill.fibers.ExecutionMode;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.VirtualThreads;
+import io.krill.httpd.http2.Http2Options;
+import io.krill.httpd.internal.http2.Http2Pipeline;
 import io.krill.netio.Tls;
 import io.krill.netio.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -68,6 +72,11 @@ final class ServerCore {
   private final Set<HttpConnection> connections = ConcurrentHashMap.newKeySet();
   /* Connections being refused with 503 right now (bounded by Overload). */
   private final AtomicInteger refusing = new AtomicInteger();
+  /* HTTP/2 on: connections still choosing their protocol, those speaking HTTP/2, and the streams' connection handlers. */
+  private final Http2Options http2;
+  private final Set<Channel> negotiating = ConcurrentHashMap.newKeySet();
+  private final Set<Channel> http2Connections = ConcurrentHashMap.newKeySet();
+  private final Set<HttpConnection> streams = ConcurrentHashMap.newKeySet();
   volatile boolean shuttingDown;
   private final HttpDecoderConfig decoderConfig;
   private io.netty.util.concurrent.ScheduledFuture<?> sweeper;
@@ -91,6 +100,7 @@ final class ServerCore {
     this.maxHeaderBytes = b.maxHeaderBytes;
     this.mode = b.mode;
     this.scheduler = b.scheduler != null ? b.scheduler : FiberScheduler.defaultScheduler();
+    this.http2 = b.http2;
     this.decoderConfig = new HttpDecoderConfig()
         .setMaxInitialLineLength(maxRequestLineBytes)
         .setMaxHeaderSize(maxHeaderBytes)
@@ -160,17 +170,42 @@ final class ServerCore {
       return;
     }
     stats.open.increment();
+    ChannelPipeline p = ch.pipeline();
+    SslHandler ssl = null;
+    if (tls != null) {
+      ssl = tls.newHandler(ch.alloc(), null, 0);
+      p.addLast("tls", ssl);
+    }
+    if (http2 != null) {
+      negotiating.add(ch);
+      ch.closeFuture().addListener(f -> {
+        if (negotiating.remove(ch) || http2Connections.remove(ch)) {
+          stats.open.decrement();
+        }
+      });
+      Http2Pipeline.install(ch, http2, ssl, idleTimeoutNanos, new Http2Host());
+      return;
+    }
+    http1(ch, null);
+  }
+
+  /* Adds HTTP/1.1's handlers (and the h2c upgrade handler, if any) and starts the connection's strand. */
+  private void http1(Channel ch, ChannelHandler upgrade) {
     RequestDecoder decoder = new RequestDecoder(decoderConfig, stats);
     HttpConnection c = new HttpConnection(this, ch, decoder);
     ChannelPipeline p = ch.pipeline();
-    if (tls != null) {
-      p.addLast("tls", tls.newHandler(ch.alloc(), null, 0));
-    }
     p.addLast("decoder", decoder);
     p.addLast("encoder", new ResponseEncoder(stats));
+    if (upgrade != null) {
+      p.addLast("h2c-upgrade", upgrade);
+    }
     p.addLast("connection", c);
     connections.add(c);
     ch.closeFuture().addListener(c);
+    startStrand(c, ch);
+  }
+
+  private void startStrand(HttpConnection c, Channel ch) {
     switch (mode) {
       case FIBER:
         Fiber.Builder fb = Fiber.builder().scheduler(scheduler).name("httpd");
@@ -238,6 +273,50 @@ final class ServerCore {
 
   private record Candidate(long key, HttpConnection connection) {}
 
+  /* What the HTTP/2 pipeline asks of the server; on the connection's loop. */
+  private final class Http2Host implements Http2Pipeline.Host {
+    @Override
+    public void http1(Channel ch, ChannelHandler upgrade) {
+      negotiating.remove(ch); // from now on the connection handler counts it
+      ServerCore.this.http1(ch, upgrade);
+    }
+
+    @Override
+    public void leaveHttp1(Channel ch) {
+      ChannelPipeline p = ch.pipeline();
+      HttpConnection c = (HttpConnection) p.remove("connection");
+      p.remove("encoder");
+      p.remove("decoder");
+      connections.remove(c); // http2() takes over the count
+      c.detach();
+    }
+
+    @Override
+    public void stream(Channel stream) {
+      HttpConnection c = new HttpConnection(ServerCore.this, stream, null);
+      stream.pipeline().addLast("connection", c);
+      streams.add(c);
+      stream.closeFuture().addListener(c);
+      startStrand(c, stream);
+    }
+
+    @Override
+    public void http2(Channel ch) {
+      negotiating.remove(ch);
+      http2Connections.add(ch);
+    }
+
+    @Override
+    public void bytesIn(long bytes) {
+      stats.bytesIn.add(bytes);
+    }
+
+    @Override
+    public void bytesOut(long bytes) {
+      stats.bytesOut.add(bytes);
+    }
+  }
+
   private static void startPlatform(String name, Runnable body) {
     Thread t = new Thread(body, name);
     t.setDaemon(true);
@@ -250,12 +329,17 @@ final class ServerCore {
     for (HttpConnection c : connections) {
       c.sweep(now);
     }
+    for (HttpConnection c : streams) {
+      c.sweep(now);
+    }
   }
 
   /** A connection's channel closed. */
   void closed(HttpConnection c) {
     if (connections.remove(c)) {
       stats.open.decrement();
+    } else {
+      streams.remove(c);
     }
   }
 
@@ -272,18 +356,34 @@ final class ServerCore {
     for (HttpConnection c : connections) {
       c.wakeReader();
     }
+    for (Channel ch : http2Connections) {
+      Http2Pipeline.shutdown(ch, grace.toMillis()); // GOAWAY; streams in flight finish
+    }
+    for (Channel ch : negotiating) {
+      ch.close();
+    }
     long deadline = System.nanoTime() + grace.toNanos();
-    while (!connections.isEmpty() && System.nanoTime() - deadline < 0) {
+    while (!allClosed() && System.nanoTime() - deadline < 0) {
       sleepBriefly();
     }
     for (HttpConnection c : new ArrayList<>(connections)) {
       c.channel().close();
     }
+    for (Channel ch : new ArrayList<>(http2Connections)) {
+      ch.pipeline().firstContext().close(); // past the frame codec's graceful close
+    }
+    for (HttpConnection c : new ArrayList<>(streams)) {
+      c.channel().close();
+    }
     long hard = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (!connections.isEmpty() && System.nanoTime() - hard < 0) {
+    while (!allClosed() && System.nanoTime() - hard < 0) {
       sleepBriefly();
     }
     sweeper.cancel(false);
+  }
+
+  private boolean allClosed() {
+    return connections.isEmpty() && http2Connections.isEmpty() && negotiating.isEmpty();
   }
 
   private static void sleepBriefly() {
