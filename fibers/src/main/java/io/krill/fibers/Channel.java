@@ -162,6 +162,7 @@ public final class Channel<T> {
       } else {
         Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
       }
+      w.item = null;
       if (w.closed) {
         throw closedException("send");
       }
@@ -203,6 +204,7 @@ public final class Channel<T> {
         throw closedException("receive");
       }
       x = w.item;
+      w.item = null; // a fiber keeps its waiter: it must not keep the item alive too
     }
     return (T) x;
   }
@@ -257,18 +259,21 @@ public final class Channel<T> {
    * @return true if this call closed the channel, false if it was closed already
    */
   public boolean close() {
-    Waiter first;
+    java.util.List<Object> strands = new java.util.ArrayList<>();
     lock();
     try {
       if (closed) {
         return false;
       }
       closed = true;
-      first = receivers.claimAll(true, senders.claimAll(true, null));
+      senders.claimAllInto(true, strands);
+      receivers.claimAllInto(true, strands);
     } finally {
       unlock();
     }
-    Waiter.wakeAll(first);
+    for (Object strand : strands) {
+      Strand.wake(strand);
+    }
     return true;
   }
 
@@ -285,7 +290,7 @@ public final class Channel<T> {
     try {
       r = offerLocked(item);
       if (r == FULL) {
-        w = new Waiter(Strand.current(), item);
+        w = waiter(item);
         senders.add(w);
       }
     } finally {
@@ -303,7 +308,7 @@ public final class Channel<T> {
     try {
       x = pollLocked();
       if (x == EMPTY) {
-        Waiter w = new Waiter(Strand.current(), null);
+        Waiter w = waiter(null);
         receivers.add(w);
         x = w;
       }
@@ -314,6 +319,20 @@ public final class Channel<T> {
       throw closedException("receive");
     }
     return x;
+  }
+
+  /* The current fiber's reusable waiter (see Waiter), or a fresh one for a thread. Caller holds the lock. */
+  private static Waiter waiter(Object item) {
+    Fiber f = Fiber.current();
+    if (f == null) {
+      return new Waiter(Thread.currentThread(), item);
+    }
+    Waiter w = f.waiter;
+    if (w == null || !w.reuse(item)) {
+      w = new Waiter(f, item);
+      f.waiter = w;
+    }
+    return w;
   }
 
   /**
@@ -328,7 +347,7 @@ public final class Channel<T> {
     Waiter r;
     while ((r = receivers.pollOpen()) != null) {
       r.item = item;
-      if (r.claim()) {
+      if (r.claimLocked()) {
         woken = r;
         return OK;
       }
@@ -349,28 +368,30 @@ public final class Channel<T> {
   Object pollLocked() {
     if (buffer != null && !buffer.isEmpty()) {
       Object item = buffer.pollFirst();
-      Waiter s = claimSender();
-      if (s != null) {
-        buffer.addLast(s.item);
+      Object refill = claimSender();
+      if (refill != EMPTY) {
+        buffer.addLast(refill);
       }
       return item;
     }
-    Waiter s = claimSender();
-    if (s != null) {
-      return s.item;
+    Object item = claimSender();
+    if (item != EMPTY) {
+      return item;
     }
     return closed ? CLOSED : EMPTY;
   }
 
-  private Waiter claimSender() {
+  /* @return the item of the first open sender, whose waiter this claimed; or EMPTY */
+  private Object claimSender() {
     Waiter s;
     while ((s = senders.pollOpen()) != null) {
-      if (s.claim()) {
+      Object item = s.item; // before the claim: the sender may reuse its waiter once it sees the decision
+      if (s.claimLocked()) {
         woken = s;
-        return s;
+        return item;
       }
     }
-    return null;
+    return EMPTY;
   }
 
   /** Parks {@code w} in the queue of senders (send) or receivers. Caller holds the lock. */

@@ -1,6 +1,7 @@
 package io.krill.fibers;
 
-import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.Predicate;
 
 /**
@@ -25,6 +26,14 @@ final class Waiter {
    * will read: it lost, and it is dropped.
    *
    * `prev`, `next` and `queue` are guarded by the lock of whatever structure holds the queue.
+   *
+   * A fiber reuses one waiter for all its single channel operations (reuse()), so a blocking
+   * send or receive allocates nothing. That is safe without a generation counter because a
+   * channel claims and aborts a single operation's waiter only under its own lock, and takes
+   * everything it needs from the waiter (the item) before the claim: once the owner sees its
+   * decision, nobody reads or writes the waiter again, except for its final `strand`. The
+   * same lock makes the claim of a single operation a release store instead of a CAS
+   * (claimLocked()).
    */
   static final Object ABORTED = new Object() {
     @Override
@@ -36,8 +45,15 @@ final class Waiter {
   /** A deadline meaning "wait forever". */
   static final long NO_DEADLINE = Long.MAX_VALUE;
 
-  private static final AtomicReferenceFieldUpdater<Waiter, Object> DECISION =
-      AtomicReferenceFieldUpdater.newUpdater(Waiter.class, Object.class, "decision");
+  private static final VarHandle DECISION;
+
+  static {
+    try {
+      DECISION = MethodHandles.lookup().findVarHandle(Waiter.class, "decision", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   final Waiter owner;
   final Object strand;
@@ -69,6 +85,39 @@ final class Waiter {
   /** @return true if this waiter won: the caller completes it and must wake {@link #strand} */
   boolean claim() {
     return DECISION.compareAndSet(owner, null, this);
+  }
+
+  /**
+   * Claims this waiter for a counterparty that holds the lock under which this waiter's wait is
+   * also aborted (a channel's): for a single operation a release store, for a select case a CAS.
+   *
+   * @return true if this waiter won: the caller completes it and must wake {@link #strand}
+   */
+  boolean claimLocked() {
+    if (owner != this) {
+      return claim();
+    }
+    if (decision != null) {
+      return false;
+    }
+    DECISION.setRelease(this, this);
+    return true;
+  }
+
+  /**
+   * Opens a decided, unlinked single-operation waiter again for its strand's next operation.
+   *
+   * @return true if it was reusable and is now open with {@code newItem}; false if it is still
+   *     in use (then the caller makes a fresh one)
+   */
+  boolean reuse(Object newItem) {
+    if (owner != this || decision == null || queue != null) {
+      return false;
+    }
+    item = newItem;
+    closed = false;
+    DECISION.set(this, null); // published by the lock the caller holds
+    return true;
   }
 
   /** @return true if the owner's wait was still open and is now abandoned */

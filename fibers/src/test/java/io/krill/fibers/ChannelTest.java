@@ -444,4 +444,74 @@ class ChannelTest extends CspTest {
     nodes.forEach(CspTestSupport::join);
     assertThat(delivered.get()).isEqualTo((long) tokens * (hops + 1));
   }
+
+  @Test
+  void receive_blockingRepeatedly_reusesTheFibersWaiterAndDeliversEachItem() {
+    Channel<String> ch = Channel.rendezvous();
+    List<Waiter> waiters = new ArrayList<>();
+    Fiber receiver = fiber(s, "receiver", () -> {
+      for (int i = 0; i < 3; i++) {
+        log.add("received " + ch.receive());
+        waiters.add(Fiber.current().waiter);
+      }
+    });
+    for (String item : List.of("a", "b", "c")) {
+      s.runUntilIdle(); // the receiver waits before each send
+      fiber(s, "sender " + item, () -> ch.send(item));
+    }
+    s.runUntilIdle();
+    assertThat(log).containsExactly("received a", "received b", "received c");
+    assertThat(waiters).hasSize(3).allSatisfy(w -> assertThat(w).isSameAs(waiters.get(0)));
+    assertThat(waiters.get(0).item).isNull(); // the waiter does not keep the last item alive
+    assertThat(receiver.isDone()).isTrue();
+    assertQuiescent(s);
+  }
+
+  @Test
+  void send_afterWaitingSendWasClaimed_nextSendReusesWaiterWithItsOwnItem() {
+    Channel<Integer> ch = Channel.rendezvous();
+    fiber(s, "sender", () -> {
+      for (int i = 1; i <= 3; i++) {
+        ch.send(i);
+      }
+      ch.close();
+    });
+    List<Integer> got = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      s.runUntilIdle(); // the sender waits with item i + 1
+      fiber(s, "receiver " + i, () -> got.add(ch.receive()));
+    }
+    s.runUntilIdle();
+    assertThat(got).containsExactly(1, 2, 3);
+    assertThat(ch.isClosed()).isTrue();
+    assertQuiescent(s);
+  }
+
+  @Test
+  void close_wakesWaitersThatReuseTheirWaiter_eachThrowsOnce() {
+    Channel<Integer> ch = Channel.rendezvous();
+    List<String> outcomes = new CopyOnWriteArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      int id = i;
+      fiber(s, "receiver " + i, () -> {
+        ch.send(-1); // first a completed operation, so the waiter below is a reused one
+        try {
+          ch.receive();
+          outcomes.add(id + " received");
+        } catch (ChannelClosedException e) {
+          outcomes.add(id + " closed");
+        }
+      });
+    }
+    fiber(s, "drain", () -> {
+      for (int i = 0; i < 3; i++) {
+        ch.receive();
+      }
+    });
+    s.runUntilIdle();
+    ch.close();
+    s.runUntilIdle();
+    assertThat(outcomes).containsExactlyInAnyOrder("0 closed", "1 closed", "2 closed");
+    assertQuiescent(s);
+  }
 }

@@ -81,6 +81,68 @@ class FiberTest {
 
   @ParameterizedTest
   @MethodSource("schedulers")
+  void unpark_fromThreadsRacingParks_neverLosesAWakeUp(String kind) throws Exception {
+    int rounds = 20_000;
+    try (FiberScheduler s = create(kind)) {
+      java.util.concurrent.atomic.AtomicLong posted = new java.util.concurrent.atomic.AtomicLong();
+      Fiber f = Fiber.builder().scheduler(s).start(() -> {
+        for (long seen = 0; seen < rounds; ) {
+          long now = posted.get();
+          if (now == seen) {
+            Fiber.park("the posts");
+          } else {
+            seen = now;
+          }
+        }
+      });
+      Thread[] wakers = new Thread[2];
+      for (int t = 0; t < wakers.length; t++) {
+        wakers[t] = new Thread(() -> {
+          while (posted.get() < rounds) { // each post is followed by an unpark: a lost one hangs the fiber
+            if (posted.incrementAndGet() <= rounds) {
+              f.unpark();
+            }
+          }
+        });
+        wakers[t].start();
+      }
+      for (Thread t : wakers) {
+        t.join();
+      }
+      join(f);
+      assertThat(f.isDone()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("schedulers")
+  void unpark_fromThreadWhileFiberRuns_nextParkReturns(String kind) {
+    try (FiberScheduler s = create(kind)) {
+      java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.atomic.AtomicBoolean unparked = new java.util.concurrent.atomic.AtomicBoolean();
+      Fiber f = Fiber.builder().scheduler(s).start(() -> {
+        running.countDown();
+        while (!unparked.get()) {
+          Thread.onSpinWait(); // holds the carrier: the unpark arrives while the fiber runs
+        }
+        Fiber.park();
+      });
+      Continuation.runOnThread(() -> {
+        try {
+          running.await();
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      f.unpark();
+      unparked.set(true);
+      join(f);
+      assertThat(f.isDone()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("schedulers")
   void cancel_parkedFiber_throwsAndRunsFinally(String kind) {
     try (FiberScheduler s = create(kind)) {
       List<String> events = new CopyOnWriteArrayList<>();
