@@ -141,6 +141,38 @@ class FiberTest {
     }
   }
 
+  @Test
+  void handOff_twoFibersWakingEachOther_doNotStarveAThirdOnTheirCarrier() {
+    int cap = 1_000_000;
+    try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
+      Channel<Integer> ping = Channel.rendezvous();
+      Channel<Integer> pong = Channel.rendezvous();
+      java.util.concurrent.atomic.AtomicInteger exchanges = new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.atomic.AtomicInteger exchangesWhenThirdRan = new java.util.concurrent.atomic.AtomicInteger(-1);
+      Fiber b = Fiber.builder().scheduler(s).start(() -> {
+        try {
+          while (true) {
+            pong.send(ping.receive());
+          }
+        } catch (ChannelClosedException e) {
+          // the pair is done
+        }
+      });
+      Fiber a = Fiber.builder().scheduler(s).start(() -> {
+        Fiber.start(() -> exchangesWhenThirdRan.set(exchanges.get())); // runnable on this carrier from now on
+        while (exchangesWhenThirdRan.get() < 0 && exchanges.get() < cap) {
+          ping.send(1);
+          pong.receive();
+          exchanges.incrementAndGet();
+        }
+        ping.close();
+      });
+      join(a);
+      join(b);
+      assertThat(exchangesWhenThirdRan.get()).isBetween(0, 10 * LocalRunQueue.HANDOFF_BOUND);
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("schedulers")
   void cancel_parkedFiber_throwsAndRunsFinally(String kind) {
