@@ -63,7 +63,7 @@ public final class Channel<T> {
   private final WaitQueue senders = new WaitQueue();
   private final WaitQueue receivers = new WaitQueue();
   private boolean closed;
-  private Waiter woken;
+  private Object woken; // the strand a locked step completed, to wake after the unlock
 
   private Channel(int capacity, String name) {
     this.capacity = capacity;
@@ -162,10 +162,10 @@ public final class Channel<T> {
       } else {
         Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
       }
-      w.item = null;
       if (w.closed) {
         throw closedException("send");
       }
+      Waiter.recycle(w);
     }
   }
 
@@ -204,7 +204,7 @@ public final class Channel<T> {
         throw closedException("receive");
       }
       x = w.item;
-      w.item = null; // a fiber keeps its waiter: it must not keep the item alive too
+      Waiter.recycle(w);
     }
     return (T) x;
   }
@@ -321,18 +321,19 @@ public final class Channel<T> {
     return x;
   }
 
-  /* The current fiber's reusable waiter (see Waiter), or a fresh one for a thread. Caller holds the lock. */
+  /* A waiter for the current strand: the carrier's spare for a fiber (see Waiter), else a new one. Caller holds the lock. */
   private static Waiter waiter(Object item) {
-    Fiber f = Fiber.current();
-    if (f == null) {
-      return new Waiter(Thread.currentThread(), item);
+    Thread t = Thread.currentThread();
+    if (t instanceof CarrierThread) {
+      CarrierThread c = (CarrierThread) t;
+      Waiter w = c.spareWaiter;
+      if (w != null && c.stack instanceof Fiber) {
+        c.spareWaiter = null;
+        w.reopen(c.stack, item);
+        return w;
+      }
     }
-    Waiter w = f.waiter;
-    if (w == null || !w.reuse(item)) {
-      w = new Waiter(f, item);
-      f.waiter = w;
-    }
-    return w;
+    return new Waiter(Strand.current(), item);
   }
 
   /**
@@ -347,8 +348,9 @@ public final class Channel<T> {
     Waiter r;
     while ((r = receivers.pollOpen()) != null) {
       r.item = item;
+      Object strand = r.strand; // before the claim: a decided waiter may be recycled at once
       if (r.claimLocked()) {
-        woken = r;
+        woken = strand;
         return OK;
       }
     }
@@ -385,9 +387,10 @@ public final class Channel<T> {
   private Object claimSender() {
     Waiter s;
     while ((s = senders.pollOpen()) != null) {
-      Object item = s.item; // before the claim: the sender may reuse its waiter once it sees the decision
+      Object item = s.item; // before the claim: a decided waiter may be recycled at once
+      Object strand = s.strand;
       if (s.claimLocked()) {
-        woken = s;
+        woken = strand;
         return item;
       }
     }
@@ -423,11 +426,11 @@ public final class Channel<T> {
 
   /** Unlocks, then wakes the strand that a locked step completed, if any. */
   void unlockAndWake() {
-    Waiter w = woken;
+    Object strand = woken;
     woken = null;
     unlock();
-    if (w != null) {
-      Strand.wake(w.strand);
+    if (strand != null) {
+      Strand.wake(strand);
     }
   }
 

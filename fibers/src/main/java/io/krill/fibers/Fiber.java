@@ -103,7 +103,6 @@ public final class Fiber extends Stack implements Runnable {
   private volatile int signals;
   volatile Object joiners = Joiner.NONE; // see Joiner
   Object aux; // the blocker of the last park; the link of a LocalRunQueue; the outcome once done
-  Waiter waiter; // this fiber's reusable waiter for single channel operations (see Channel), made on first use
   private volatile Extras extras;
 
   /*

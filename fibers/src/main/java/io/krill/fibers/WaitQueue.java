@@ -74,8 +74,9 @@ final class WaitQueue {
     Waiter w;
     while ((w = pollOpen()) != null) {
       w.closed = closed;
+      Object strand = w.strand; // before the claim: a decided waiter may be recycled at once
       if (w.claim()) {
-        strands.add(w.strand);
+        strands.add(strand);
       }
     }
   }

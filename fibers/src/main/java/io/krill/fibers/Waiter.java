@@ -27,13 +27,14 @@ final class Waiter {
    *
    * `prev`, `next` and `queue` are guarded by the lock of whatever structure holds the queue.
    *
-   * A fiber reuses one waiter for all its single channel operations (reuse()), so a blocking
-   * send or receive allocates nothing. That is safe without a generation counter because a
-   * channel claims and aborts a single operation's waiter only under its own lock, and takes
-   * everything it needs from the waiter (the item) before the claim: once the owner sees its
-   * decision, nobody reads or writes the waiter again, except for its final `strand`. The
-   * same lock makes the claim of a single operation a release store instead of a CAS
-   * (claimLocked()).
+   * Single channel operations of fibers recycle their waiters: a fiber that sees its decision
+   * leaves the waiter as its carrier's spare (recycle()), and the next blocking send or receive
+   * on that carrier reopens it for its own fiber (reopen()), so a blocking operation allocates
+   * nothing. That is safe without a generation counter because a channel claims and aborts a
+   * single operation's waiter only under its own lock, and takes everything it needs from the
+   * waiter (the item, the strand to wake) before the claim: once the owner can see its
+   * decision, nobody else reads or writes the waiter again. The same lock makes the claim of a
+   * single operation a release store instead of a CAS (claimLocked()).
    */
   static final Object ABORTED = new Object() {
     @Override
@@ -56,7 +57,7 @@ final class Waiter {
   }
 
   final Waiter owner;
-  final Object strand;
+  Object strand; // changes only when reopened, under the channel's lock
   final int index;
   Object item;
   boolean closed;
@@ -105,19 +106,26 @@ final class Waiter {
   }
 
   /**
-   * Opens a decided, unlinked single-operation waiter again for its strand's next operation.
-   *
-   * @return true if it was reusable and is now open with {@code newItem}; false if it is still
-   *     in use (then the caller makes a fresh one)
+   * Opens a recycled waiter again for another single operation. The caller holds the lock of
+   * the channel it will register with, which publishes these writes.
    */
-  boolean reuse(Object newItem) {
-    if (owner != this || decision == null || queue != null) {
-      return false;
-    }
+  void reopen(Object newStrand, Object newItem) {
+    strand = newStrand;
     item = newItem;
     closed = false;
-    DECISION.set(this, null); // published by the lock the caller holds
-    return true;
+    DECISION.set(this, null);
+  }
+
+  /**
+   * Leaves a decided single-operation waiter of the current fiber as its carrier's spare,
+   * dropping its item. Called by the waiter's own strand after it has read the outcome.
+   */
+  static void recycle(Waiter w) {
+    Thread t = Thread.currentThread();
+    if (t instanceof CarrierThread && w.owner == w && w.queue == null && w.decision != null) {
+      w.item = null;
+      ((CarrierThread) t).spareWaiter = w;
+    }
   }
 
   /** @return true if the owner's wait was still open and is now abandoned */
