@@ -90,7 +90,7 @@ public final class Fiber extends Stack implements Runnable {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       STATE = lookup.findVarHandle(Fiber.class, "state", int.class);
-      SIGNALS = lookup.findVarHandle(Fiber.class, "signals", int.class);
+      SIGNALS = lookup.findVarHandle(Fiber.class, "signals", byte.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -100,7 +100,7 @@ public final class Fiber extends Stack implements Runnable {
 
   final transient Object home;
   private volatile int state;
-  private volatile int signals;
+  private volatile byte signals; // a byte: it fits in the tail of Stack's fields, so a fiber stays 56 bytes
   volatile Object joiners = Joiner.NONE; // see Joiner
   Object aux; // the blocker of the last park; the link of a LocalRunQueue; the outcome once done
   private volatile Extras extras;
@@ -236,13 +236,13 @@ public final class Fiber extends Stack implements Runnable {
    * @throws IllegalStateException if it was started already
    */
   public void start() {
-    int g;
+    byte g;
     do {
       g = signals;
       if ((g & STARTED) != 0) {
         throw new IllegalStateException("fiber " + name() + ": started already");
       }
-    } while (!SIGNALS.compareAndSet(this, g, g | STARTED));
+    } while (!SIGNALS.compareAndSet(this, g, (byte) (g | STARTED)));
     sched().registered(this);
     CarrierLoop loop = confinedLoop();
     if (loop == null) {
@@ -582,7 +582,7 @@ public final class Fiber extends Stack implements Runnable {
     if ((signals & CANCELLED) != 0 && (state & CANCEL_THROWN) == 0) {
       return true;
     }
-    return ((int) SIGNALS.getAndBitwiseAnd(this, ~WAKE) & WAKE) != 0;
+    return ((byte) SIGNALS.getAndBitwiseAnd(this, (byte) ~WAKE) & WAKE) != 0;
   }
 
   /* Throws the cancellation once: later parks (in finally blocks, say) wait normally. */
@@ -742,13 +742,13 @@ public final class Fiber extends Stack implements Runnable {
    * that raises the first pending request posts the fiber to the loop's inbox (see the notes).
    */
   private void request(int bit, CarrierLoop loop) {
-    int g;
+    byte g;
     do {
       g = signals;
       if ((g & bit) != 0) {
         return;
       }
-    } while (!SIGNALS.compareAndSet(this, g, g | bit));
+    } while (!SIGNALS.compareAndSet(this, g, (byte) (g | bit)));
     if ((g & REQUESTS) == 0) {
       loop.post(this);
     }
@@ -760,7 +760,7 @@ public final class Fiber extends Stack implements Runnable {
    * calls it.
    */
   void takeSignals() {
-    int g = (int) SIGNALS.getAndBitwiseAnd(this, ~REQUESTS);
+    int g = (byte) SIGNALS.getAndBitwiseAnd(this, (byte) ~REQUESTS);
     int s = state;
     int st = s & STATE_MASK;
     int n = s;
@@ -817,13 +817,13 @@ public final class Fiber extends Stack implements Runnable {
    * {@link FiberCancelledException}, once. Callable from any thread.
    */
   public void cancel() {
-    int g;
+    byte g;
     do {
       g = signals;
       if ((state & STATE_MASK) == DONE || (g & CANCELLED) != 0) {
         return;
       }
-    } while (!SIGNALS.compareAndSet(this, g, g | CANCELLED));
+    } while (!SIGNALS.compareAndSet(this, g, (byte) (g | CANCELLED)));
     unpark();
   }
 
