@@ -429,7 +429,9 @@ public final class Channel<T> {
     Object strand = woken;
     woken = null;
     unlock();
-    if (strand != null) {
+    if (strand instanceof Fiber) {
+      ((Fiber) strand).unparkHandOff(); // on the same carrier the receiver (or sender) runs next
+    } else if (strand != null) {
       Strand.wake(strand);
     }
   }

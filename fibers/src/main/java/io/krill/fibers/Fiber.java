@@ -379,12 +379,21 @@ public final class Fiber extends Stack implements Runnable {
 
   /* Makes a RUNNABLE fiber run: on the local queue when woken on its own loop inside a slice. */
   private void dispatch() {
+    dispatch(false);
+  }
+
+  /* handOff: run right after the current slice (LocalRunQueue's direct hand-off) instead of in FIFO order. */
+  private void dispatch(boolean handOff) {
     Thread t = Thread.currentThread();
     if (t instanceof CarrierThread) {
       CarrierThread c = (CarrierThread) t;
       LocalRunQueue q = c.runQueue;
       if (q != null && q.draining && c.loop() == home) {
-        q.add(this);
+        if (handOff) {
+          q.handOff(this);
+        } else {
+          q.add(this);
+        }
         return;
       }
     }
@@ -725,13 +734,30 @@ public final class Fiber extends Stack implements Runnable {
     }
   }
 
+  /**
+   * Unparks this fiber after a channel handed it an item: like {@link #unpark()}, but on the
+   * fiber's own carrier it runs right after the current slice (a direct hand-off).
+   */
+  void unparkHandOff() {
+    Object h = home;
+    if (h instanceof CarrierLoop && ((CarrierLoop) h).inEventLoop()) {
+      unparkLocal(true);
+    } else {
+      unpark();
+    }
+  }
+
   /* unpark() of a confined fiber on its own carrier: plain reads and release stores. */
   private void unparkLocal() {
+    unparkLocal(false);
+  }
+
+  private void unparkLocal(boolean handOff) {
     int s = state;
     int st = s & STATE_MASK;
     if (st == PARKED) {
       STATE.setRelease(this, (s & ~STATE_MASK) | RUNNABLE);
-      dispatch();
+      dispatch(handOff);
     } else if (st != DONE && (s & PERMIT) == 0) {
       STATE.setRelease(this, s | PERMIT);
     }

@@ -13,10 +13,12 @@ final class LocalRunQueue implements Runnable {
   /*
    * Implementation notes.
    *
-   * Direct hand-off: the fiber woken last waits in `next`, not at the tail, and runs as soon
-   * as the current slice ends, ahead of the FIFO (a fiber it displaces goes to the tail). A
-   * send to a receiver parked on the same carrier thus switches straight to the receiver
-   * once the sender parks, as in occam/CCSP, while the pair's data is still in cache.
+   * Direct hand-off: a fiber woken by a channel hand-off on its own carrier (handOff()) waits
+   * in `next`, not at the tail, and runs as soon as the current slice ends, ahead of the FIFO
+   * (a fiber it displaces goes to the tail). A send to a receiver parked on the same carrier
+   * thus switches straight to the receiver once the sender parks, as in occam/CCSP, while the
+   * pair's data is still in cache. Other wake-ups and starts (add()) keep FIFO order: a parent
+   * that starts children and joins them would otherwise be woken after each child.
    * Fairness: after HANDOFF_BOUND slices taken from `next` in a row, the FIFO's head runs
    * first, so two fibers that keep waking each other cannot starve the others.
    */
@@ -40,6 +42,12 @@ final class LocalRunQueue implements Runnable {
 
   /* A queued fiber is runnable, so its aux (the blocker of its last park) is free to link the queue. */
   void add(Fiber f) {
+    f.aux = null;
+    append(f);
+  }
+
+  /* Queues f to run right after the current slice, ahead of the FIFO (see the notes). */
+  void handOff(Fiber f) {
     f.aux = null;
     Fiber displaced = next;
     next = f;

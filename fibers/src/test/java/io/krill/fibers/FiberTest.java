@@ -433,7 +433,7 @@ class FiberTest {
     s.run();
   }
   @Test
-  void eventLoop_sameLoopWakes_lastWokenRunsFirstThenWakeOrder() {
+  void eventLoop_sameLoopWakes_runInWakeOrder() {
     try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
       List<Integer> order = new CopyOnWriteArrayList<>();
       Fiber main = Fiber.builder().scheduler(s).start(() -> {
@@ -457,8 +457,7 @@ class FiberTest {
       });
       join(main);
       assertThat(main.isDone()).isTrue();
-      // The fiber woken last takes the hand-off slot (see LocalRunQueue); the others run in wake order.
-      assertThat(order).containsExactly(0, 4, 3, 2, 1);
+      assertThat(order).containsExactly(4, 3, 2, 1, 0); // plain unparks keep FIFO order; only channel hand-offs jump it
     }
   }
 
