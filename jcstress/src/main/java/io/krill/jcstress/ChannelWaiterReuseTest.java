@@ -5,8 +5,6 @@ import io.krill.fibers.Continuation;
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
 import io.krill.fibers.Suspendable;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Expect;
@@ -27,9 +25,6 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "a value lost, duplicated or torn")
 @State
 public class ChannelWaiterReuseTest {
-  /** How long the arbiter waits for the receiver before it reports what arrived. */
-  static final long PATIENCE_SECONDS = 10;
-
   private static final FiberScheduler LOOP = FiberScheduler.eventLoop(1);
 
   private final Channel<Integer> channel = Channel.rendezvous();
@@ -53,10 +48,7 @@ public class ChannelWaiterReuseTest {
 
   @Arbiter
   public void arrived(II_Result r) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
-    while (!receiver.isDone() && System.nanoTime() - deadline < 0) {
-      LockSupport.parkNanos(10_000);
-    }
+    Patience.finishes(receiver);
     r.r1 = received[0];
     r.r2 = received[1];
   }

@@ -2,8 +2,6 @@ package io.krill.jcstress;
 
 import io.krill.fibers.Fiber;
 import io.krill.fibers.FiberScheduler;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Expect;
@@ -17,16 +15,13 @@ import org.openjdk.jcstress.infra.results.I_Result;
  * one park; one actor starts it (its carrier then runs it and commits the park with plain
  * stores), the other unparks it from another thread at the same time: before the start, while
  * it runs, between its park and the commit, or after. In every order the fiber finishes.
- * Result: 1 if it finished within {@link #PATIENCE_SECONDS}.
+ * Result: 1 if it finished within {@link Patience#SECONDS}.
  */
 @JCStressTest
 @Outcome(id = "1", expect = Expect.ACCEPTABLE, desc = "the park ended")
 @Outcome(id = "0", expect = Expect.FORBIDDEN, desc = "wake-up lost: the fiber stayed parked")
 @State
 public class FiberRemoteUnparkTest {
-  /** How long the arbiter waits for the fiber before it calls the wake-up lost. */
-  static final long PATIENCE_SECONDS = 10;
-
   private static final FiberScheduler LOOP = FiberScheduler.eventLoop(1);
 
   private final Fiber fiber = Fiber.builder().scheduler(LOOP).unstarted(Fiber::park);
@@ -43,10 +38,6 @@ public class FiberRemoteUnparkTest {
 
   @Arbiter
   public void finished(I_Result r) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
-    while (!fiber.isDone() && System.nanoTime() - deadline < 0) {
-      LockSupport.parkNanos(10_000);
-    }
-    r.r1 = fiber.isDone() ? 1 : 0;
+    r.r1 = Patience.finishes(fiber) ? 1 : 0;
   }
 }
