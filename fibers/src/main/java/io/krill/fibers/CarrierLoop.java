@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * woken from other threads through an inbox of its own, and that spins briefly before it
  * sleeps in the kernel when such wake-ups have been arriving.
  *
- * <p>Thread-safe: {@link #submitFiber(Runnable)} may be called from any thread; everything
- * else runs on the loop's own thread.
+ * <p>Thread-safe: {@link #post(Fiber)} and {@link #submitFiber(Runnable)} may be called from
+ * any thread; everything else runs on the loop's own thread.
  */
 final class CarrierLoop extends SingleThreadIoEventLoop implements Home {
   /*
@@ -27,7 +27,9 @@ final class CarrierLoop extends SingleThreadIoEventLoop implements Home {
    * thread on the waker's carrier). CSP-style fibers on two loops hand over like this all the
    * time.
    *
-   * How: each loop has an inbox (an MPSC queue) for fibers submitted by other threads, and a
+   * How: each loop has an inbox (an MPSC queue) for fibers that other threads started or
+   * woke (the requests wait in the fiber's `signals`, see Fiber; the loop applies them when it
+   * takes the fiber from the inbox, so only the loop writes its fibers' state), and a
    * volatile `awake` flag that is true while the loop is not, and is not about to be, blocked
    * in its I/O poll. A submitter that sees the loop awake only enqueues: no task, no wake-up
    * system call; the loop drains its inbox at the top of every I/O turn. A submitter that sees
@@ -64,7 +66,7 @@ final class CarrierLoop extends SingleThreadIoEventLoop implements Home {
   private static final AtomicIntegerFieldUpdater<CarrierLoop> DRAIN_PENDING =
       AtomicIntegerFieldUpdater.newUpdater(CarrierLoop.class, "drainPending");
 
-  private final Queue<Runnable> inbox = PlatformDependent.newMpscQueue();
+  private final Queue<Fiber> inbox = PlatformDependent.newMpscQueue();
   private final Runnable drainTask = this::drainFromTask;
   private volatile boolean awake;
   private volatile int drainPending;
@@ -121,15 +123,22 @@ final class CarrierLoop extends SingleThreadIoEventLoop implements Home {
   }
 
   /**
-   * Makes a runnable fiber run on this loop. Callable from any thread.
+   * Makes a runnable fiber run on this loop: a task on the loop's queue. Callable from any
+   * thread; fibers homed here are submitted only by the loop itself (others {@link #post}).
    *
    * @param fiber the fiber (its {@code run()} runs one slice)
    */
   void submitFiber(Runnable fiber) {
-    if (inEventLoop()) {
-      execute(fiber); // no wake-up needed: the loop runs its tasks before it polls again
-      return;
-    }
+    execute(fiber); // on the loop no wake-up is needed: it runs its tasks before it polls again
+  }
+
+  /**
+   * Makes the loop take {@code fiber}'s pending start or wake-up requests soon. Called by the
+   * thread that raised the first pending request, from any thread but the loop's.
+   *
+   * @param fiber a fiber homed on this loop
+   */
+  void post(Fiber fiber) {
     inbox.offer(fiber);
     if (!awake && drainPending == 0 && DRAIN_PENDING.compareAndSet(this, 0, 1)) {
       execute(drainTask);
@@ -143,11 +152,11 @@ final class CarrierLoop extends SingleThreadIoEventLoop implements Home {
 
   private void drainInbox() {
     for (int budget = DRAIN_BUDGET; budget > 0; budget--) {
-      Runnable r = inbox.poll();
-      if (r == null) {
+      Fiber f = inbox.poll();
+      if (f == null) {
         return;
       }
-      r.run();
+      f.takeSignals();
     }
     if (!inbox.isEmpty() && DRAIN_PENDING.compareAndSet(this, 0, 1)) {
       execute(drainTask); // the rest after the loop's I/O and tasks

@@ -19,6 +19,13 @@ final class CarrierThread extends FastThreadLocalThread {
   LocalRunQueue runQueue;
 
   /**
+   * A decided waiter that the next blocking channel operation of a fiber on this carrier reuses
+   * (see Waiter), or null. Only this thread uses it: one spare per carrier instead of one per
+   * fiber keeps a parked fiber small.
+   */
+  Waiter spareWaiter;
+
+  /**
    * Creates a carrier thread.
    *
    * @param task what the thread runs

@@ -63,7 +63,7 @@ public final class Channel<T> {
   private final WaitQueue senders = new WaitQueue();
   private final WaitQueue receivers = new WaitQueue();
   private boolean closed;
-  private Waiter woken;
+  private Object woken; // the strand a locked step completed, to wake after the unlock
 
   private Channel(int capacity, String name) {
     this.capacity = capacity;
@@ -165,6 +165,7 @@ public final class Channel<T> {
       if (w.closed) {
         throw closedException("send");
       }
+      Waiter.recycle(w);
     }
   }
 
@@ -203,6 +204,7 @@ public final class Channel<T> {
         throw closedException("receive");
       }
       x = w.item;
+      Waiter.recycle(w);
     }
     return (T) x;
   }
@@ -257,18 +259,21 @@ public final class Channel<T> {
    * @return true if this call closed the channel, false if it was closed already
    */
   public boolean close() {
-    Waiter first;
+    java.util.List<Object> strands = new java.util.ArrayList<>();
     lock();
     try {
       if (closed) {
         return false;
       }
       closed = true;
-      first = receivers.claimAll(true, senders.claimAll(true, null));
+      senders.claimAllInto(true, strands);
+      receivers.claimAllInto(true, strands);
     } finally {
       unlock();
     }
-    Waiter.wakeAll(first);
+    for (Object strand : strands) {
+      Strand.wake(strand);
+    }
     return true;
   }
 
@@ -285,7 +290,7 @@ public final class Channel<T> {
     try {
       r = offerLocked(item);
       if (r == FULL) {
-        w = new Waiter(Strand.current(), item);
+        w = waiter(item);
         senders.add(w);
       }
     } finally {
@@ -303,7 +308,7 @@ public final class Channel<T> {
     try {
       x = pollLocked();
       if (x == EMPTY) {
-        Waiter w = new Waiter(Strand.current(), null);
+        Waiter w = waiter(null);
         receivers.add(w);
         x = w;
       }
@@ -314,6 +319,21 @@ public final class Channel<T> {
       throw closedException("receive");
     }
     return x;
+  }
+
+  /* A waiter for the current strand: the carrier's spare for a fiber (see Waiter), else a new one. Caller holds the lock. */
+  private static Waiter waiter(Object item) {
+    Thread t = Thread.currentThread();
+    if (t instanceof CarrierThread) {
+      CarrierThread c = (CarrierThread) t;
+      Waiter w = c.spareWaiter;
+      if (w != null && c.stack instanceof Fiber) {
+        c.spareWaiter = null;
+        w.reopen(c.stack, item);
+        return w;
+      }
+    }
+    return new Waiter(Strand.current(), item);
   }
 
   /**
@@ -328,8 +348,9 @@ public final class Channel<T> {
     Waiter r;
     while ((r = receivers.pollOpen()) != null) {
       r.item = item;
-      if (r.claim()) {
-        woken = r;
+      Object strand = r.strand; // before the claim: a decided waiter may be recycled at once
+      if (r.claimLocked()) {
+        woken = strand;
         return OK;
       }
     }
@@ -349,28 +370,31 @@ public final class Channel<T> {
   Object pollLocked() {
     if (buffer != null && !buffer.isEmpty()) {
       Object item = buffer.pollFirst();
-      Waiter s = claimSender();
-      if (s != null) {
-        buffer.addLast(s.item);
+      Object refill = claimSender();
+      if (refill != EMPTY) {
+        buffer.addLast(refill);
       }
       return item;
     }
-    Waiter s = claimSender();
-    if (s != null) {
-      return s.item;
+    Object item = claimSender();
+    if (item != EMPTY) {
+      return item;
     }
     return closed ? CLOSED : EMPTY;
   }
 
-  private Waiter claimSender() {
+  /* @return the item of the first open sender, whose waiter this claimed; or EMPTY */
+  private Object claimSender() {
     Waiter s;
     while ((s = senders.pollOpen()) != null) {
-      if (s.claim()) {
-        woken = s;
-        return s;
+      Object item = s.item; // before the claim: a decided waiter may be recycled at once
+      Object strand = s.strand;
+      if (s.claimLocked()) {
+        woken = strand;
+        return item;
       }
     }
-    return null;
+    return EMPTY;
   }
 
   /** Parks {@code w} in the queue of senders (send) or receivers. Caller holds the lock. */
@@ -402,11 +426,13 @@ public final class Channel<T> {
 
   /** Unlocks, then wakes the strand that a locked step completed, if any. */
   void unlockAndWake() {
-    Waiter w = woken;
+    Object strand = woken;
     woken = null;
     unlock();
-    if (w != null) {
-      Strand.wake(w.strand);
+    if (strand instanceof Fiber) {
+      ((Fiber) strand).unparkHandOff(); // on the same carrier the receiver (or sender) runs next
+    } else if (strand != null) {
+      Strand.wake(strand);
     }
   }
 

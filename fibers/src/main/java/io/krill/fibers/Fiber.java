@@ -1,12 +1,13 @@
 package io.krill.fibers;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
@@ -34,12 +35,28 @@ public final class Fiber extends Stack implements Runnable {
   /*
    * Implementation notes.
    *
-   * `state` packs the scheduling state (low 3 bits) and the park permit (PERMIT bit). The
-   * owner moves RUNNING -> PARKING, then unwinds; after the slice returns, run() moves
-   * PARKING -> PARKED. unpark() moves PARKED -> RUNNABLE and submits, or, for any other
-   * state, sets PERMIT. If the permit arrives during PARKING, the CAS PARKING -> PARKED
-   * fails and run() resubmits at once, so no wake-up is lost and a fiber is never submitted
-   * twice: every submission passes through a successful CAS into RUNNABLE.
+   * Two words. `state` packs the scheduling state (low 3 bits), the park permit (PERMIT) and
+   * CANCEL_THROWN. `signals` holds what other threads tell the fiber: STARTED and CANCELLED
+   * (set once, never cleared) and the pending requests WAKE and START.
+   *
+   * A fiber of an event-loop scheduler is carrier-confined: only its home loop's thread ever
+   * writes `state`, so start, run, park, commit and a local unpark are plain reads and release
+   * stores, with no atomic instruction (other threads only read `state`, racily, for isDone()
+   * and dumps). Any other thread that unparks or starts it sets WAKE or START in `signals`
+   * with a CAS, and the one whose CAS raised the first pending request posts the fiber to the
+   * home loop's inbox; the loop then applies the requests as a local unpark or start
+   * (takeSignals). A remote unpark therefore never races the park commit: the commit is the
+   * owner's plain store, and the wake-up waits in `signals` and the inbox until the owner
+   * takes it. beginPark also takes a pending WAKE itself, as a permit, so a park after a remote
+   * unpark returns at once, as it does after a local one.
+   *
+   * Fibers of other schedulers may run on any worker, so they keep the shared protocol on
+   * `state`: every transition is a CAS. The owner moves RUNNING -> PARKING, then unwinds;
+   * after the slice returns, run() moves PARKING -> PARKED. unpark() moves PARKED -> RUNNABLE
+   * and submits, or, for any other state, sets PERMIT. If the permit arrives during PARKING,
+   * the CAS PARKING -> PARKED fails and run() resubmits at once, so no wake-up is lost and a
+   * fiber is never submitted twice: every submission passes through a successful CAS into
+   * RUNNABLE.
    *
    * `aux` is the blocker while parked, the carrier-local run queue's link while queued there
    * (a queued fiber is runnable, so it has no blocker), and the outcome (result or Throwable)
@@ -57,14 +74,33 @@ public final class Fiber extends Stack implements Runnable {
   private static final int DONE = 6;
   private static final int STATE_MASK = 7;
   private static final int PERMIT = 8;
-  private static final int CANCELLED = 16;
-  private static final int CANCEL_THROWN = 32;
+  private static final int CANCEL_THROWN = 16;
 
-  private static final AtomicIntegerFieldUpdater<Fiber> STATE = AtomicIntegerFieldUpdater.newUpdater(Fiber.class, "state");
+  /* Bits of `signals`. */
+  private static final int STARTED = 1;
+  private static final int CANCELLED = 2;
+  private static final int WAKE = 4;
+  private static final int START = 8;
+  private static final int REQUESTS = WAKE | START;
+
+  private static final VarHandle STATE;
+  private static final VarHandle SIGNALS;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      STATE = lookup.findVarHandle(Fiber.class, "state", int.class);
+      SIGNALS = lookup.findVarHandle(Fiber.class, "signals", byte.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private static final AtomicLong IDS = new AtomicLong();
 
   final transient Object home;
   private volatile int state;
+  private volatile byte signals; // a byte: it fits in the tail of Stack's fields, so a fiber stays 56 bytes
   volatile Object joiners = Joiner.NONE; // see Joiner
   Object aux; // the blocker of the last park; the link of a LocalRunQueue; the outcome once done
   private volatile Extras extras;
@@ -200,15 +236,27 @@ public final class Fiber extends Stack implements Runnable {
    * @throws IllegalStateException if it was started already
    */
   public void start() {
-    int s;
+    byte g;
     do {
-      s = state;
-      if ((s & STATE_MASK) != NEW) {
+      g = signals;
+      if ((g & STARTED) != 0) {
         throw new IllegalStateException("fiber " + name() + ": started already");
       }
-    } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE));
+    } while (!SIGNALS.compareAndSet(this, g, (byte) (g | STARTED)));
     sched().registered(this);
-    dispatch();
+    CarrierLoop loop = confinedLoop();
+    if (loop == null) {
+      int s;
+      do {
+        s = state;
+      } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE));
+      dispatch();
+    } else if (loop.inEventLoop()) {
+      STATE.setRelease(this, (state & ~STATE_MASK) | RUNNABLE);
+      dispatch();
+    } else {
+      request(START, loop);
+    }
   }
 
   // ------------------------------------------------------------------ identity
@@ -259,7 +307,7 @@ public final class Fiber extends Stack implements Runnable {
 
   /** @return true once {@link #cancel()} was called */
   public boolean isCancelled() {
-    return (state & CANCELLED) != 0;
+    return (signals & CANCELLED) != 0;
   }
 
   @Override
@@ -289,6 +337,12 @@ public final class Fiber extends Stack implements Runnable {
   FiberScheduler sched() {
     Object h = home;
     return h instanceof FiberScheduler ? (FiberScheduler) h : ((Home) h).scheduler();
+  }
+
+  /* @return the home loop whose thread alone writes `state` (see the notes), or null when `state` is shared */
+  private CarrierLoop confinedLoop() {
+    Object h = home;
+    return h instanceof CarrierLoop ? (CarrierLoop) h : null;
   }
 
   // ------------------------------------------------------------------ running (scheduler side)
@@ -325,12 +379,21 @@ public final class Fiber extends Stack implements Runnable {
 
   /* Makes a RUNNABLE fiber run: on the local queue when woken on its own loop inside a slice. */
   private void dispatch() {
+    dispatch(false);
+  }
+
+  /* handOff: run right after the current slice (LocalRunQueue's direct hand-off) instead of in FIFO order. */
+  private void dispatch(boolean handOff) {
     Thread t = Thread.currentThread();
     if (t instanceof CarrierThread) {
       CarrierThread c = (CarrierThread) t;
       LocalRunQueue q = c.runQueue;
       if (q != null && q.draining && c.loop() == home) {
-        q.add(this);
+        if (handOff) {
+          q.handOff(this);
+        } else {
+          q.add(this);
+        }
         return;
       }
     }
@@ -338,10 +401,14 @@ public final class Fiber extends Stack implements Runnable {
   }
 
   void runSlice(CarrierThread carrier) {
-    int s;
-    do {
-      s = state;
-    } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNING));
+    if (home instanceof CarrierLoop) {
+      STATE.setRelease(this, (state & ~STATE_MASK) | RUNNING);
+    } else {
+      int s;
+      do {
+        s = state;
+      } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNING));
+    }
     if (carrier != null) {
       carrier.sliceStarted(this);
     }
@@ -367,6 +434,25 @@ public final class Fiber extends Stack implements Runnable {
   }
 
   private void afterSuspend() {
+    if (home instanceof CarrierLoop) {
+      int s = state;
+      int st = s & STATE_MASK;
+      if (st == PARKING) {
+        if ((s & PERMIT) == 0) {
+          STATE.setRelease(this, (s & ~STATE_MASK) | PARKED);
+        } else {
+          STATE.setRelease(this, (s & ~(STATE_MASK | PERMIT)) | RUNNABLE);
+          dispatch();
+        }
+        return;
+      }
+      if (st == YIELDING) {
+        STATE.setRelease(this, (s & ~STATE_MASK) | RUNNABLE);
+        sched().submit(this);
+        return;
+      }
+      throw suspendedIn();
+    }
     for (;;) {
       int s = state;
       int st = s & STATE_MASK;
@@ -385,18 +471,27 @@ public final class Fiber extends Stack implements Runnable {
           return;
         }
       } else {
-        throw new IllegalStateException("fiber " + name() + ": suspended in state " + stateName()
-            + " (a raw Continuation.suspend() inside a fiber is not supported)");
+        throw suspendedIn();
       }
     }
   }
 
+  private IllegalStateException suspendedIn() {
+    return new IllegalStateException("fiber " + name() + ": suspended in state " + stateName()
+        + " (a raw Continuation.suspend() inside a fiber is not supported)");
+  }
+
   private void complete(Object outcome) {
     aux = outcome;
-    int s;
-    do {
-      s = state;
-    } while (!STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | DONE));
+    if (home instanceof CarrierLoop) {
+      // A release store suffices: Joiner.wakeAll's getAndSet below orders it before the joiners' checks.
+      STATE.setRelease(this, (state & ~(STATE_MASK | PERMIT)) | DONE);
+    } else {
+      int s;
+      do {
+        s = state;
+      } while (!STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | DONE));
+    }
     sched().finished(this);
     Joiner.wakeAll(this);
   }
@@ -458,9 +553,22 @@ public final class Fiber extends Stack implements Runnable {
 
   /** @return true if the fiber must suspend; false if a permit or cancellation ends the park at once */
   private boolean beginPark(Object blocker) {
+    if (home instanceof CarrierLoop) {
+      if ((signals & (CANCELLED | WAKE)) != 0 && signalledPark()) {
+        return false;
+      }
+      int s = state;
+      if ((s & PERMIT) != 0) {
+        STATE.setRelease(this, s & ~PERMIT);
+        return false;
+      }
+      STATE.setRelease(this, (s & ~STATE_MASK) | PARKING);
+      aux = blocker;
+      return true;
+    }
     for (;;) {
       int s = state;
-      if ((s & (CANCELLED | CANCEL_THROWN)) == CANCELLED) {
+      if ((signals & CANCELLED) != 0 && (s & CANCEL_THROWN) == 0) {
         return false;
       }
       if ((s & PERMIT) != 0) {
@@ -474,13 +582,32 @@ public final class Fiber extends Stack implements Runnable {
     }
   }
 
+  /*
+   * For a confined fiber: a park that ends at once because of a pending cancellation, or a
+   * remote wake-up not taken yet, which this takes as a permit (its inbox entry then finds
+   * nothing to do).
+   */
+  private boolean signalledPark() {
+    if ((signals & CANCELLED) != 0 && (state & CANCEL_THROWN) == 0) {
+      return true;
+    }
+    return ((byte) SIGNALS.getAndBitwiseAnd(this, (byte) ~WAKE) & WAKE) != 0;
+  }
+
   /* Throws the cancellation once: later parks (in finally blocks, say) wait normally. */
   private void afterPark() {
     aux = null;
+    if ((signals & CANCELLED) == 0) {
+      return;
+    }
     for (;;) {
       int s = state;
-      if ((s & (CANCELLED | CANCEL_THROWN)) != CANCELLED) {
+      if ((s & CANCEL_THROWN) != 0) {
         return;
+      }
+      if (home instanceof CarrierLoop) {
+        STATE.setRelease(this, s | CANCEL_THROWN);
+        throw new FiberCancelledException(name());
       }
       if (STATE.compareAndSet(this, s, s | CANCEL_THROWN)) {
         throw new FiberCancelledException(name());
@@ -565,10 +692,14 @@ public final class Fiber extends Stack implements Runnable {
       return;
     }
     Fiber f = (Fiber) s;
-    int st;
-    do {
-      st = f.state;
-    } while (!STATE.compareAndSet(f, st, (st & ~STATE_MASK) | YIELDING));
+    if (f.home instanceof CarrierLoop) {
+      STATE.setRelease(f, (f.state & ~STATE_MASK) | YIELDING);
+    } else {
+      int st;
+      do {
+        st = f.state;
+      } while (!STATE.compareAndSet(f, st, (st & ~STATE_MASK) | YIELDING));
+    }
     Stack.suspendCurrent();
   }
 
@@ -577,6 +708,16 @@ public final class Fiber extends Stack implements Runnable {
    * Callable from any thread.
    */
   public void unpark() {
+    Object h = home;
+    if (h instanceof CarrierLoop) {
+      CarrierLoop loop = (CarrierLoop) h;
+      if (loop.inEventLoop()) {
+        unparkLocal();
+      } else if ((state & STATE_MASK) != DONE) {
+        request(WAKE, loop);
+      }
+      return;
+    }
     for (;;) {
       int s = state;
       int st = s & STATE_MASK;
@@ -594,6 +735,83 @@ public final class Fiber extends Stack implements Runnable {
   }
 
   /**
+   * Unparks this fiber after a channel handed it an item: like {@link #unpark()}, but on the
+   * fiber's own carrier it runs right after the current slice (a direct hand-off).
+   */
+  void unparkHandOff() {
+    Object h = home;
+    if (h instanceof CarrierLoop && ((CarrierLoop) h).inEventLoop()) {
+      unparkLocal(true);
+    } else {
+      unpark();
+    }
+  }
+
+  /* unpark() of a confined fiber on its own carrier: plain reads and release stores. */
+  private void unparkLocal() {
+    unparkLocal(false);
+  }
+
+  private void unparkLocal(boolean handOff) {
+    int s = state;
+    int st = s & STATE_MASK;
+    if (st == PARKED) {
+      STATE.setRelease(this, (s & ~STATE_MASK) | RUNNABLE);
+      dispatch(handOff);
+    } else if (st != DONE && (s & PERMIT) == 0) {
+      STATE.setRelease(this, s | PERMIT);
+    }
+  }
+
+  /*
+   * From a thread other than the home loop's: records the request in `signals`; the thread
+   * that raises the first pending request posts the fiber to the loop's inbox (see the notes).
+   */
+  private void request(int bit, CarrierLoop loop) {
+    byte g;
+    do {
+      g = signals;
+      if ((g & bit) != 0) {
+        return;
+      }
+    } while (!SIGNALS.compareAndSet(this, g, (byte) (g | bit)));
+    if ((g & REQUESTS) == 0) {
+      loop.post(this);
+    }
+  }
+
+  /**
+   * Applies the pending remote requests as a local start or unpark, and runs the fiber if that
+   * made it runnable. On the home loop's thread, outside any slice of this fiber: the inbox
+   * calls it.
+   */
+  void takeSignals() {
+    int g = (byte) SIGNALS.getAndBitwiseAnd(this, (byte) ~REQUESTS);
+    int s = state;
+    int st = s & STATE_MASK;
+    int n = s;
+    if ((g & START) != 0 && st == NEW) {
+      st = RUNNABLE;
+      n = (n & ~STATE_MASK) | RUNNABLE;
+    }
+    if ((g & WAKE) != 0) {
+      if (st == PARKED) {
+        st = RUNNABLE;
+        n = (n & ~STATE_MASK) | RUNNABLE;
+      } else if (st != DONE) {
+        n |= PERMIT;
+      }
+    }
+    if (n == s) {
+      return;
+    }
+    STATE.setRelease(this, n);
+    if (st == RUNNABLE && (s & STATE_MASK) != RUNNABLE) {
+      run();
+    }
+  }
+
+  /**
    * Resumes this fiber now, on the calling thread, if it is parked and the caller is its home
    * event loop running no fiber slice: for I/O handlers that just completed what the fiber
    * waits for, so the fiber runs at once instead of after a hop through the loop's task queue
@@ -607,16 +825,15 @@ public final class Fiber extends Stack implements Runnable {
    * @return true if the fiber ran a slice here; false if nothing was done (call {@link #unpark()})
    */
   public boolean resumeHere() {
-    if (!(sched() instanceof EventLoopScheduler)
-        || !(home instanceof io.netty.util.concurrent.EventExecutor)
-        || !((io.netty.util.concurrent.EventExecutor) home).inEventLoop()
-        || Stack.current() != Stack.NONE) {
+    CarrierLoop loop = confinedLoop();
+    if (loop == null || !loop.inEventLoop() || Stack.current() != Stack.NONE) {
       return false;
     }
     int s = state;
-    if ((s & STATE_MASK) != PARKED || !STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE)) {
+    if ((s & STATE_MASK) != PARKED) {
       return false;
     }
+    STATE.setRelease(this, (s & ~STATE_MASK) | RUNNABLE);
     run();
     return true;
   }
@@ -626,13 +843,13 @@ public final class Fiber extends Stack implements Runnable {
    * {@link FiberCancelledException}, once. Callable from any thread.
    */
   public void cancel() {
-    int s;
+    byte g;
     do {
-      s = state;
-      if ((s & STATE_MASK) == DONE || (s & CANCELLED) != 0) {
+      g = signals;
+      if ((state & STATE_MASK) == DONE || (g & CANCELLED) != 0) {
         return;
       }
-    } while (!STATE.compareAndSet(this, s, s | CANCELLED));
+    } while (!SIGNALS.compareAndSet(this, g, (byte) (g | CANCELLED)));
     unpark();
   }
 
@@ -642,6 +859,10 @@ public final class Fiber extends Stack implements Runnable {
    * fiber's next blocking call throws the cancellation instead of losing it.
    */
   void rearmCancellation() {
+    if (home instanceof CarrierLoop) {
+      STATE.setRelease(this, state & ~CANCEL_THROWN);
+      return;
+    }
     int s;
     do {
       s = state;

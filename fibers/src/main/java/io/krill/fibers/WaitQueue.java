@@ -63,6 +63,24 @@ final class WaitQueue {
     return first;
   }
 
+  /**
+   * Claims every open waiter like {@link #claimAll(boolean, Waiter)}, collecting their strands
+   * instead of chaining the waiters: for queues of reusable waiters, whose links their owners
+   * may rewrite as soon as they see the decision.
+   *
+   * @param strands receives the strands to wake after the caller's unlock
+   */
+  void claimAllInto(boolean closed, java.util.List<Object> strands) {
+    Waiter w;
+    while ((w = pollOpen()) != null) {
+      w.closed = closed;
+      Object strand = w.strand; // before the claim: a decided waiter may be recycled at once
+      if (w.claim()) {
+        strands.add(strand);
+      }
+    }
+  }
+
   /** @return the first waiter, still linked, or null */
   Waiter peek() {
     return head;

@@ -1,6 +1,7 @@
 package io.krill.fibers;
 
-import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.Predicate;
 
 /**
@@ -25,6 +26,15 @@ final class Waiter {
    * will read: it lost, and it is dropped.
    *
    * `prev`, `next` and `queue` are guarded by the lock of whatever structure holds the queue.
+   *
+   * Single channel operations of fibers recycle their waiters: a fiber that sees its decision
+   * leaves the waiter as its carrier's spare (recycle()), and the next blocking send or receive
+   * on that carrier reopens it for its own fiber (reopen()), so a blocking operation allocates
+   * nothing. That is safe without a generation counter because a channel claims and aborts a
+   * single operation's waiter only under its own lock, and takes everything it needs from the
+   * waiter (the item, the strand to wake) before the claim: once the owner can see its
+   * decision, nobody else reads or writes the waiter again. The same lock makes the claim of a
+   * single operation a release store instead of a CAS (claimLocked()).
    */
   static final Object ABORTED = new Object() {
     @Override
@@ -36,11 +46,18 @@ final class Waiter {
   /** A deadline meaning "wait forever". */
   static final long NO_DEADLINE = Long.MAX_VALUE;
 
-  private static final AtomicReferenceFieldUpdater<Waiter, Object> DECISION =
-      AtomicReferenceFieldUpdater.newUpdater(Waiter.class, Object.class, "decision");
+  private static final VarHandle DECISION;
+
+  static {
+    try {
+      DECISION = MethodHandles.lookup().findVarHandle(Waiter.class, "decision", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   final Waiter owner;
-  final Object strand;
+  Object strand; // changes only when reopened, under the channel's lock
   final int index;
   Object item;
   boolean closed;
@@ -69,6 +86,46 @@ final class Waiter {
   /** @return true if this waiter won: the caller completes it and must wake {@link #strand} */
   boolean claim() {
     return DECISION.compareAndSet(owner, null, this);
+  }
+
+  /**
+   * Claims this waiter for a counterparty that holds the lock under which this waiter's wait is
+   * also aborted (a channel's): for a single operation a release store, for a select case a CAS.
+   *
+   * @return true if this waiter won: the caller completes it and must wake {@link #strand}
+   */
+  boolean claimLocked() {
+    if (owner != this) {
+      return claim();
+    }
+    if (decision != null) {
+      return false;
+    }
+    DECISION.setRelease(this, this);
+    return true;
+  }
+
+  /**
+   * Opens a recycled waiter again for another single operation. The caller holds the lock of
+   * the channel it will register with, which publishes these writes.
+   */
+  void reopen(Object newStrand, Object newItem) {
+    strand = newStrand;
+    item = newItem;
+    closed = false;
+    DECISION.set(this, null);
+  }
+
+  /**
+   * Leaves a decided single-operation waiter of the current fiber as its carrier's spare,
+   * dropping its item. Called by the waiter's own strand after it has read the outcome.
+   */
+  static void recycle(Waiter w) {
+    Thread t = Thread.currentThread();
+    if (t instanceof CarrierThread && w.owner == w && w.queue == null && w.decision != null) {
+      w.item = null;
+      ((CarrierThread) t).spareWaiter = w;
+    }
   }
 
   /** @return true if the owner's wait was still open and is now abandoned */

@@ -444,4 +444,81 @@ class ChannelTest extends CspTest {
     nodes.forEach(CspTestSupport::join);
     assertThat(delivered.get()).isEqualTo((long) tokens * (hops + 1));
   }
+
+  @Test
+  void receive_blockingRepeatedlyOnACarrier_recyclesWaitersAndDeliversEachItem() {
+    try (FiberScheduler loop = FiberScheduler.eventLoop(1)) {
+      Channel<String> ch = Channel.rendezvous();
+      List<String> got = new CopyOnWriteArrayList<>();
+      Map<Waiter, Boolean> spares = Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+      Fiber receiver = fiber(loop, "receiver", () -> {
+        for (int i = 0; i < 100; i++) {
+          got.add(ch.receive());
+          Waiter spare = ((CarrierThread) Thread.currentThread()).spareWaiter;
+          assertThat(spare.item).isNull(); // the spare does not keep the last item alive
+          spares.put(spare, true);
+        }
+      });
+      Fiber sender = fiber(loop, "sender", () -> {
+        for (int i = 0; i < 100; i++) {
+          ch.send("item " + i);
+        }
+      });
+      CspTestSupport.join(receiver);
+      CspTestSupport.join(sender);
+      assertThat(failureOf(receiver)).isNull();
+      assertThat(got).hasSize(100).first().isEqualTo("item 0");
+      assertThat(got).last().isEqualTo("item 99");
+      // The pair's blocked sends and receives take turns with two waiters: none is made per operation.
+      assertThat(spares.size()).isBetween(1, 2);
+    }
+  }
+
+  @Test
+  void send_waitingSendsClaimedOneByOne_eachDeliversItsOwnItem() {
+    Channel<Integer> ch = Channel.rendezvous();
+    fiber(s, "sender", () -> {
+      for (int i = 1; i <= 3; i++) {
+        ch.send(i);
+      }
+      ch.close();
+    });
+    List<Integer> got = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      s.runUntilIdle(); // the sender waits with item i + 1
+      fiber(s, "receiver " + i, () -> got.add(ch.receive()));
+    }
+    s.runUntilIdle();
+    assertThat(got).containsExactly(1, 2, 3);
+    assertThat(ch.isClosed()).isTrue();
+    assertQuiescent(s);
+  }
+
+  @Test
+  void close_wakesWaitersThatCompletedEarlierOperations_eachThrowsOnce() {
+    Channel<Integer> ch = Channel.rendezvous();
+    List<String> outcomes = new CopyOnWriteArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      int id = i;
+      fiber(s, "receiver " + i, () -> {
+        ch.send(-1); // first a completed operation
+        try {
+          ch.receive();
+          outcomes.add(id + " received");
+        } catch (ChannelClosedException e) {
+          outcomes.add(id + " closed");
+        }
+      });
+    }
+    fiber(s, "drain", () -> {
+      for (int i = 0; i < 3; i++) {
+        ch.receive();
+      }
+    });
+    s.runUntilIdle();
+    ch.close();
+    s.runUntilIdle();
+    assertThat(outcomes).containsExactlyInAnyOrder("0 closed", "1 closed", "2 closed");
+    assertQuiescent(s);
+  }
 }
