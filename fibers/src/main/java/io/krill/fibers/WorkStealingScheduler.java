@@ -35,9 +35,10 @@ final class WorkStealingScheduler extends FiberScheduler {
    */
   WorkStealingScheduler(int threads, boolean tracking) {
     super("krill-steal", tracking);
+    java.util.concurrent.atomic.AtomicInteger index = new java.util.concurrent.atomic.AtomicInteger();
     pool = new ForkJoinPool(threads, p -> {
       StealingWorker w = new StealingWorker(p);
-      w.setName(name() + "-" + w.getPoolIndex());
+      w.setName(name() + "-" + index.incrementAndGet()); // the pool index is not assigned yet here
       this.threads.add(w);
       return w;
     }, null, true);
@@ -72,7 +73,13 @@ final class WorkStealingScheduler extends FiberScheduler {
   }
 
   @Override
+  long steals() {
+    return pool.getStealCount();
+  }
+
+  @Override
   public void close() {
+    Supervision.closed(this);
     timer.shutdownNow();
     pool.shutdownNow();
   }
