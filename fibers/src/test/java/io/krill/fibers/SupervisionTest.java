@@ -115,7 +115,7 @@ class SupervisionTest {
       assertThat((String) server.invoke(name, "dumpFibersJson", null, null)).contains("\"name\":\"dumped\"");
       server.setAttribute(name, new javax.management.Attribute("WatchdogThresholdMillis", 250L));
       assertThat(s.watchdogThreshold()).isEqualTo(Duration.ofMillis(250));
-      ch.close();
+      f.cancel();
       Continuation.runOnThread(f::join);
       s.close();
       if (!(s instanceof PoolScheduler)) { // a user's close() cannot unregister: its MBean goes once the scheduler is collected
