@@ -101,7 +101,7 @@ public final class Blocking {
       return task.call();
     }
     FiberScheduler scheduler = fiber.scheduler();
-    FiberEvents.BlockingQueueWait wait = FiberEvents.queueWaitStarted(fiber, POOL.getQueue().size());
+    FiberEvents.BlockingQueueWait wait = FiberEvents.queueWaitStarted(fiber);
     FutureTask<T> future = new FutureTask<>(task) {
       @Override
       public void run() {

@@ -169,14 +169,14 @@ final class FiberEvents {
   }
 
   /** @return a started queue-wait event, or null when none is recorded */
-  static BlockingQueueWait queueWaitStarted(Fiber f, int queued) {
+  static BlockingQueueWait queueWaitStarted(Fiber f) {
     BlockingQueueWait e = new BlockingQueueWait();
     if (!e.isEnabled()) {
       return null;
     }
     e.begin();
     e.fiberName = f.name();
-    e.queued = queued;
+    e.queued = Blocking.queued();
     return e;
   }
 
