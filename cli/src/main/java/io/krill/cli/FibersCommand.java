@@ -61,7 +61,8 @@ final class FibersCommand implements Callable<Integer> {
         System.out.print(dump(pid, json));
         return 0;
       } catch (AttachNotSupportedException | IOException | IllegalStateException e) {
-        System.err.println("krill fibers dump: cannot read the fibers of process " + pid + ": " + e.getMessage());
+        String why = String.valueOf(e.getMessage()).replaceAll("\\s*\\R\\s*", " "); // RMI nests causes over lines
+        System.err.println("krill fibers dump: cannot read the fibers of process " + pid + ": " + why);
         return 1;
       }
     }

@@ -8,6 +8,11 @@ import java.util.List;
  * Opt-in check ({@code -Dkrill.verify=true}) that every frame a suspension unwinds through
  * was woven. Without it, an unwoven frame silently loses its state; with it, the suspension
  * fails with an {@link IllegalStateException} naming each such frame.
+ *
+ * <p>A debugging mode: it walks the real Java stack ({@link StackWalker}) at every
+ * suspension, about 20 µs for 15 frames here against 40–80 ns for the suspension, so code that
+ * suspends often runs hundreds of times slower with it. No cheaper check is exact: only the
+ * walk sees a frame that was not woven (such a frame leaves no trace in the continuation).
  */
 final class RuntimeVerifier {
   /** Whether the check runs; read once at class initialization. */
