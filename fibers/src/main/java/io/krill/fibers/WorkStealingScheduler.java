@@ -57,8 +57,21 @@ final class WorkStealingScheduler extends FiberScheduler {
 
   @Override
   protected BooleanSupplier schedule(Runnable task, long delayNanos) {
-    ScheduledFuture<?> f = timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
-    return () -> f.cancel(false);
+    // FutureTask.cancel(false) answers true even while the task runs: a claim decides who wins, so a
+    // cancel after the task started (the woken fiber cancelling its own timer) answers false.
+    java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+    ScheduledFuture<?> f = timer.schedule(() -> {
+      if (claimed.compareAndSet(false, true)) {
+        task.run();
+      }
+    }, delayNanos, TimeUnit.NANOSECONDS);
+    return () -> {
+      if (!claimed.compareAndSet(false, true)) {
+        return false;
+      }
+      f.cancel(false);
+      return true;
+    };
   }
 
   @Override

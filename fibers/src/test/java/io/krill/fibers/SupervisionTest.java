@@ -90,6 +90,35 @@ class SupervisionTest {
     }
   }
 
+  /* Parked on a timer and on the blocking pool for longer than two detector periods: no false report. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("kinds")
+  void runMain_timersAndBlockingCallsWithoutTracking_noFalseDeadlock(String kind,
+      BiFunction<Integer, Boolean, FiberScheduler> factory) throws Exception {
+    try (FiberScheduler s = factory.apply(2, false)) {
+      long period = Fibers.DEADLOCK_CHECK_PERIOD.toMillis();
+      List<String> done = new CopyOnWriteArrayList<>();
+      Fibers.runMain(s, true, () -> {
+        Fiber sleeper = Fiber.builder().name("sleeper").start(() -> {
+          Fiber.sleep(Duration.ofMillis(3 * period));
+          done.add("slept");
+        });
+        try {
+          Blocking.call(() -> {
+            Thread.sleep(3 * period);
+            return null;
+          });
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+        done.add("blocked");
+        sleeper.join();
+      });
+      assertThat(done).containsExactlyInAnyOrder("slept", "blocked");
+      assertThat(s.timers.sum()).isZero();
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("kinds")
   void dump_parkedFiber_inTextJsonAndMBean(String kind, BiFunction<Integer, Boolean, FiberScheduler> factory)

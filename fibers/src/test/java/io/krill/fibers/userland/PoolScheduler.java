@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -50,8 +51,20 @@ public final class PoolScheduler extends FiberScheduler {
 
   @Override
   protected BooleanSupplier schedule(Runnable task, long delayNanos) {
-    ScheduledFuture<?> f = timer.schedule(() -> pool.execute(task), delayNanos, TimeUnit.NANOSECONDS);
-    return () -> f.cancel(false);
+    // The canceller must learn whether it prevented the task: FutureTask.cancel answers true while it runs.
+    AtomicBoolean claimed = new AtomicBoolean();
+    ScheduledFuture<?> f = timer.schedule(() -> {
+      if (claimed.compareAndSet(false, true)) {
+        pool.execute(task);
+      }
+    }, delayNanos, TimeUnit.NANOSECONDS);
+    return () -> {
+      if (!claimed.compareAndSet(false, true)) {
+        return false;
+      }
+      f.cancel(false);
+      return true;
+    };
   }
 
   @Override
