@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "krill", mixinStandardHelpOptions = true, version = "krill 0.1.0-SNAPSHOT",
     description = "Massively concurrent network programs on the JVM.",
     subcommands = {DemoCommand.class, WeaveCommand.class, ServeCommand.class,
-        io.krill.cli.bench.BenchCommand.class, DocsCommand.class})
+        io.krill.cli.bench.BenchCommand.class, DocsCommand.class, FibersCommand.class})
 public final class Krill implements Callable<Integer> {
   /** The exit status of a usage error. */
   static final int USAGE = 2;

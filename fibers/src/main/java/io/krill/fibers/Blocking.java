@@ -60,6 +60,16 @@ public final class Blocking {
     return pool;
   }
 
+  /** @return the pool's current number of threads */
+  static int poolSize() {
+    return POOL.getPoolSize();
+  }
+
+  /** @return calls waiting in the pool's queue */
+  static int queued() {
+    return POOL.getQueue().size();
+  }
+
   /**
    * Calls {@code task} on the blocking pool while the calling fiber parks.
    *
@@ -91,7 +101,14 @@ public final class Blocking {
       return task.call();
     }
     FiberScheduler scheduler = fiber.scheduler();
+    FiberEvents.BlockingQueueWait wait = FiberEvents.queueWaitStarted(fiber);
     FutureTask<T> future = new FutureTask<>(task) {
+      @Override
+      public void run() {
+        FiberEvents.queueWaitEnded(wait);
+        super.run();
+      }
+
       @Override
       protected void done() {
         scheduler.operationFinished();

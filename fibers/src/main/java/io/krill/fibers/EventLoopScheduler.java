@@ -164,6 +164,7 @@ final class EventLoopScheduler extends FiberScheduler {
 
   @Override
   public void close() {
+    Supervision.closed(this);
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
   }
 

@@ -244,6 +244,7 @@ public final class Fiber extends Stack implements Runnable {
       }
     } while (!SIGNALS.compareAndSet(this, g, (byte) (g | STARTED)));
     sched().registered(this);
+    FiberEvents.started(this);
     CarrierLoop loop = confinedLoop();
     if (loop == null) {
       int s;
@@ -315,6 +316,32 @@ public final class Fiber extends Stack implements Runnable {
     return "Fiber[" + name() + "," + stateName() + "]";
   }
 
+  /** @return new, runnable, running, parked, yielding or done (for dumps) */
+  String state() {
+    return stateName();
+  }
+
+  /** @return what the fiber waits on while parked (a racy read, for dumps), or null */
+  Object blocker() {
+    Object b = aux;
+    return b instanceof Failure || b instanceof Fiber ? null : b; // a run-queue link or an outcome is no blocker
+  }
+
+  /** @return the suspended frames while parked, innermost first, as "class.method"; empty otherwise */
+  List<String> frames() {
+    if (!isParked()) {
+      return List.of();
+    }
+    List<String> ids = frameIds();
+    List<String> out = new java.util.ArrayList<>(ids.size());
+    for (int i = ids.size() - 1; i >= 0; i--) {
+      String id = ids.get(i);
+      int hash = id.lastIndexOf('#');
+      out.add((hash < 0 ? id : id.substring(0, hash)).replace('/', '.'));
+    }
+    return out;
+  }
+
   private String stateName() {
     switch (state & STATE_MASK) {
       case NEW:
@@ -354,7 +381,7 @@ public final class Fiber extends Stack implements Runnable {
   public void run() {
     Thread t = Thread.currentThread();
     if (!(t instanceof CarrierThread)) {
-      runSlice(null);
+      Supervision.runSlice(this, t); // records the slice for the watchdog, as CarrierThread does
       return;
     }
     CarrierThread carrier = (CarrierThread) t;
@@ -493,6 +520,7 @@ public final class Fiber extends Stack implements Runnable {
       } while (!STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | DONE));
     }
     sched().finished(this);
+    FiberEvents.ended(this, outcome != null);
     Joiner.wakeAll(this);
   }
 
@@ -545,6 +573,7 @@ public final class Fiber extends Stack implements Runnable {
     }
     Fiber f = (Fiber) s;
     if (f.beginPark(blocker)) {
+      FiberEvents.parkStarted(f, blocker);
       Stack.beginCapture(f);
     } else {
       f.afterPark();
@@ -597,6 +626,7 @@ public final class Fiber extends Stack implements Runnable {
   /* Throws the cancellation once: later parks (in finally blocks, say) wait normally. */
   private void afterPark() {
     aux = null;
+    FiberEvents.parkEnded(this);
     if ((signals & CANCELLED) == 0) {
       return;
     }
@@ -633,14 +663,15 @@ public final class Fiber extends Stack implements Runnable {
       return;
     }
     FiberScheduler s = f.sched();
-    if (s.tracking) {
+    boolean counted = s.tracking; // tracking may be turned on meanwhile: count each timer once, both ways
+    if (counted) {
       s.timers.increment();
     }
-    java.util.function.BooleanSupplier cancel = s.schedule(new WakeTask(f), nanos);
+    java.util.function.BooleanSupplier cancel = s.schedule(new WakeTask(f, counted), nanos);
     try {
       park(blocker);
     } finally {
-      if (cancel.getAsBoolean() && s.tracking) {
+      if (cancel.getAsBoolean() && counted) {
         s.timers.decrement();
       }
     }
@@ -929,13 +960,8 @@ public final class Fiber extends Stack implements Runnable {
       sb.append(" waiting on ").append(blocker);
     }
     sb.append('\n');
-    if (isParked()) {
-      List<String> frames = frameIds();
-      for (int i = frames.size() - 1; i >= 0; i--) {
-        String f = frames.get(i);
-        int hash = f.lastIndexOf('#');
-        sb.append("    at ").append((hash < 0 ? f : f.substring(0, hash)).replace('/', '.')).append('\n');
-      }
+    for (String frame : frames()) {
+      sb.append("    at ").append(frame).append('\n');
     }
     return sb.toString();
   }

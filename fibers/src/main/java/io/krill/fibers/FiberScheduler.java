@@ -45,8 +45,8 @@ public abstract class FiberScheduler implements AutoCloseable {
 
   private final String name;
   final int serial;
-  final boolean tracking;
-  final Set<Fiber> live;
+  volatile boolean tracking; // turned on, never off: see track()
+  final Set<Fiber> live = ConcurrentHashMap.newKeySet();
   final LongAdder timers = new LongAdder();
   final LongAdder pendingOperations = new LongAdder();
   private volatile Duration watchdogThreshold;
@@ -63,7 +63,9 @@ public abstract class FiberScheduler implements AutoCloseable {
     this.name = name + "-" + serial;
     CREATED.put(this, serial);
     this.tracking = tracking;
-    this.live = tracking ? ConcurrentHashMap.newKeySet() : null;
+    if (getClass() != DeterministicScheduler.class) {
+      Supervision.created(this);
+    }
   }
 
   /**
@@ -206,6 +208,19 @@ public abstract class FiberScheduler implements AutoCloseable {
   /** Records the end of an operation started with {@link #operationStarted()}. */
   public final void operationFinished() {
     pendingOperations.decrement();
+  }
+
+  /*
+   * Turns tracking on for fibers started from now on (runMain's deadlock detection, the MBean).
+   * Fibers started before are not in the registry: the detector cannot see them.
+   */
+  final void track() {
+    tracking = true;
+  }
+
+  /** @return how many tasks idle carriers stole from others (work stealing only) */
+  long steals() {
+    return 0;
   }
 
   /** @return the live fibers, or an empty list when tracking is off */

@@ -41,6 +41,18 @@ public final class Fibers {
   }
 
   /**
+   * Describes every live fiber of every open threaded scheduler as JSON: {@code
+   * {"schedulers":[{"name":…,"tracking":…,"fibers":[{"id":…,"name":…,"state":…,"blocker":…,
+   * "stack":[…]}]}]}}, the shape of {@code jcmd Thread.dump_to_file -format=json} for virtual
+   * threads. Schedulers that do not track list no fibers.
+   *
+   * @return the JSON text
+   */
+  public static String dumpAllJson() {
+    return Supervision.dumpJson(Supervision.schedulers());
+  }
+
+  /**
    * Runs {@code body} as a fiber on the default scheduler and blocks the calling thread until
    * it finishes; its exception is rethrown here.
    *
@@ -56,7 +68,8 @@ public final class Fibers {
    *
    * @param scheduler where to run
    * @param detectDeadlock when true, a deadlock among the scheduler's fibers ends the wait
-   *     with a {@link DeadlockException} instead of a hang (needs fiber tracking, on by default)
+   *     with a {@link DeadlockException} instead of a hang; this turns fiber tracking on for
+   *     {@code scheduler} if it was off (fibers it started before are not seen by the detector)
    * @param body the main fiber's code
    * @throws DeadlockException when detection is on and every fiber is stuck
    */
@@ -64,6 +77,9 @@ public final class Fibers {
     if (scheduler instanceof DeterministicScheduler) {
       throw new IllegalArgumentException("scheduler: deterministic (expected: a threaded scheduler; drive a"
           + " DeterministicScheduler with run() instead)");
+    }
+    if (detectDeadlock) {
+      scheduler.track();
     }
     Fiber main = Fiber.builder().scheduler(scheduler).name("main").uncaughtExceptionHandler((t, e) -> { })
         .start(body);

@@ -6,6 +6,8 @@ import java.util.concurrent.ForkJoinWorkerThread;
 /** A work-stealing worker that carries continuations, with the current stack as a field. */
 final class StealingWorker extends ForkJoinWorkerThread {
   Stack stack = Stack.NONE;
+  /** The fiber this worker runs now and its slice count, for the watchdog and statistics. */
+  final Supervision.SliceRecord slice = new Supervision.SliceRecord();
 
   StealingWorker(ForkJoinPool pool) {
     super(pool);

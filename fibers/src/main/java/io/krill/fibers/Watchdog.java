@@ -58,12 +58,20 @@ final class Watchdog {
   private static void check(FiberScheduler s, long thresholdNanos) {
     long now = System.nanoTime();
     for (Thread t : s.carriers()) {
-      if (!(t instanceof CarrierThread)) {
-        continue;
+      Object owner;
+      long slice;
+      if (t instanceof CarrierThread) {
+        CarrierThread c = (CarrierThread) t;
+        owner = c.sliceOwner();
+        slice = c.slices();
+      } else { // a stealing worker, or a carrier of a scheduler built outside this package
+        Supervision.SliceRecord r = Supervision.recordOf(t);
+        if (r == null) {
+          continue;
+        }
+        owner = r.owner;
+        slice = r.slices;
       }
-      CarrierThread c = (CarrierThread) t;
-      Object owner = c.sliceOwner();
-      long slice = c.slices();
       long start;
       synchronized (Watchdog.class) {
         long[] seen = SEEN.get(t);
@@ -77,14 +85,18 @@ final class Watchdog {
         seen[2] = 1;
         start = seen[1];
       }
+      String fiber = owner instanceof Fiber ? ((Fiber) owner).name() : String.valueOf(owner);
       StringBuilder sb = new StringBuilder("krill watchdog: fiber \"")
-          .append(owner instanceof Fiber ? ((Fiber) owner).name() : String.valueOf(owner))
+          .append(fiber)
           .append("\" has held carrier ").append(t.getName()).append(" for ")
           .append((now - start) / 1_000_000).append(" ms (threshold ")
           .append(thresholdNanos / 1_000_000).append(" ms); it blocks instead of parking:");
+      StringBuilder stack = new StringBuilder();
       for (StackTraceElement e : t.getStackTrace()) {
-        sb.append("\n    at ").append(e);
+        stack.append("\n    at ").append(e);
       }
+      sb.append(stack);
+      FiberEvents.carrierHeld(s, fiber, t, now - start, thresholdNanos, stack.toString());
       s.watchdogReporter().accept(sb.toString());
     }
   }

@@ -35,9 +35,10 @@ final class WorkStealingScheduler extends FiberScheduler {
    */
   WorkStealingScheduler(int threads, boolean tracking) {
     super("krill-steal", tracking);
+    java.util.concurrent.atomic.AtomicInteger index = new java.util.concurrent.atomic.AtomicInteger();
     pool = new ForkJoinPool(threads, p -> {
       StealingWorker w = new StealingWorker(p);
-      w.setName(name() + "-" + w.getPoolIndex());
+      w.setName(name() + "-" + index.incrementAndGet()); // the pool index is not assigned yet here
       this.threads.add(w);
       return w;
     }, null, true);
@@ -56,8 +57,21 @@ final class WorkStealingScheduler extends FiberScheduler {
 
   @Override
   protected BooleanSupplier schedule(Runnable task, long delayNanos) {
-    ScheduledFuture<?> f = timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
-    return () -> f.cancel(false);
+    // FutureTask.cancel(false) answers true even while the task runs: a claim decides who wins, so a
+    // cancel after the task started (the woken fiber cancelling its own timer) answers false.
+    java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+    ScheduledFuture<?> f = timer.schedule(() -> {
+      if (claimed.compareAndSet(false, true)) {
+        task.run();
+      }
+    }, delayNanos, TimeUnit.NANOSECONDS);
+    return () -> {
+      if (!claimed.compareAndSet(false, true)) {
+        return false;
+      }
+      f.cancel(false);
+      return true;
+    };
   }
 
   @Override
@@ -72,7 +86,13 @@ final class WorkStealingScheduler extends FiberScheduler {
   }
 
   @Override
+  long steals() {
+    return pool.getStealCount();
+  }
+
+  @Override
   public void close() {
+    Supervision.closed(this);
     timer.shutdownNow();
     pool.shutdownNow();
   }

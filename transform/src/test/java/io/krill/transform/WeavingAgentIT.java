@@ -78,6 +78,30 @@ class WeavingAgentIT {
         + " construction");
   }
 
+  @Test
+  void javaagent_haltPolicy_childJvmStopsWithStatus70AtTheBrokenClass() throws Exception {
+    Path agentJar = Paths.get(System.getProperty("krill.agent.jar",
+        "target/krill-transform-0.1.0-SNAPSHOT-agent.jar")).toAbsolutePath();
+    assertThat(agentJar).as("the shaded agent jar; run 'mvn verify', which builds it before this test").exists();
+    Path classes = Files.createDirectories(tmp.resolve("classes"));
+    TestCompiler.compile(WORK, BAD, MAIN).writeTo(classes);
+
+    Process p = new ProcessBuilder(javaBinary(), "-javaagent:" + agentJar + "=onError=halt", "-cp", classes.toString(),
+        "app.Main").start();
+    p.getOutputStream().close();
+    boolean exited = p.waitFor(60, TimeUnit.SECONDS);
+    if (!exited) {
+      p.destroyForcibly();
+    }
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(exited).as("child JVM exits").isTrue();
+    assertThat(p.exitValue()).as("exit status; stderr:\n%s", err).isEqualTo(WeavingAgent.HALT_STATUS);
+    assertThat(out.lines()).containsExactly("work woven: true", "work result: 210");
+    assertThat(err.lines()).hasSize(2).last().isEqualTo("krill agent: halting (krill.agent.onError=halt)");
+  }
+
   private static String javaBinary() throws IOException {
     Path java = Paths.get(System.getProperty("java.home"), "bin", isWindows() ? "java.exe" : "java");
     if (Files.isExecutable(java)) {

@@ -80,7 +80,64 @@ class WeavingAgentTest {
     byte[] out = withStandardError(err, () -> agent.transform(loader, "app/Junk", null, null, new byte[] {1, 2, 3}));
 
     assertThat(out).isNull();
-    assertThat(err[0]).startsWith("krill agent: cannot weave app/Junk: ");
+    assertThat(err[0]).startsWith("krill agent: cannot weave app.Junk: ").endsWith(" (loaded unwoven)" + System.lineSeparator())
+        .hasLineCount(1);
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"stack overflow", "linkage", "assertion"})
+  void transform_weaverThrowsError_oneLineNamingClassAndCauseThenLoadsUnwoven(String kind) {
+    Error error = error(kind);
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    List<Integer> halts = new ArrayList<>();
+    WeavingAgent a = new WeavingAgent(WeavingAgent.OnError.WARN, (l, b) -> {
+      throw error;
+    }, new PrintStream(buffer, true, StandardCharsets.UTF_8), halts::add);
+
+    byte[] out = a.transform(loader, "app/Deep", null, null, classes.bytes("app/Suspending"));
+
+    assertThat(out).isNull();
+    assertThat(halts).isEmpty();
+    assertThat(buffer.toString(StandardCharsets.UTF_8)).isEqualTo("krill agent: cannot weave app.Deep: " + error
+        + " (loaded unwoven)" + System.lineSeparator());
+  }
+
+  @Test
+  void transform_haltPolicy_reportsThenHaltsWithStatus70() {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    List<Integer> halts = new ArrayList<>();
+    WeavingAgent a = new WeavingAgent(WeavingAgent.policy("onError=halt", null), (l, b) -> {
+      throw new StackOverflowError();
+    }, new PrintStream(buffer, true, StandardCharsets.UTF_8), halts::add);
+
+    a.transform(loader, "app/Deep", null, null, classes.bytes("app/Suspending"));
+
+    assertThat(halts).containsExactly(WeavingAgent.HALT_STATUS);
+    assertThat(buffer.toString(StandardCharsets.UTF_8)).isEqualTo("krill agent: cannot weave app.Deep:"
+        + " java.lang.StackOverflowError" + System.lineSeparator()
+        + "krill agent: halting (krill.agent.onError=halt)" + System.lineSeparator());
+  }
+
+  @Test
+  void policy_argumentPropertyAndDefault() {
+    assertThat(WeavingAgent.policy(null, null)).isEqualTo(WeavingAgent.OnError.WARN);
+    assertThat(WeavingAgent.policy(null, "HALT")).isEqualTo(WeavingAgent.OnError.HALT);
+    assertThat(WeavingAgent.policy("onError=warn", "halt")).isEqualTo(WeavingAgent.OnError.WARN);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> WeavingAgent.policy("onError=stop", null))
+        .hasMessage("onError: stop (expected: warn or halt)");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> WeavingAgent.policy("verbose", null))
+        .hasMessage("krill agent argument: verbose (expected: onError=warn or onError=halt)");
+  }
+
+  private static Error error(String kind) {
+    switch (kind) {
+      case "stack overflow":
+        return new StackOverflowError();
+      case "linkage":
+        return new NoClassDefFoundError("app/Missing");
+      default:
+        return new AssertionError("Label offset position has not been resolved yet");
+    }
   }
 
   private static ClassFileTransformer premainTransformer() {

@@ -129,12 +129,24 @@ public abstract class Model implements AutoCloseable {
 
   /** krill fibers over krill channels. */
   public static final class FiberModel extends Model {
+    /** The system property that turns the schedulers' watchdog on, with a threshold in milliseconds. */
+    public static final String WATCHDOG_PROPERTY = "krill.bench.watchdogMillis";
+
     private final FiberScheduler scheduler;
     private final List<EventLoop> loops = new ArrayList<>();
 
-    /** @param scheduler where the fibers run; closed with the model */
+    /**
+     * Wraps a scheduler. With {@value #WATCHDOG_PROPERTY} set (milliseconds), its watchdog runs,
+     * so a run can measure what the watchdog costs.
+     *
+     * @param scheduler where the fibers run; closed with the model
+     */
     public FiberModel(FiberScheduler scheduler) {
       this.scheduler = scheduler;
+      String watchdog = System.getProperty(WATCHDOG_PROPERTY);
+      if (watchdog != null) {
+        scheduler.watchdog(java.time.Duration.ofMillis(Long.parseLong(watchdog)));
+      }
       if (Carriers.group(scheduler) != null) {
         for (EventExecutor e : Carriers.group(scheduler)) {
           loops.add((EventLoop) e);
