@@ -10,6 +10,9 @@ import io.krill.crawler.CrawlConfig;
 import io.krill.crawler.CrawlSettings;
 import io.krill.crawler.CrawlSummary;
 import io.krill.crawler.Crawler;
+import io.krill.crawler.cluster.ClusterCrawl;
+import io.krill.crawler.cluster.ClusterException;
+import io.krill.crawler.cluster.ClusterSettings;
 import io.krill.crawler.journal.Journal;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -106,6 +110,11 @@ public final class CrawlCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try {
+      Settings clusterFlags = CommandOptions.flags(spec, ClusterSettings.SCHEMA, ClusterSettings.SCHEMA.loader()).load();
+      Optional<ClusterCrawl.Options> cluster = ClusterCrawl.Options.of(clusterFlags);
+      if (cluster.isPresent()) {
+        return clusterCrawl(cluster.get(), clusterFlags);
+      }
       if (resume != null) {
         return resumeCrawl();
       }
@@ -251,6 +260,67 @@ public final class CrawlCommand implements Callable<Integer> {
     }
   }
 
+  /** The flags every node of a crawl across machines must agree on: they decide which URLs belong to the crawl. */
+  static final List<String> CLUSTER_FIXED_FLAGS = List.of("--max-depth", "--scope", "--allow-domain", "--include", "--exclude");
+
+  /** {@code --kafka}: this process is one node of a crawl across machines (or asks for its {@code --status}). */
+  private int clusterCrawl(ClusterCrawl.Options options, Settings clusterFlags) throws IOException {
+    try {
+      if (clusterFlags.get(ClusterSettings.STATUS)) {
+        stdout.print(ClusterCrawl.status(options, stderr));
+        stdout.flush();
+        return 0;
+      }
+      if (resume != null || demo) {
+        throw new BadUsage((resume != null ? "--resume" : "--demo") + " with --kafka: a crawl across machines resumes from"
+            + " Kafka (start its nodes again with the same --crawl-id)");
+      }
+      Settings settings = loader(Map.of()).load();
+      CrawlConfig.Builder b = config(settings, false);
+      Map<String, String> fixed = new LinkedHashMap<>();
+      for (String flag : CLUSTER_FIXED_FLAGS) {
+        fixed.put(flag, format(setting(flag), settings));
+      }
+      List<String> sortedSeeds = new ArrayList<>(seeds);
+      if (seedFile != null) {
+        sortedSeeds.addAll(readSeeds(seedFile));
+      }
+      java.util.Collections.sort(sortedSeeds);
+      fixed.put("URL", String.join(" ", sortedSeeds));
+      ClusterCrawl node = ClusterCrawl.join(options, fixed, stderr);
+      Path out = node.outputDir(settings.get(CrawlSettings.OUT));
+      Files.createDirectories(out);
+      Files.write(out.resolve(ARGS_FILE), originalArgs(), StandardCharsets.UTF_8);
+      Crawler crawler = Crawler.create(b.out(out).build());
+      Thread hook = new Thread(crawler::stop, "krill-crawl-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      CrawlSummary s;
+      try {
+        s = node.run(crawler, (Duration) settings.get(setting("--delay")));
+      } finally {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the JVM is exiting: the hook already ran
+        }
+      }
+      stdout.print(s.toText());
+      stdout.flush();
+      return s.succeeded() ? 0 : 1;
+    } catch (ClusterException e) {
+      if (e.kind() == ClusterException.Kind.MISMATCH) {
+        return usageError(e.getMessage());
+      }
+      stderr.println("krill crawl: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static String format(Setting<?> s, Settings settings) {
+    return ((Setting<Object>) s).format(settings.get(s));
+  }
+
   private int crawl(Settings settings, CrawlConfig config) throws IOException {
     if (settings.get(CrawlSettings.INSECURE)) {
       stderr.println("krill crawl: WARNING: --insecure: TLS certificates and host names are not verified");
@@ -319,6 +389,7 @@ public final class CrawlCommand implements Callable<Integer> {
   public CommandLine commandLine() {
     CommandLine cl = new CommandLine(this);
     CommandOptions.addTo(cl.getCommandSpec(), SCHEMA);
+    CommandOptions.addTo(cl.getCommandSpec(), ClusterSettings.SCHEMA);
     cl.setOut(new java.io.PrintWriter(stdout, true));
     cl.setErr(new java.io.PrintWriter(stderr, true));
     cl.setParameterExceptionHandler((e, a) -> usageError(e.getMessage()));

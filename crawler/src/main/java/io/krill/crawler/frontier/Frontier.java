@@ -191,6 +191,8 @@ public final class Frontier {
   private final Map<String, CrawlUrl> outstanding = new LinkedHashMap<>();
   private long seq;
   private long queued;
+  /* Set when this frontier is one partition of a crawl across machines; null for a plain crawl. */
+  private Router router;
 
   /**
    * @param order the crawl order
@@ -214,6 +216,10 @@ public final class Frontier {
    * @return the queued entry, or null if it was seen already
    */
   public synchronized CrawlUrl offer(String url, int depth, String parent) {
+    if (router != null) {
+      router.route(url, depth, parent);
+      return null;
+    }
     if (!seen.add(url)) {
       return null;
     }
@@ -279,6 +285,32 @@ public final class Frontier {
     for (String u : urls) {
       outstanding.remove(u);
     }
+    if (router != null && !urls.isEmpty()) {
+      router.completed(urls);
+    }
+  }
+
+  /**
+   * Where a frontier that is one partition of a crawl across machines sends what it finds: every
+   * offered URL goes to the router (which delivers it to the owner of its host's partition, maybe
+   * this node, through {@link #enqueue}), and completions are reported once journaled.
+   * Called with the frontier's lock held: implementations hand the work to another thread.
+   */
+  public interface Router {
+    /** A URL offered to this frontier: route it to its partition's owner instead of queueing it here. */
+    void route(String url, int depth, String parent);
+
+    /** URLs whose outcome is now in the journal. */
+    void completed(java.util.Collection<String> urls);
+  }
+
+  /**
+   * Routes offered URLs through {@code r} from now on (see {@link Router}); set before the crawl starts.
+   *
+   * @param r the router
+   */
+  public synchronized void router(Router r) {
+    this.router = Objects.requireNonNull(r, "r");
   }
 
   /**

@@ -1,0 +1,134 @@
+package io.krill.crawler.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.krill.broker.KafkaBroker;
+import io.krill.crawler.CrawlSummary;
+import io.krill.crawler.Crawler;
+import io.krill.testweb.TestWeb;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Nodes of a crawl across machines in one JVM, on a real in-process KRaft broker, crawling the
+ * synthetic web: they fetch exactly what one node fetches, never one host from two nodes at
+ * once, and keep the host delay across hand-overs (nodes joining part-way move partitions).
+ */
+@Timeout(300)
+class ClusterCrawlTest {
+  private static KafkaBroker broker;
+  @TempDir static Path brokerDir;
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void startBroker() throws Exception {
+    broker = KafkaBroker.start(brokerDir, 0);
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  static ClusterCrawl.Options options(String crawlId, int partitions) {
+    return new ClusterCrawl.Options(List.of(broker.bootstrap()), crawlId, PartitionBy.HOST, partitions, true,
+        Duration.ofSeconds(10), Duration.ofSeconds(30));
+  }
+
+  @Test
+  void threeNodesJoiningPartWay_fetchTheSingleNodeSet_oneNodePerHostAndTheDelayHolds() throws Exception {
+    try (TestWeb web = ClusterWeb.start(12, 8, Duration.ofMillis(5))) {
+      CrawlSummary single = Crawler.create(ClusterWeb.config(web, tmp.resolve("single")).build()).run();
+      assertThat(single.stoppedBy()).isEqualTo("done");
+      Set<String> expected = ClusterWeb.requested(web);
+      assertThat(expected).hasSizeGreaterThan(50);
+      web.accessLog().clear();
+
+      ClusterCrawl.Options o = options("three", 6);
+      ExecutorService pool = Executors.newFixedThreadPool(3);
+      List<Future<CrawlSummary>> nodes = new ArrayList<>();
+      ByteArrayOutputStream console = new ByteArrayOutputStream();
+      PrintStream con = new PrintStream(console, true);
+      for (int i = 0; i < 3; i++) {
+        Path out = tmp.resolve("node" + i);
+        long startAfter = i * 700L;
+        nodes.add(pool.submit(() -> {
+          Thread.sleep(startAfter);
+          ClusterCrawl node = ClusterCrawl.join(o, ClusterWeb.fixed(web.seedUrls()), con);
+          return node.run(ClusterWeb.config(web, node.outputDir(out)).build(), ClusterWeb.DELAY);
+        }));
+      }
+      long fetched = 0;
+      for (Future<CrawlSummary> f : nodes) {
+        CrawlSummary s = f.get();
+        assertThat(s.stoppedBy()).isEqualTo("done");
+        fetched += s.pages();
+      }
+      pool.shutdown();
+      assertThat(ClusterWeb.requested(web)).isEqualTo(expected);
+      assertThat(fetched).isGreaterThanOrEqualTo(expected.size());
+      assertThat(web.accessLog().maxInFlightByHost().values()).allSatisfy(n -> assertThat(n).isEqualTo(1));
+      assertThat(web.accessLog().minGapByHost()).allSatisfy((host, gap) ->
+          assertThat(gap).as(host).isGreaterThanOrEqualTo(ClusterWeb.DELAY));
+      assertThat(console.toString()).contains("took partitions").contains("handed over partitions");
+      String status = ClusterCrawl.status(o, con);
+      assertThat(status).startsWith("crawl three: 0 nodes crawling").contains("(finished)");
+    }
+  }
+
+  @Test
+  void join_otherSettings_oneLineNamingThem() throws Exception {
+    ClusterCrawl.Options o = options("mismatch", 2);
+    ClusterCrawl.join(o, Map.of("--max-depth", "3", "URL", "http://a.test/"), System.err);
+    assertThatThrownBy(() -> ClusterCrawl.join(o, Map.of("--max-depth", "4", "URL", "http://a.test/"), System.err))
+        .isInstanceOf(ClusterException.class)
+        .hasMessage("--crawl-id mismatch was started with other settings: --max-depth 3 (here 4); use those flags or another --crawl-id")
+        .extracting(e -> ((ClusterException) e).kind()).isEqualTo(ClusterException.Kind.MISMATCH);
+    ClusterCrawl.Options morePartitions = options("mismatch", 3);
+    assertThatThrownBy(() -> ClusterCrawl.join(morePartitions, Map.of("--max-depth", "3", "URL", "http://a.test/"), System.err))
+        .hasMessageContaining("has 2 partitions (give --partitions 2)");
+  }
+
+  @Test
+  void join_missingTopicsWithoutCreation_oneLine() {
+    ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), "absent", PartitionBy.HOST, 4, false,
+        Duration.ofSeconds(10), Duration.ofSeconds(30));
+    assertThatThrownBy(() -> ClusterCrawl.join(o, Map.of(), System.err)).isInstanceOf(ClusterException.class)
+        .hasMessageStartingWith("--no-create-topics: topics krill-absent-urls, krill-absent-state, krill-absent-status,"
+            + " krill-absent-settings of crawl absent do not exist");
+  }
+
+  @Test
+  void join_unreachableBroker_retriesWithTheReasonThenGivesUp() throws Exception {
+    int dead;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      dead = s.getLocalPort();
+    }
+    ClusterCrawl.Options o = new ClusterCrawl.Options(List.of("127.0.0.1:" + dead), "nobody", PartitionBy.HOST, 4, true,
+        Duration.ofSeconds(3), Duration.ofSeconds(30));
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> ClusterCrawl.join(o, Map.of(), new PrintStream(console, true)))
+        .isInstanceOf(ClusterException.class).hasMessageStartingWith("cannot reach Kafka at 127.0.0.1:" + dead + " within 3s")
+        .extracting(e -> ((ClusterException) e).kind()).isEqualTo(ClusterException.Kind.UNREACHABLE);
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(60));
+    assertThat(console.toString()).contains("krill crawl: waiting for Kafka at 127.0.0.1:" + dead);
+  }
+}
