@@ -272,6 +272,10 @@ public final class Frontier {
    * @return the claimed entry, or null if it was seen already
    */
   public synchronized CrawlUrl claim(String url, int depth, String parent) {
+    if (router != null) {
+      router.route(url, depth, parent); // fetched as its own page by its partition's owner: one path for every URL
+      return null;
+    }
     if (!seen.add(url)) {
       return null;
     }
@@ -292,7 +296,7 @@ public final class Frontier {
 
   /**
    * Where a frontier that is one partition of a crawl across machines sends what it finds: every
-   * offered URL goes to the router (which delivers it to the owner of its host's partition, maybe
+   * offered or claimed URL goes to the router (which delivers it to the owner of its host's partition, maybe
    * this node, through {@link #enqueue}), and completions are reported once journaled.
    * Called with the frontier's lock held: implementations hand the work to another thread.
    */

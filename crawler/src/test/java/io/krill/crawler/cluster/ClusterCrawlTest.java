@@ -57,6 +57,7 @@ class ClusterCrawlTest {
     try (TestWeb web = ClusterWeb.start(12, 8, Duration.ofMillis(5))) {
       CrawlSummary single = Crawler.create(ClusterWeb.config(web, tmp.resolve("single")).build()).run();
       assertThat(single.stoppedBy()).isEqualTo("done");
+      assertThat(ClusterWeb.repeated(web)).isEmpty();
       Set<String> expected = ClusterWeb.requested(web);
       assertThat(expected).hasSizeGreaterThan(50);
       web.accessLog().clear();
@@ -83,6 +84,8 @@ class ClusterCrawlTest {
       }
       pool.shutdown();
       assertThat(ClusterWeb.requested(web)).isEqualTo(expected);
+      // hand-overs are graceful here: each URL is requested as often as one node requests it
+      assertThat(ClusterWeb.repeated(web)).isEmpty();
       assertThat(fetched).isGreaterThanOrEqualTo(expected.size());
       assertThat(web.accessLog().maxInFlightByHost().values()).allSatisfy(n -> assertThat(n).isEqualTo(1));
       assertThat(web.accessLog().minGapByHost()).allSatisfy((host, gap) ->

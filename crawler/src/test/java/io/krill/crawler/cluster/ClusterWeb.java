@@ -24,7 +24,9 @@ final class ClusterWeb {
   static TestWeb start(int hosts, int pagesPerHost, Duration latency) throws java.io.IOException {
     return TestWeb.start(TestWebConfig.builder().hosts(hosts).pagesPerHost(pagesPerHost).latency(latency)
         .crawlDelay(Duration.ZERO).calendarHosts(0).sessionIdHosts(0).deepPathHosts(0).gzipBombHosts(0)
-        .redirectLoopHosts(0).slowDripRate(0).dnsTimeoutHosts(0).build());
+        .redirectLoopHosts(0).slowDripRate(0).dnsTimeoutHosts(0)
+        // a throttled URL stays answered on a second crawl of the same web: counts would not compare
+        .throttleRate(0).build());
   }
 
   static CrawlConfig.Builder config(TestWeb web, Path out) {
@@ -45,6 +47,13 @@ final class ClusterWeb {
       }
     }
     return requests;
+  }
+
+  /** @return the URLs requested more than once, with how often */
+  static Map<String, Integer> repeated(TestWeb web) {
+    Map<String, Integer> r = new java.util.TreeMap<>(requests(web));
+    r.values().removeIf(n -> n < 2);
+    return r;
   }
 
   static Set<String> requested(TestWeb web) {
