@@ -81,6 +81,7 @@ public final class CrawlCommand implements Callable<Integer> {
   CommandLine.Model.CommandSpec spec;
 
   private DemoWeb.Starter demoStarter;
+  private DemoBroker.Starter demoBroker;
   private PrintStream stdout = System.out;
   private PrintStream stderr = System.err;
 
@@ -103,6 +104,17 @@ public final class CrawlCommand implements Callable<Integer> {
   }
 
   /**
+   * Registers the broker {@code --demo --nodes N} runs; without one, {@code --nodes} is a usage error.
+   *
+   * @param starter starts the demo broker
+   * @return this
+   */
+  public CrawlCommand demoBroker(DemoBroker.Starter starter) {
+    this.demoBroker = starter;
+    return this;
+  }
+
+  /**
    * Runs the crawl the flags describe.
    *
    * @return the exit status: 0 done, 1 output failure, 2 bad usage
@@ -117,6 +129,9 @@ public final class CrawlCommand implements Callable<Integer> {
       }
       if (resume != null) {
         return resumeCrawl();
+      }
+      if (demo && given(ClusterSettings.NODES.flag())) {
+        return clusterDemo(clusterFlags.get(ClusterSettings.NODES));
       }
       if (demo) {
         return demo();
@@ -205,6 +220,50 @@ public final class CrawlCommand implements Callable<Integer> {
       int code = crawl(settings, config(settings, false).resolver(web.newResolver()).build());
       stdout.println("  " + web.expectation(settings.get(CrawlSettings.MAX_DEPTH)));
       return code;
+    }
+  }
+
+  /**
+   * {@code --demo --nodes N}: the demo web, a broker and N nodes of one crawl in this process; one
+   * node leaves part-way and the others take its partitions over; then the ground truth.
+   */
+  private int clusterDemo(int nodes) throws IOException {
+    if (demoStarter == null || demoBroker == null) {
+      throw new BadUsage("--nodes: no demo web or broker in this build (run it through bin/krill)");
+    }
+    if (!seeds.isEmpty() || seedFile != null) {
+      throw new BadUsage("--demo crawls the synthetic web; give no seed URLs with it");
+    }
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    try (DemoWeb web = demoStarter.start()) {
+      Map<Setting<?>, String> implied = new LinkedHashMap<>();
+      implied.put(CrawlSettings.OUT, "crawl-demo-" + stamp);
+      implied.put(CrawlSettings.MAX_DEPTH, Integer.toString(web.maxDepth()));
+      implied.put(setting("--delay"), DEMO_DELAY.toMillis() + "ms");
+      implied.put(setting("--scope"), "any");
+      implied.put(setting("--robots-retry"), "1s");
+      implied.put(setting("--progress"), "off");
+      Settings settings = loader(implied).flag(setting("--allow-private"), "true", "--demo").load();
+      seeds = new ArrayList<>(web.seedUrls());
+      Path out = startOutput(settings);
+      try (DemoBroker broker = demoBroker.start(out.resolve("broker"))) {
+        stderr.println("krill crawl --demo: " + web.describe() + "; a Kafka broker on " + broker.bootstrap() + "; "
+            + nodes + " nodes crawling into " + out);
+        ClusterDemo demo = new ClusterDemo(new ClusterCrawl.Options(List.of(broker.bootstrap()), "demo-" + stamp,
+            io.krill.crawler.cluster.PartitionBy.HOST, ClusterSettings.DEFAULT_PARTITIONS, true,
+            ClusterSettings.DEFAULT_CONNECT_TIMEOUT, ClusterSettings.DEFAULT_HANDOVER_TIMEOUT), stdout, stderr);
+        Map<String, String> fixed = new LinkedHashMap<>();
+        for (String flag : CLUSTER_FIXED_FLAGS) {
+          fixed.put(flag, format(setting(flag), settings));
+        }
+        int code = demo.run(nodes, fixed, nodeOut -> config(settings, false).resolver(web.newResolver()).out(nodeOut).build(),
+            out, (Duration) settings.get(setting("--delay")));
+        stdout.println("  " + web.expectation(settings.get(CrawlSettings.MAX_DEPTH)));
+        return code;
+      }
+    } catch (ClusterException e) {
+      stderr.println("krill crawl --demo: " + e.getMessage());
+      return 1;
     }
   }
 

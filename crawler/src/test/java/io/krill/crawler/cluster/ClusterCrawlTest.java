@@ -97,6 +97,47 @@ class ClusterCrawlTest {
   }
 
   @Test
+  void command_statusAfterACrawl_showsTheWholeCrawl() throws Exception {
+    try (TestWeb web = ClusterWeb.start(2, 4, Duration.ofMillis(1))) {
+      ClusterCrawl.Options o = options("st", 2);
+      ClusterCrawl node = ClusterCrawl.join(o, ClusterWeb.fixed(web.seedUrls()), System.err);
+      CrawlSummary s = node.run(ClusterWeb.config(web, node.outputDir(tmp)).build(), ClusterWeb.DELAY);
+      assertThat(s.stoppedBy()).isEqualTo("done");
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int code = new io.krill.crawler.cli.CrawlCommand().streams(new PrintStream(out, true), new PrintStream(err, true))
+          .commandLine().execute("--kafka", broker.bootstrap(), "--crawl-id", "st", "--partitions", "2", "--status");
+      assertThat(code).as(err.toString()).isZero();
+      assertThat(out.toString()).startsWith("crawl st: 0 nodes crawling, partitions owned 0/2, queued 0, in flight 0, fetched "
+          + s.pages() + ", errors " + s.errors().values().stream().mapToLong(Long::longValue).sum() + " (finished)")
+          .contains(node.node());
+    }
+  }
+
+  @Test
+  void command_kafkaWithoutCrawlId_oneLineExit2() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = new io.krill.crawler.cli.CrawlCommand().streams(System.out, new PrintStream(err, true)).commandLine()
+        .execute("--kafka", broker.bootstrap(), "http://a.test/");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).isEqualTo("krill crawl: --kafka needs --crawl-id NAME (the crawl to join) (see krill crawl --help)"
+        + System.lineSeparator());
+  }
+
+  @Test
+  void command_otherSettings_oneLineExit2() throws Exception {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    io.krill.crawler.cli.CrawlCommand first = new io.krill.crawler.cli.CrawlCommand();
+    ClusterCrawl.join(options("flags", 12), Map.of("--max-depth", "2", "--scope", "host", "--allow-domain", "",
+        "--include", "", "--exclude", "", "URL", "http://a.test/"), System.err);
+    int code = first.streams(System.out, new PrintStream(err, true)).commandLine()
+        .execute("--kafka", broker.bootstrap(), "--crawl-id", "flags", "--max-depth", "3", "--out", tmp.toString(), "http://a.test/");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).startsWith("krill crawl: --crawl-id flags was started with other settings: ")
+        .contains("--max-depth 2 (here 3)").hasLineCount(1);
+  }
+
+  @Test
   void join_otherSettings_oneLineNamingThem() throws Exception {
     ClusterCrawl.Options o = options("mismatch", 2);
     ClusterCrawl.join(o, Map.of("--max-depth", "3", "URL", "http://a.test/"), System.err);
