@@ -714,9 +714,11 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
     live.add(me);
     Set<Integer> covered = new HashSet<>();
     boolean allIdle = true;
+    long oldest = Long.MAX_VALUE;
     for (NodeStatus s : live) {
       covered.addAll(s.partitions());
       allIdle &= s.idle();
+      oldest = Math.min(oldest, s.time());
     }
     if (me.idle() && someoneFinished) {
       finish();
@@ -725,7 +727,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
     if (allIdle && covered.size() == options.partitions()) {
       if (idleSince == 0) {
         idleSince = now;
-      } else if (now - idleSince >= STABLE_MS) {
+      } else if (now - idleSince >= STABLE_MS && oldest > idleSince) {
+        // every live node said "idle" again after the quiet period began: a node that died while
+        // looking idle cannot confirm, so its partitions wait for their next owner
         finish();
       }
     } else {

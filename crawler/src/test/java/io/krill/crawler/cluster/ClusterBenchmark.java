@@ -2,13 +2,11 @@ package io.krill.crawler.cluster;
 
 import io.krill.broker.KafkaBroker;
 import io.krill.crawler.CrawlConfig;
-import io.krill.crawler.CrawlMain;
 import io.krill.crawler.CrawlSummary;
 import io.krill.crawler.Crawler;
 import io.krill.testweb.AccessLog;
 import io.krill.testweb.TestWeb;
 import io.krill.testweb.TestWebConfig;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -158,7 +156,8 @@ public final class ClusterBenchmark {
         web.accessLog().clear();
         List<Process> nodes = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-          nodes.add(startNode(web, broker.bootstrap(), "kill" + run, tmp.resolve("ko" + run), delay, tmp.resolve("k" + run + "-" + i + ".log")));
+          nodes.add(ClusterWeb.startNode(web, broker.bootstrap(), "kill" + run, tmp.resolve("ko" + run), delay, 8,
+              tmp.resolve("k" + run + "-" + i + ".log")));
         }
         int victim = random.nextInt(3);
         double at = 0.2 + random.nextDouble() * 0.5;
@@ -184,17 +183,5 @@ public final class ClusterBenchmark {
             + " hosts-under-delay=%d%n", run, victim, at * 100, single.size(), lost, extra, overlaps, shortGaps);
       }
     }
-  }
-
-  private static Process startNode(TestWeb web, String bootstrap, String crawlId, Path out, Duration delay, Path log)
-      throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
-        "-cp", System.getProperty("java.class.path"), "-Xmx256m", CrawlMain.class.getName(), "--kafka", bootstrap,
-        "--crawl-id", crawlId, "--partitions", "6", "--out", out.toString(), "--dns", "127.0.0.1:" + web.dnsServer().getPort(),
-        "--allow-private", "--scope", "any", "--max-depth", String.valueOf(ClusterWeb.MAX_DEPTH), "--delay",
-        delay.toMillis() + "ms", "--per-host", "1", "--per-ip", "4", "--max-in-flight", "8", "--robots-retry", "300ms",
-        "--robots-attempts", "2", "--progress", "off", "--fsync", "never"));
-    cmd.addAll(web.seedUrls());
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
   }
 }

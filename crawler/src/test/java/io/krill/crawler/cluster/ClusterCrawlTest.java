@@ -101,8 +101,13 @@ class ClusterCrawlTest {
     try (TestWeb web = ClusterWeb.start(2, 4, Duration.ofMillis(1))) {
       ClusterCrawl.Options o = options("st", 2);
       ClusterCrawl node = ClusterCrawl.join(o, ClusterWeb.fixed(web.seedUrls()), System.err);
-      CrawlSummary s = node.run(ClusterWeb.config(web, node.outputDir(tmp)).build(), ClusterWeb.DELAY);
+      Crawler crawler = Crawler.create(ClusterWeb.config(web, node.outputDir(tmp)).metricsPort(0).build());
+      java.util.concurrent.CompletableFuture<String> scraped = java.util.concurrent.CompletableFuture.supplyAsync(() -> scrape(crawler));
+      CrawlSummary s = node.run(crawler, ClusterWeb.DELAY);
       assertThat(s.stoppedBy()).isEqualTo("done");
+      // the node's endpoint shows the cluster's figures, before the end marker
+      assertThat(scraped.get(60, java.util.concurrent.TimeUnit.SECONDS)).contains("krill_crawl_cluster_partitions_owned 2\n")
+          .contains("krill_crawl_cluster_nodes ").contains("krill_crawl_pages").endsWith("# EOF\n");
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       int code = new io.krill.crawler.cli.CrawlCommand().streams(new PrintStream(out, true), new PrintStream(err, true))
@@ -112,6 +117,29 @@ class ClusterCrawlTest {
           + s.pages() + ", errors " + s.errors().values().stream().mapToLong(Long::longValue).sum() + " (finished)")
           .contains(node.node());
     }
+  }
+
+  /* Scrapes the node's metrics until it owns both partitions (bounded); returns the last answer. */
+  private static String scrape(Crawler crawler) {
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    String body = "";
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline && !body.contains("krill_crawl_cluster_partitions_owned 2\n")) {
+      try {
+        Thread.sleep(50);
+        if (crawler.metricsPort() > 0) {
+          body = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + crawler.metricsPort()
+              + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        }
+      } catch (java.io.IOException e) {
+        // the endpoint closed with the crawl: keep the last answer
+        break;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return body;
   }
 
   @Test

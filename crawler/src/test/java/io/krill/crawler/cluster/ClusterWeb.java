@@ -60,6 +60,21 @@ final class ClusterWeb {
     return new TreeSet<>(requests(web).keySet());
   }
 
+  /** Starts {@code krill crawl --kafka ...} on the web in a child JVM (a test may kill it with SIGKILL). */
+  static Process startNode(TestWeb web, String bootstrap, String crawlId, Path out, Duration delay, int maxInFlight, Path log)
+      throws java.io.IOException {
+    List<String> cmd = new java.util.ArrayList<>(List.of(System.getProperty("java.home") + java.io.File.separator + "bin"
+        + java.io.File.separator + "java", "-cp", System.getProperty("java.class.path"), "-Xmx256m",
+        io.krill.crawler.CrawlMain.class.getName(), "--kafka", bootstrap, "--crawl-id", crawlId, "--partitions", "6",
+        "--out", out.toString(), "--dns", "127.0.0.1:" + web.dnsServer().getPort(), "--allow-private", "--scope", "any",
+        "--max-depth", String.valueOf(MAX_DEPTH), "--delay", delay.toMillis() + "ms", "--per-host", "1", "--per-ip", "4",
+        "--max-in-flight", String.valueOf(maxInFlight), "--robots-retry", "300ms", "--robots-attempts", "2",
+        "--progress", "off", "--fsync", "never"));
+    cmd.addAll(web.seedUrls());
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+        .start();
+  }
+
   static Map<String, String> fixed(List<String> seeds) {
     return Map.of("URL", String.join(" ", new TreeSet<>(seeds)), "--max-depth", String.valueOf(MAX_DEPTH));
   }
