@@ -352,11 +352,26 @@ public final class ClusterCrawl {
     return missing;
   }
 
+  /* A topic just created may be unknown to the broker's metadata for a moment: asked again, bounded. */
   private static int partitionCount(Admin admin, String topic) throws ClusterException {
-    try {
-      return admin.describeTopics(List.of(topic)).topicNameValues().get(topic).get(30, TimeUnit.SECONDS).partitions().size();
-    } catch (ExecutionException | InterruptedException | TimeoutException e) {
-      throw new ClusterException(ClusterException.Kind.UNREACHABLE, "cannot describe topic " + topic + ": " + e, e);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    for (;;) {
+      try {
+        return admin.describeTopics(List.of(topic)).topicNameValues().get(topic).get(30, TimeUnit.SECONDS).partitions().size();
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+          throw new ClusterException(ClusterException.Kind.UNREACHABLE, "cannot describe topic " + topic + ": "
+              + e.getCause().getMessage(), e.getCause());
+        }
+      } catch (InterruptedException | TimeoutException e) {
+        throw new ClusterException(ClusterException.Kind.UNREACHABLE, "cannot describe topic " + topic + ": " + e, e);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ClusterException(ClusterException.Kind.UNREACHABLE, "interrupted describing topic " + topic, e);
+      }
     }
   }
 
