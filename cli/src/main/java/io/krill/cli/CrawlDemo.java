@@ -31,7 +31,23 @@ final class CrawlDemo implements DemoWeb {
    * @return the command line
    */
   static CommandLine commandLine(PrintStream out, PrintStream err) {
-    return new CrawlCommand().streams(out, err).demo(CrawlDemo::start).commandLine();
+    return new CrawlCommand().streams(out, err).demo(CrawlDemo::start).demoBroker(CrawlDemo::startBroker).commandLine();
+  }
+
+  /** Starts the broker of {@code --demo --nodes N} in this process. */
+  static io.krill.crawler.cli.DemoBroker startBroker(java.nio.file.Path dir) throws IOException {
+    io.krill.broker.KafkaBroker broker = io.krill.broker.KafkaBroker.start(dir, 0);
+    return new io.krill.crawler.cli.DemoBroker() {
+      @Override
+      public String bootstrap() {
+        return broker.bootstrap();
+      }
+
+      @Override
+      public void close() {
+        broker.close();
+      }
+    };
   }
 
   /** Serves the synthetic web with its default configuration on {@code port} (0: a free one). */

@@ -85,6 +85,7 @@ public final class Krill implements Callable<Integer> {
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Krill());
     cl.addSubcommand("crawl", CrawlDemo.commandLine(System.out, System.err));
+    cl.addSubcommand("broker", io.krill.broker.BrokerCommand.commandLine(System.out, System.err));
     cl.addSubcommand("testweb", io.krill.testweb.TestWebCommand.commandLine(System.out, System.err));
     cl.addSubcommand("loadtest", io.krill.loadtest.harness.LoadtestCommand.commandLine());
     cl.setParameterExceptionHandler((e, a) -> usageError(e, System.err));

@@ -54,6 +54,17 @@ class CrawlDemoTest {
   }
 
   @Test
+  @Timeout(300)
+  void demoWithNodes_brokerAndNodesOneLeavesOthersTakeOver_groundTruthAtTheEnd() {
+    Path out = tmp.resolve("nodes");
+    CapturedRun r = crawl("--demo", "--nodes", "3", "--out", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).contains("a Kafka broker on 127.0.0.1:").contains("3 nodes crawling into")
+        .contains("leaves part-way").contains("took partitions").contains("handed over partitions");
+    assertThat(r.out()).contains("cluster: 3 nodes fetched").contains("ground truth (depth 8)");
+  }
+
+  @Test
   void demo_withSeeds_oneLineAndStatus2() {
     CapturedRun r = crawl("--demo", "--out", tmp.resolve("d").toString(), "http://a.test/");
     assertThat(r.code()).isEqualTo(2);

@@ -99,6 +99,7 @@ public final class Crawler {
   private FiberSemaphore slots;
   private HostLookup lookup;
   private java.util.function.UnaryOperator<HostLookup> lookupWrap = l -> l;
+  private SharedFrontier shared;
 
   private Crawler(CrawlConfig config) {
     this.config = Objects.requireNonNull(config, "config");
@@ -116,6 +117,19 @@ public final class Crawler {
   public void stop() {
     stopRequested = true;
     signal();
+  }
+
+  /**
+   * Makes this crawl one node of a crawl across machines: its frontier holds the partitions
+   * {@code shared} assigns it, and the crawl ends when {@code shared} says the whole crawl is
+   * drained. Call before {@link #run()}.
+   *
+   * @param shared the shared frontier
+   * @return this
+   */
+  public Crawler share(SharedFrontier shared) {
+    this.shared = Objects.requireNonNull(shared, "shared");
+    return this;
   }
 
   /** @return the live counters */
@@ -158,6 +172,9 @@ public final class Crawler {
     LineOutput jsonl = new LineOutput(dir.resolve(JSONL), replay == null ? 0 : Math.max(0, replay.jsonlEnd()));
     earlier = replay == null ? null : CrawlSummary.Totals.read(dir.resolve(JSONL)); // cut at the journal's position
     writer = new OutputWriter(warc, jsonl, new Journal(dir), frontier, config, this::signal);
+    if (shared != null) {
+      shared.attach(frontier, this::signal, writer::pending);
+    }
     List<CrawlUrl> seeds = fillFrontier(replay);
     stats.queued.add(frontier.queued());
     runner = runners.apply(config, scheduler);
@@ -228,8 +245,9 @@ public final class Crawler {
   /** Runs the dispatcher with progress and metrics until the crawl ends; returns why it ended. */
   private String crawl(List<CrawlUrl> seeds, long start) throws IOException {
     ProgressReporter progress = startProgress();
+    CrawlMetrics meters = new CrawlMetrics(stats, frontier, writer::pending, resolver::metrics);
     MetricsServer metrics = config.metricsPort >= 0 ? new MetricsServer(config.metricsPort,
-        new CrawlMetrics(stats, frontier, writer::pending, resolver::metrics)::scrape) : null;
+        () -> scrape(meters)) : null;
     if (metrics != null) {
       metricsPort = metrics.port();
     }
@@ -247,6 +265,16 @@ public final class Crawler {
       }
       shutDown();
     }
+  }
+
+  /* The shared frontier's figures go before the OpenMetrics end marker. */
+  private String scrape(CrawlMetrics meters) {
+    String text = meters.scrape();
+    if (shared == null) {
+      return text;
+    }
+    int eof = text.lastIndexOf("# EOF");
+    return eof < 0 ? text + shared.metrics() : text.substring(0, eof) + shared.metrics() + text.substring(eof);
   }
 
   private String runDispatcher(long start) {
@@ -336,6 +364,9 @@ public final class Crawler {
       boolean pageLimit = pagesDispatched.get() >= config.maxPages;
       if (stopReason == null && !pageLimit) {
         Frontier.Work w = frontier.next(System.nanoTime());
+        if (w != null && shared != null && !shared.admit(w)) {
+          continue; // its host moved to another node
+        }
         if (w != null) {
           if (w.kind() == Frontier.WorkKind.FETCH) {
             pagesDispatched.incrementAndGet();
@@ -372,7 +403,7 @@ public final class Crawler {
         if (pagesDispatched.get() >= config.maxPages) {
           return "max-pages";
         }
-        if (frontier.isIdle()) {
+        if (shared == null ? frontier.isIdle() : shared.drained()) {
           return "done";
         }
       }
@@ -428,6 +459,9 @@ public final class Crawler {
       }
       stats.inFlight.decrementAndGet();
       slots.release();
+      if (shared != null) {
+        shared.finished(w);
+      }
       signal();
     }
   }

@@ -10,6 +10,9 @@ import io.krill.crawler.CrawlConfig;
 import io.krill.crawler.CrawlSettings;
 import io.krill.crawler.CrawlSummary;
 import io.krill.crawler.Crawler;
+import io.krill.crawler.cluster.ClusterCrawl;
+import io.krill.crawler.cluster.ClusterException;
+import io.krill.crawler.cluster.ClusterSettings;
 import io.krill.crawler.journal.Journal;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -83,6 +87,7 @@ public final class CrawlCommand implements Callable<Integer> {
   static final String DEMO_PORT_FILE = "demo-web.port";
   /* How long a stop signal waits beyond --total-timeout for the drain and the summary. */
   private static final java.time.Duration STOP_GRACE = java.time.Duration.ofSeconds(30);
+  private DemoBroker.Starter demoBroker;
   private PrintStream stdout = System.out;
   private PrintStream stderr = System.err;
 
@@ -105,6 +110,17 @@ public final class CrawlCommand implements Callable<Integer> {
   }
 
   /**
+   * Registers the broker {@code --demo --nodes N} runs; without one, {@code --nodes} is a usage error.
+   *
+   * @param starter starts the demo broker
+   * @return this
+   */
+  public CrawlCommand demoBroker(DemoBroker.Starter starter) {
+    this.demoBroker = starter;
+    return this;
+  }
+
+  /**
    * Runs the crawl the flags describe.
    *
    * @return the exit status: 0 done, 1 output failure, 2 bad usage
@@ -112,8 +128,16 @@ public final class CrawlCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try {
+      Settings clusterFlags = CommandOptions.flags(spec, ClusterSettings.SCHEMA, ClusterSettings.SCHEMA.loader()).load();
+      Optional<ClusterCrawl.Options> cluster = ClusterCrawl.Options.of(clusterFlags);
+      if (cluster.isPresent()) {
+        return clusterCrawl(cluster.get(), clusterFlags);
+      }
       if (resume != null) {
         return resumeCrawl();
+      }
+      if (demo && given(ClusterSettings.NODES.flag())) {
+        return clusterDemo(clusterFlags.get(ClusterSettings.NODES));
       }
       if (demo) {
         return demo();
@@ -214,6 +238,46 @@ public final class CrawlCommand implements Callable<Integer> {
     return implied;
   }
 
+  /**
+   * {@code --demo --nodes N}: the demo web, a broker and N nodes of one crawl in this process; one
+   * node leaves part-way and the others take its partitions over; then the ground truth.
+   */
+  private int clusterDemo(int nodes) throws IOException {
+    if (demoStarter == null || demoBroker == null) {
+      throw new BadUsage("--nodes: no demo web or broker in this build (run it through bin/krill)");
+    }
+    if (!seeds.isEmpty() || seedFile != null) {
+      throw new BadUsage("--demo crawls the synthetic web; give no seed URLs with it");
+    }
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    try (DemoWeb web = demoStarter.start(0)) {
+      Map<Setting<?>, String> implied = demoImplied(web);
+      implied.put(CrawlSettings.OUT, "crawl-demo-" + stamp);
+      implied.put(setting("--progress"), "off");
+      Settings settings = loader(implied).flag(setting("--allow-private"), "true", "--demo").load();
+      seeds = new ArrayList<>(web.seedUrls());
+      Path out = startOutput(settings);
+      try (DemoBroker broker = demoBroker.start(out.resolve("broker"))) {
+        stderr.println("krill crawl --demo: " + web.describe() + "; a Kafka broker on " + broker.bootstrap() + "; "
+            + nodes + " nodes crawling into " + out);
+        ClusterDemo demo = new ClusterDemo(new ClusterCrawl.Options(List.of(broker.bootstrap()), "demo-" + stamp,
+            io.krill.crawler.cluster.PartitionBy.HOST, ClusterSettings.DEFAULT_PARTITIONS, true,
+            ClusterSettings.DEFAULT_CONNECT_TIMEOUT, ClusterSettings.DEFAULT_HANDOVER_TIMEOUT), stdout, stderr);
+        Map<String, String> fixed = new LinkedHashMap<>();
+        for (String flag : CLUSTER_FIXED_FLAGS) {
+          fixed.put(flag, format(setting(flag), settings));
+        }
+        int code = demo.run(nodes, fixed, nodeOut -> config(settings, false).resolver(web.newResolver()).out(nodeOut).build(),
+            out, (Duration) settings.get(setting("--delay")));
+        stdout.println("  " + web.expectation(settings.get(CrawlSettings.MAX_DEPTH)));
+        return code;
+      }
+    } catch (ClusterException e) {
+      stderr.println("krill crawl --demo: " + e.getMessage());
+      return 1;
+    }
+  }
+
   private static Setting<?> setting(String flag) {
     for (Setting<?> s : SCHEMA.settings()) {
       if (s.flag().equals(flag)) {
@@ -292,6 +356,67 @@ public final class CrawlCommand implements Callable<Integer> {
       throw new BadUsage("--resume continues a crawl with its own " + String.join(", ", fixed)
           + "; only limits, politeness, progress and metrics may change (" + String.join(", ", RESUMABLE_FLAGS) + ")");
     }
+  }
+
+  /** The flags every node of a crawl across machines must agree on: they decide which URLs belong to the crawl. */
+  static final List<String> CLUSTER_FIXED_FLAGS = List.of("--max-depth", "--scope", "--allow-domain", "--include", "--exclude");
+
+  /** {@code --kafka}: this process is one node of a crawl across machines (or asks for its {@code --status}). */
+  private int clusterCrawl(ClusterCrawl.Options options, Settings clusterFlags) throws IOException {
+    try {
+      if (clusterFlags.get(ClusterSettings.STATUS)) {
+        stdout.print(ClusterCrawl.status(options, stderr));
+        stdout.flush();
+        return 0;
+      }
+      if (resume != null || demo) {
+        throw new BadUsage((resume != null ? "--resume" : "--demo") + " with --kafka: a crawl across machines resumes from"
+            + " Kafka (start its nodes again with the same --crawl-id)");
+      }
+      Settings settings = loader(Map.of()).load();
+      CrawlConfig.Builder b = config(settings, false);
+      Map<String, String> fixed = new LinkedHashMap<>();
+      for (String flag : CLUSTER_FIXED_FLAGS) {
+        fixed.put(flag, format(setting(flag), settings));
+      }
+      List<String> sortedSeeds = new ArrayList<>(seeds);
+      if (seedFile != null) {
+        sortedSeeds.addAll(readSeeds(seedFile));
+      }
+      java.util.Collections.sort(sortedSeeds);
+      fixed.put("URL", String.join(" ", sortedSeeds));
+      ClusterCrawl node = ClusterCrawl.join(options, fixed, stderr);
+      Path out = node.outputDir(settings.get(CrawlSettings.OUT));
+      Files.createDirectories(out);
+      Files.write(out.resolve(ARGS_FILE), originalArgs(), StandardCharsets.UTF_8);
+      Crawler crawler = Crawler.create(b.out(out).build());
+      Thread hook = new Thread(crawler::stop, "krill-crawl-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      CrawlSummary s;
+      try {
+        s = node.run(crawler, (Duration) settings.get(setting("--delay")));
+      } finally {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the JVM is exiting: the hook already ran
+        }
+      }
+      stdout.print(s.toText());
+      stdout.flush();
+      return s.succeeded() ? 0 : 1;
+    } catch (ClusterException e) {
+      if (e.kind() == ClusterException.Kind.MISMATCH) {
+        return usageError(e.getMessage());
+      }
+      stderr.println("krill crawl: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static String format(Setting<?> s, Settings settings) {
+    return ((Setting<Object>) s).format(settings.get(s));
   }
 
   private int crawl(Settings settings, CrawlConfig config) throws IOException {
@@ -381,6 +506,7 @@ public final class CrawlCommand implements Callable<Integer> {
   public CommandLine commandLine() {
     CommandLine cl = new CommandLine(this);
     CommandOptions.addTo(cl.getCommandSpec(), SCHEMA);
+    CommandOptions.addTo(cl.getCommandSpec(), ClusterSettings.SCHEMA);
     cl.setOut(new java.io.PrintWriter(stdout, true));
     cl.setErr(new java.io.PrintWriter(stderr, true));
     cl.setParameterExceptionHandler((e, a) -> usageError(e.getMessage()));

@@ -194,6 +194,8 @@ public final class Frontier {
   private final int maxDepth;
   /* The link graph for exact depths; null once the seen-set is a Bloom filter (no URL list to key it). */
   private DepthGraph graph = new DepthGraph();
+  /* Set when this frontier is one partition of a crawl across machines; null for a plain crawl. */
+  private Router router;
 
   /**
    * @param order the crawl order
@@ -245,6 +247,10 @@ public final class Frontier {
    * @return the queued entry, or null if it was seen already
    */
   public synchronized CrawlUrl offer(String url, int depth, String parent) {
+    if (router != null) {
+      router.route(url, depth, parent);
+      return null;
+    }
     int id = graph() ? graph.id(url) : -1;
     if (id > 0) {
       if (graph.state(id) != DepthGraph.DEFERRED) {
@@ -279,6 +285,12 @@ public final class Frontier {
    * @return what changed
    */
   public synchronized Found found(CrawlUrl from, List<String> targets, int step, String parent) {
+    if (router != null) { // one partition of a crawl across machines: each target goes to its partition's owner
+      for (String t : targets) {
+        router.route(t, from.depth() + step, parent);
+      }
+      return new Found(List.of(), List.of(), List.of(), null, 0);
+    }
     List<CrawlUrl> q = new ArrayList<>();
     List<CrawlUrl> deferred = new ArrayList<>();
     List<CrawlUrl> relaxed = new ArrayList<>();
@@ -479,6 +491,9 @@ public final class Frontier {
    * @return the claimed entry, or null if it was seen already
    */
   public synchronized CrawlUrl claim(String url, int depth, String parent) {
+    if (router != null) {
+      return null; // fetched as its own page by its partition's owner: the caller's found() routes it there
+    }
     int id = graph() ? graph.id(url) : -1;
     if (id > 0 && graph.state(id) != DepthGraph.DEFERRED) {
       return null;
@@ -549,6 +564,32 @@ public final class Frontier {
     for (String u : urls) {
       outstanding.remove(u);
     }
+    if (router != null && !urls.isEmpty()) {
+      router.completed(urls);
+    }
+  }
+
+  /**
+   * Where a frontier that is one partition of a crawl across machines sends what it finds: every
+   * offered or claimed URL goes to the router (which delivers it to the owner of its host's partition, maybe
+   * this node, through {@link #enqueue}), and completions are reported once journaled.
+   * Called with the frontier's lock held: implementations hand the work to another thread.
+   */
+  public interface Router {
+    /** A URL offered to this frontier: route it to its partition's owner instead of queueing it here. */
+    void route(String url, int depth, String parent);
+
+    /** URLs whose outcome is now in the journal. */
+    void completed(java.util.Collection<String> urls);
+  }
+
+  /**
+   * Routes offered URLs through {@code r} from now on (see {@link Router}); set before the crawl starts.
+   *
+   * @param r the router
+   */
+  public synchronized void router(Router r) {
+    this.router = Objects.requireNonNull(r, "r");
   }
 
   /**

@@ -1,0 +1,192 @@
+package io.krill.crawler.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.krill.broker.BrokerProcess;
+import io.krill.crawler.CrawlSummary;
+import io.krill.crawler.Crawler;
+import io.krill.testweb.TestWeb;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Faults of a crawl across machines on a real broker in a child JVM: a node killed with SIGKILL
+ * part-way, the broker killed and restarted part-way, and every node stopped and started again.
+ * Each time the crawl fetches the whole single-node set, never one host from two nodes at once,
+ * and fetches again at most what was in flight.
+ */
+@Timeout(400)
+class ClusterFailoverTest {
+  private static final int IN_FLIGHT_CAP = 8;
+  private static final Duration SLOW_DELAY = Duration.ofMillis(150);
+
+  @TempDir Path tmp;
+
+  private static TestWeb slowWeb() throws Exception {
+    return ClusterWeb.start(16, 16, Duration.ofMillis(20));
+  }
+
+  /** The single-node truth: what one plain crawl requests, with how often (a throttled page twice). */
+  private Map<String, Integer> single(TestWeb web) throws Exception {
+    CrawlSummary s = Crawler.create(ClusterWeb.config(web, tmp.resolve("single")).delay(SLOW_DELAY).build()).run();
+    assertThat(s.stoppedBy()).isEqualTo("done");
+    Map<String, Integer> r = ClusterWeb.requests(web);
+    web.accessLog().clear();
+    return r;
+  }
+
+  private static int extraFetches(Map<String, Integer> single, Map<String, Integer> cluster) {
+    int extra = 0;
+    for (Map.Entry<String, Integer> e : cluster.entrySet()) {
+      extra += Math.max(0, e.getValue() - single.getOrDefault(e.getKey(), 0));
+    }
+    return extra;
+  }
+
+  private static Map<String, Integer> extras(Map<String, Integer> single, Map<String, Integer> cluster) {
+    Map<String, Integer> extra = new java.util.TreeMap<>();
+    cluster.forEach((u, n) -> {
+      if (n > single.getOrDefault(u, 0)) {
+        extra.put(u, n - single.getOrDefault(u, 0));
+      }
+    });
+    return extra;
+  }
+
+  private static void assertPolite(TestWeb web) {
+    assertThat(web.accessLog().maxInFlightByHost().values()).allSatisfy(n -> assertThat(n).isEqualTo(1));
+    assertThat(web.accessLog().minGapByHost()).allSatisfy((host, gap) ->
+        assertThat(gap).as(host).isGreaterThanOrEqualTo(SLOW_DELAY));
+  }
+
+  @Test
+  void nodeKilledWithSigkill_othersTakeOver_nothingLostFewDuplicates() throws Exception {
+    try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
+      Map<String, Integer> single = single(web);
+      List<Process> nodes = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        nodes.add(ClusterWeb.startNode(web, broker.bootstrap(), "kill", tmp.resolve("out"), SLOW_DELAY, IN_FLIGHT_CAP,
+            tmp.resolve("node" + i + ".log")));
+      }
+      // part-way: the victim has fetched pages of its own
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      nodes.get(0).destroyForcibly().waitFor();
+      for (int i = 1; i < 3; i++) {
+        assertThat(nodes.get(i).waitFor(300, TimeUnit.SECONDS)).as("node " + i + " ended").isTrue();
+        assertThat(nodes.get(i).exitValue()).as(Files.readString(tmp.resolve("node" + i + ".log"))).isZero();
+      }
+      Map<String, Integer> cluster = ClusterWeb.requests(web);
+      assertThat(cluster.keySet()).isEqualTo(single.keySet());
+      // fetched again: the victim's fetches in flight, plus finished pages whose outcome Kafka had not acked yet
+      assertThat(extraFetches(single, cluster)).as(() -> "fetched again: " + extras(single, cluster))
+          .isLessThanOrEqualTo(2 * IN_FLIGHT_CAP);
+      assertPolite(web);
+      String logs = Files.readString(tmp.resolve("node1.log")) + Files.readString(tmp.resolve("node2.log"));
+      assertThat(logs).contains("took partitions");
+    }
+  }
+
+  @Test
+  void brokerKilledAndRestartedMidCrawl_nodesWaitAndFinish() throws Exception {
+    Path brokerDir = tmp.resolve("broker");
+    try (TestWeb web = slowWeb()) {
+      Map<String, Integer> single = single(web);
+      BrokerProcess broker = BrokerProcess.start(brokerDir, 0);
+      String bootstrap = broker.bootstrap();
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(bootstrap), "restart", PartitionBy.HOST, 6, true,
+            Duration.ofSeconds(30), Duration.ofSeconds(30));
+        List<Future<CrawlSummary>> nodes = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+          Path out = tmp.resolve("node" + i);
+          nodes.add(pool.submit(() -> {
+            ClusterCrawl node = ClusterCrawl.join(o, ClusterWeb.fixed(web.seedUrls()), System.err);
+            return node.run(ClusterWeb.config(web, node.outputDir(out)).delay(SLOW_DELAY).build(), SLOW_DELAY);
+          }));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        broker.kill();
+        Thread.sleep(2000);
+        broker = BrokerProcess.start(brokerDir, 0);
+        assertThat(broker.bootstrap()).isEqualTo(bootstrap);
+        for (Future<CrawlSummary> f : nodes) {
+          assertThat(f.get(300, TimeUnit.SECONDS).stoppedBy()).isEqualTo("done");
+        }
+        Map<String, Integer> cluster = ClusterWeb.requests(web);
+        assertThat(cluster.keySet()).isEqualTo(single.keySet());
+        assertPolite(web);
+      } finally {
+        pool.shutdownNow();
+        broker.close();
+      }
+    }
+  }
+
+  @Test
+  void allNodesStoppedThenStartedAgain_continueTheCrawlId() throws Exception {
+    try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
+      Map<String, Integer> single = single(web);
+      ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), "again", PartitionBy.HOST, 6, true,
+          Duration.ofSeconds(30), Duration.ofSeconds(30));
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        List<Crawler> crawlers = new ArrayList<>();
+        List<Future<CrawlSummary>> first = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+          Path out = tmp.resolve("a" + i);
+          ClusterCrawl node = ClusterCrawl.join(o, ClusterWeb.fixed(web.seedUrls()), System.err);
+          Crawler c = Crawler.create(ClusterWeb.config(web, node.outputDir(out)).delay(SLOW_DELAY).build());
+          crawlers.add(c);
+          first.add(pool.submit(() -> node.run(c, SLOW_DELAY)));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        crawlers.forEach(Crawler::stop);
+        for (Future<CrawlSummary> f : first) {
+          assertThat(f.get(120, TimeUnit.SECONDS).stoppedBy()).isEqualTo("stopped");
+        }
+        Set<String> before = ClusterWeb.requested(web);
+        assertThat(before).hasSizeLessThan(single.size());
+        List<Future<CrawlSummary>> second = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+          Path out = tmp.resolve("b" + i);
+          second.add(pool.submit(() -> {
+            ClusterCrawl node = ClusterCrawl.join(o, ClusterWeb.fixed(web.seedUrls()), System.err);
+            return node.run(ClusterWeb.config(web, node.outputDir(out)).delay(SLOW_DELAY).build(), SLOW_DELAY);
+          }));
+        }
+        for (Future<CrawlSummary> f : second) {
+          assertThat(f.get(300, TimeUnit.SECONDS).stoppedBy()).isEqualTo("done");
+        }
+        Map<String, Integer> cluster = ClusterWeb.requests(web);
+        assertThat(cluster.keySet()).isEqualTo(single.keySet());
+        // a graceful stop hands every outcome to Kafka: nothing is fetched twice
+        assertThat(extraFetches(single, cluster)).as(() -> "fetched again: " + extras(single, cluster)).isZero();
+        assertPolite(web);
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+}
