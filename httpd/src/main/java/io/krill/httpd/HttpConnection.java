@@ -227,7 +227,9 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
   private void awaitHead(long deadline) throws Suspendable {
     Object strand = Strand.current();
     publish(strand, deadline);
-    if (decoder.headStartNanos == 0) {
+    // Only an HTTP/1.1 connection waits idle for a head; a stream's head arrives whole, and
+    // eviction at maxConnections closes connections, never a stream of one.
+    if (decoder != null && decoder.headStartNanos == 0) {
       IDLE_KEY.setRelease(this, deadline); // a release store, as publish's: read only when evicting
     }
     try {
@@ -258,7 +260,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    * @return true if it was idle and is now closing
    */
   boolean closeIfIdle() {
-    if (idleKey == 0 || decoder.headStartNanos != 0 || hasQueued()) {
+    if (idleKey == 0 || headStart() != 0 || hasQueued()) {
       return false;
     }
     channel.close();
