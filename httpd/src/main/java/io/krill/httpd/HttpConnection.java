@@ -217,7 +217,13 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
         woken = true;
       }
     } catch (Throwable t) {
-      LOG.debug("connection {} ended: {}", channel.remoteAddress(), t.toString());
+      if (t instanceof RuntimeException && !(t instanceof io.krill.fibers.FiberCancelledException)
+          && !(t instanceof java.io.UncheckedIOException) || t instanceof Error) {
+        // not a peer's doing (a reset, a timeout) nor a shutdown's: a defect, which must not end connections silently
+        LOG.warn("connection {} ended by an unexpected failure", channel.remoteAddress(), t);
+      } else {
+        LOG.debug("connection {} ended: {}", channel.remoteAddress(), t.toString());
+      }
     } finally {
       close();
     }

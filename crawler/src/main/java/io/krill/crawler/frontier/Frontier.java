@@ -285,9 +285,12 @@ public final class Frontier {
    * @return what changed
    */
   public synchronized Found found(CrawlUrl from, List<String> targets, int step, String parent) {
-    if (router != null) { // one partition of a crawl across machines: each target goes to its partition's owner
-      for (String t : targets) {
-        router.route(t, from.depth() + step, parent);
+    if (router != null) { // one partition of a crawl across machines: each target within the limit goes to its partition's owner
+      int d = from.depth() + step;
+      if (d <= maxDepth) {
+        for (String t : targets) {
+          router.route(t, d, parent);
+        }
       }
       return new Found(List.of(), List.of(), List.of(), null, 0);
     }
