@@ -109,10 +109,16 @@ final class ServeCommand implements Callable<Integer> {
     HttpServer.Builder b = ServeSettings.apply(s, HttpServer.builder());
     Tls tls = tls(s);
     b.tls(tls).fallback(ServeSettings.files(s).build());
+    if (s.get(ServeSettings.DEMO)) {
+      ChatDemo.install(b, ServeSettings.websocket(s));
+    }
     HttpServer server = b.build().start();
+    String base = (tls == null ? "http" : "https") + "://" + hostForUrl(server) + ":" + server.port();
     out.println("krill serve: serving " + s.get(ServeSettings.ROOT).toAbsolutePath().normalize()
-        + " on " + (tls == null ? "http" : "https") + "://" + hostForUrl(server) + ":" + server.port()
-        + "/ (" + s.get(ServeSettings.MODE).name().toLowerCase(java.util.Locale.ROOT) + " mode)");
+        + " on " + base + "/ (" + s.get(ServeSettings.MODE).name().toLowerCase(java.util.Locale.ROOT) + " mode)");
+    if (s.get(ServeSettings.DEMO)) {
+      out.println("krill serve: chat demo on " + base + ChatDemo.PAGE + " (open it in two tabs)");
+    }
     return server;
   }
 

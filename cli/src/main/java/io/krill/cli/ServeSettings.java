@@ -6,6 +6,7 @@ import io.krill.config.Settings;
 import io.krill.fibers.ExecutionMode;
 import io.krill.httpd.HttpServer;
 import io.krill.httpd.files.StaticFiles;
+import io.krill.httpd.websocket.WebSocketSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,10 +83,33 @@ final class ServeSettings {
       .defaultValue(StaticFiles.Builder.DEFAULT_HIDDEN_FILES)
       .doc("Serve paths with a segment starting with . (.git, .env)").build();
 
+  static final Setting<Boolean> DEMO = Setting.ofBoolean("serve.demo")
+      .flag("--demo").defaultValue(false)
+      .doc("Also serve a chat demo: its page at " + ChatDemo.PAGE + ", its WebSocket at " + ChatDemo.SOCKET).build();
+  static final Setting<Long> WS_MAX_FRAME = Setting.ofBytes("httpd.websocket.max-frame-bytes")
+      .defaultValue((long) WebSocketSettings.DEFAULT_MAX_FRAME_BYTES).range(1L, MAX_HEAD_BYTES)
+      .doc("Largest WebSocket frame payload; larger closes the socket with 1009").build();
+  static final Setting<Long> WS_MAX_MESSAGE = Setting.ofBytes("httpd.websocket.max-message-bytes")
+      .defaultValue((long) WebSocketSettings.DEFAULT_MAX_MESSAGE_BYTES).range(1L, MAX_HEAD_BYTES)
+      .doc("Largest WebSocket message (all frames, decompressed); larger closes with 1009").build();
+  static final Setting<Long> WS_SEND_QUEUE = Setting.ofBytes("httpd.websocket.send-queue-bytes")
+      .defaultValue((long) WebSocketSettings.DEFAULT_SEND_QUEUE_BYTES).range(1L, MAX_HEAD_BYTES)
+      .doc("Bytes a WebSocket may have waiting to be written before send waits and trySend drops").build();
+  static final Setting<Duration> WS_IDLE_TIMEOUT = Setting.ofDuration("httpd.websocket.idle-timeout")
+      .defaultValue(WebSocketSettings.DEFAULT_IDLE_TIMEOUT).atLeast(MIN_TIMEOUT)
+      .doc("How long a WebSocket may see no frame either way; then it closes with 1001").build();
+  static final Setting<Duration> WS_SEND_TIMEOUT = Setting.ofDuration("httpd.websocket.send-timeout")
+      .defaultValue(WebSocketSettings.DEFAULT_SEND_TIMEOUT).atLeast(MIN_TIMEOUT)
+      .doc("How long a WebSocket send may wait for a peer that does not read").build();
+  static final Setting<Boolean> WS_COMPRESSION = Setting.ofBoolean("httpd.websocket.compression")
+      .defaultValue(WebSocketSettings.DEFAULT_COMPRESSION)
+      .doc("Agree permessage-deflate when a WebSocket client offers it").build();
+
   static final ConfigSchema SCHEMA = ConfigSchema.builder()
       .add(PORT, ADDRESS, MODE, MAX_REQUEST_LINE, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_BODY_BYTES,
           MAX_CONNECTIONS, BACKLOG, HEADER_READ_TIMEOUT, IDLE_TIMEOUT, WRITE_TIMEOUT, SHUTDOWN_GRACE,
           TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, ROOT, INDEX_FILE, GZIP, HIDDEN_FILES)
+      .add(DEMO, WS_MAX_FRAME, WS_MAX_MESSAGE, WS_SEND_QUEUE, WS_IDLE_TIMEOUT, WS_SEND_TIMEOUT, WS_COMPRESSION)
       .rule(TLS_KEY, s -> s.find(TLS_KEY).isPresent() == s.find(TLS_CERT).isPresent(),
           "set together with httpd.tls.cert-file")
       .rule(TLS_SELF_SIGNED, s -> !s.get(TLS_SELF_SIGNED) || s.find(TLS_CERT).isEmpty(),
@@ -96,7 +120,7 @@ final class ServeSettings {
 
   /** The settings that have a flag of their own, in help order; every setting has {@code --set KEY=VALUE}. */
   static final ConfigSchema FLAGGED = ConfigSchema.builder()
-      .add(ROOT, PORT, ADDRESS, MODE, TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG)
+      .add(ROOT, PORT, ADDRESS, MODE, TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, DEMO)
       .build();
 
   private ServeSettings() {}
@@ -117,6 +141,18 @@ final class ServeSettings {
         .writeTimeout(s.get(WRITE_TIMEOUT))
         .shutdownGrace(s.get(SHUTDOWN_GRACE))
         .accessLog(s.get(ACCESS_LOG));
+  }
+
+  /** The WebSocket limits the settings describe (for the routes of {@code --demo}). */
+  static WebSocketSettings websocket(Settings s) {
+    return WebSocketSettings.builder()
+        .maxFrameBytes(Math.toIntExact(s.get(WS_MAX_FRAME)))
+        .maxMessageBytes(Math.toIntExact(s.get(WS_MAX_MESSAGE)))
+        .sendQueueBytes(Math.toIntExact(s.get(WS_SEND_QUEUE)))
+        .idleTimeout(s.get(WS_IDLE_TIMEOUT))
+        .sendTimeout(s.get(WS_SEND_TIMEOUT))
+        .compression(s.get(WS_COMPRESSION))
+        .build();
   }
 
   /** The static-file handler the settings describe. */

@@ -98,6 +98,8 @@ final class Exchange implements Request, Response, ByteSink {
   private boolean finishing;
   /** Set when the connection should be half-closed and drained before closing (error responses). */
   boolean lingerOnClose;
+  /** Set when an upgrade handler (a WebSocket route) took the connection over: no response follows, the connection ends. */
+  private boolean upgraded;
   /** Set once the exchange is over: a handler that kept the request or response can no longer touch the connection. */
   private boolean over;
 
@@ -123,6 +125,9 @@ final class Exchange implements Request, Response, ByteSink {
       closeAfter = !keepAlive() || server.shuttingDown;
       try {
         invoke();
+        if (upgraded) {
+          return false; // the connection was a WebSocket and is closed now
+        }
       } catch (Throwable t) {
         if (!handleFailure(t)) {
           return false;
@@ -158,6 +163,8 @@ final class Exchange implements Request, Response, ByteSink {
       }
     } else if (match.route == null) {
       status(405).header("Allow", match.allow).send("405 Method Not Allowed\n");
+    } else if (match.route.handler() instanceof UpgradeHandler) {
+      upgraded = ((UpgradeHandler) match.route.handler()).upgrade(this, this, conn.channel(), head, "connection");
     } else {
       match.route.handler().handle(this, this);
     }

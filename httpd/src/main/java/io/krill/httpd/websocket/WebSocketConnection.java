@@ -1,0 +1,445 @@
+package io.krill.httpd.websocket;
+
+import io.krill.fibers.FiberLock;
+import io.krill.fibers.Strand;
+import io.krill.fibers.Suspendable;
+import io.krill.fibers.VarHandles;
+import io.krill.httpd.Request;
+import io.krill.netio.spi.ConnectionHandler;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.codec.CodecException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One upgraded connection: netio's connection core as the last handler of the WebSocket
+ * pipeline, and the {@link WebSocket} its handler uses.
+ */
+final class WebSocketConnection extends ConnectionHandler implements WebSocket {
+  /*
+   * Implementation notes.
+   *
+   * The loop turns each data frame into a WebSocketMessage (a heap copy) before it joins the
+   * queue, so the queue holds no reference-counted buffers and a handler never sees Netty types.
+   * Pings are answered here on the loop; a Close from the peer is answered here too and enqueues
+   * CLOSED after the messages that came before it, so receive() delivers those first.
+   *
+   * State: OPEN until a Close is sent or received; CLOSING once this side sent its Close and waits
+   * for the peer's (frames that still arrive are dropped, reads go on so the Close is seen);
+   * CLOSED once both Closes were exchanged or the connection is gone. closeCode/closeReason are
+   * written once, by whoever left OPEN first (a CAS on state).
+   *
+   * Concurrent senders: Netty writes whole frames in order from any thread; only the wait for
+   * writability is serialized (the core has one writer slot), by a FiberLock made on first need.
+   */
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WebSocketConnection.class);
+  private static final Object CLOSED_MARK = new Object();
+  private static final int OPEN = 0;
+  private static final int CLOSING = 1;
+  private static final int CLOSED = 2;
+  /** Close code sent when the peer's Close had none. */
+  private static final int NO_STATUS = 1005;
+  private static final int MAX_CONTROL_PAYLOAD = 125;
+
+  private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), WebSocketConnection.class, "state", int.class);
+  private static final VarHandle SEND_LOCK =
+      VarHandles.field(MethodHandles.lookup(), WebSocketConnection.class, "sendLock", FiberLock.class);
+
+  private final Request request;
+  private final WebSocketSettings settings;
+  private final long sendTimeoutNanos;
+  private volatile int state;
+  private volatile int closeCode;
+  private volatile String closeReason;
+  private volatile FiberLock sendLock;
+  /** Set by the reader once it took {@link #CLOSED_MARK}: receive() answers null from then on. */
+  private boolean receivedEnd;
+  private volatile String subprotocol;
+  private volatile boolean compressed;
+  /** Loop side: the kind of the message whose frames are arriving, null between messages. */
+  private WebSocketMessage.Kind continuedKind;
+
+  WebSocketConnection(Channel channel, Request request, WebSocketSettings settings) {
+    super(channel);
+    this.request = request;
+    this.settings = settings;
+    this.sendTimeoutNanos = settings.sendTimeout().toNanos();
+  }
+
+  void agreed(String subprotocol, boolean compressed) {
+    this.subprotocol = subprotocol;
+    this.compressed = compressed;
+  }
+
+  @Override
+  public String peer() {
+    return String.valueOf(channel.remoteAddress());
+  }
+
+  // ------------------------------------------------------------------ loop side
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!(msg instanceof WebSocketFrame)) {
+      ReferenceCountUtil.release(msg); // nothing else comes out of the WebSocket decoder
+      return;
+    }
+    WebSocketFrame frame = (WebSocketFrame) msg;
+    try {
+      if (frame instanceof PingWebSocketFrame) {
+        if (state == OPEN) {
+          ctx.writeAndFlush(new PongWebSocketFrame(frame.content().retain()), ctx.voidPromise());
+        }
+      } else if (frame instanceof CloseWebSocketFrame) {
+        peerClosed(ctx, (CloseWebSocketFrame) frame);
+      } else if (state == OPEN) {
+        super.channelRead(ctx, message(frame));
+      }
+    } finally {
+      frame.release();
+    }
+  }
+
+  /* Loop side. A continuation frame (only with whole messages off) has its message's first frame's kind. */
+  private WebSocketMessage message(WebSocketFrame frame) {
+    WebSocketMessage.Kind kind;
+    if (frame instanceof TextWebSocketFrame) {
+      kind = WebSocketMessage.Kind.TEXT;
+    } else if (frame instanceof BinaryWebSocketFrame) {
+      kind = WebSocketMessage.Kind.BINARY;
+    } else if (frame instanceof PongWebSocketFrame) {
+      return new WebSocketMessage(WebSocketMessage.Kind.PONG, ByteBufUtil.getBytes(frame.content()), true);
+    } else if (frame instanceof ContinuationWebSocketFrame) {
+      kind = continuedKind;
+    } else {
+      throw new IllegalStateException("unexpected frame " + frame);
+    }
+    continuedKind = frame.isFinalFragment() ? null : kind;
+    return new WebSocketMessage(kind, ByteBufUtil.getBytes(frame.content()), frame.isFinalFragment());
+  }
+
+  /* The peer's Close: answer it (echoing its code) unless this side closed first, then close the connection. */
+  private void peerClosed(ChannelHandlerContext ctx, CloseWebSocketFrame frame) {
+    int code = frame.statusCode();
+    if (STATE.compareAndSet(this, OPEN, CLOSED)) {
+      closeReason = frame.reasonText() == null ? "" : frame.reasonText();
+      closeCode = code < 0 ? NO_STATUS : code;
+      CloseWebSocketFrame answer = code < 0 ? new CloseWebSocketFrame() : new CloseWebSocketFrame(code, "");
+      ctx.writeAndFlush(answer).addListener(ChannelFutureListener.CLOSE);
+      super.channelRead(ctx, CLOSED_MARK);
+    } else {
+      state = CLOSED; // our Close's answer: the handshake is complete
+      ctx.close();
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (state == CLOSING) {
+      ctx.read(); // waiting for the peer's Close: read on, dropping what comes before it
+      return;
+    }
+    super.channelReadComplete(ctx);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof IdleStateEvent) {
+      abort(GOING_AWAY, "idle timeout");
+      return;
+    }
+    if (evt instanceof ChannelInputShutdownEvent) {
+      // The peer ended its output without (or after) a Close: nothing more can arrive, and no
+      // answer to a Close of ours will either.
+      if (STATE.compareAndSet(this, OPEN, CLOSED)) {
+        closeCode = ABNORMAL_CLOSURE;
+        closeReason = "";
+      } else {
+        state = CLOSED;
+      }
+      ctx.close();
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof CorruptedWebSocketFrameException) {
+      // The frame decoder (1002, 1009) or the UTF-8 validator (1007); it discards what follows.
+      int code = ((CorruptedWebSocketFrameException) cause).closeStatus().code();
+      LOG.debug("websocket {}: {} ({})", peer(), cause.getMessage(), code);
+      abort(code, reasonOf(cause));
+    } else if (cause instanceof TooLongFrameException || cause instanceof CodecException && isTooLarge(cause)) {
+      LOG.debug("websocket {}: {}", peer(), cause.getMessage());
+      abort(MESSAGE_TOO_BIG, "message too big");
+    } else {
+      super.exceptionCaught(ctx, cause);
+      ctx.close();
+    }
+  }
+
+  /* A decompressed message past its allowance (the deflate decoder's maxAllocation). */
+  private static boolean isTooLarge(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      String m = t.getMessage();
+      if (t instanceof TooLongFrameException || m != null && m.contains("maximum")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String reasonOf(Throwable cause) {
+    String m = cause.getMessage() == null ? "" : cause.getMessage();
+    return m.length() > 100 ? m.substring(0, 100) : m;
+  }
+
+  /* Closes from this side without waiting for the answer: a Close frame if still open, then the connection. Any thread. */
+  private void abort(int code, String reason) {
+    if (STATE.compareAndSet(this, OPEN, CLOSED)) {
+      closeCode = code;
+      closeReason = reason;
+      channel.writeAndFlush(new CloseWebSocketFrame(code, reason)).addListener(ChannelFutureListener.CLOSE);
+    } else {
+      state = CLOSED;
+      channel.close();
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (STATE.compareAndSet(this, OPEN, CLOSED)) {
+      closeCode = ABNORMAL_CLOSURE;
+      closeReason = "";
+    } else {
+      state = CLOSED;
+    }
+    super.channelInactive(ctx);
+  }
+
+  // ------------------------------------------------------------------ WebSocket
+
+  @Override
+  public WebSocketMessage receive() throws Suspendable {
+    if (receivedEnd) {
+      return null;
+    }
+    Object m = poll();
+    if (m == null) {
+      m = receiveSlow();
+    }
+    if (m == CLOSED_MARK || m == null) {
+      receivedEnd = true;
+      return null;
+    }
+    return (WebSocketMessage) m;
+  }
+
+  private Object receiveSlow() throws Suspendable {
+    Object me = Strand.current();
+    try {
+      for (;;) {
+        Object m = pollOrPublish(me);
+        if (m == END) {
+          return null;
+        }
+        if (m != null) {
+          return m;
+        }
+        channel.read();
+        Strand.park(this);
+      }
+    } finally {
+      publishReader(null);
+    }
+  }
+
+  @Override
+  public void send(String text) throws IOException, Suspendable {
+    checkOpen();
+    write(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text)));
+  }
+
+  @Override
+  public void send(byte[] data) throws IOException, Suspendable {
+    checkOpen();
+    write(new BinaryWebSocketFrame(channel.alloc().buffer(data.length).writeBytes(data)));
+  }
+
+  @Override
+  public boolean trySend(String text) {
+    if (state != OPEN || !channel.isWritable()) {
+      return false;
+    }
+    channel.writeAndFlush(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text)), channel.voidPromise());
+    return true;
+  }
+
+  @Override
+  public boolean trySend(byte[] data) {
+    if (state != OPEN || !channel.isWritable()) {
+      return false;
+    }
+    channel.writeAndFlush(new BinaryWebSocketFrame(channel.alloc().buffer(data.length).writeBytes(data)),
+        channel.voidPromise());
+    return true;
+  }
+
+  @Override
+  public void ping(byte[] payload) throws IOException, Suspendable {
+    if (payload.length > MAX_CONTROL_PAYLOAD) {
+      throw new IllegalArgumentException("payload: " + payload.length + " bytes (expected: <= 125)");
+    }
+    checkOpen();
+    write(new PingWebSocketFrame(Unpooled.wrappedBuffer(payload.clone())));
+  }
+
+  private void checkOpen() throws IOException {
+    if (state != OPEN || !channel.isActive()) {
+      throw new SocketException("WebSocket closed (" + (closeCode == 0 ? ABNORMAL_CLOSURE : closeCode) + "): " + peer());
+    }
+  }
+
+  /* Writes and flushes a frame (the pipeline owns it), then waits while the send queue is full. */
+  private void write(WebSocketFrame frame) throws IOException, Suspendable {
+    channel.writeAndFlush(frame, channel.voidPromise());
+    if (!channel.isWritable()) {
+      awaitSendQueue();
+    }
+  }
+
+  private void awaitSendQueue() throws IOException, Suspendable {
+    FiberLock lock = sendLock;
+    if (lock == null) {
+      FiberLock fresh = new FiberLock("websocket send " + peer());
+      lock = SEND_LOCK.compareAndSet(this, null, fresh) ? fresh : sendLock;
+    }
+    lock.lock();
+    try {
+      awaitWritable(sendTimeoutNanos);
+    } catch (SocketTimeoutException e) {
+      abort(POLICY_VIOLATION, "not reading");
+      throw e;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  protected IOException writeRefused(Throwable failure) {
+    return new SocketException("WebSocket closed while sending (" + (closeCode == 0 ? ABNORMAL_CLOSURE : closeCode)
+        + "): " + peer());
+  }
+
+  @Override
+  public void close() throws Suspendable {
+    close(NORMAL_CLOSURE, "");
+  }
+
+  @Override
+  public void close(int code, String reason) throws Suspendable {
+    checkCode(code);
+    byte[] r = reason.getBytes(StandardCharsets.UTF_8);
+    if (r.length > MAX_CONTROL_PAYLOAD - 2) {
+      throw new IllegalArgumentException("reason: " + r.length + " UTF-8 bytes (expected: <= 123)");
+    }
+    if (!STATE.compareAndSet(this, OPEN, CLOSING)) {
+      return;
+    }
+    closeCode = code;
+    closeReason = reason;
+    Object me = Strand.current();
+    ChannelFutureListener wake = f -> Strand.wake(me);
+    channel.closeFuture().addListener(wake);
+    try {
+      channel.writeAndFlush(new CloseWebSocketFrame(code, reason), channel.voidPromise());
+      channel.read();
+      long deadline = Strand.deadline(settings.closeTimeout().toNanos());
+      while (channel.isActive()) {
+        if (!Strand.park(this, deadline)) {
+          break;
+        }
+      }
+    } finally {
+      channel.closeFuture().removeListener(wake);
+      state = CLOSED;
+      channel.close();
+    }
+  }
+
+  static void checkCode(int code) {
+    boolean ok = code >= 1000 && code <= 1003 || code >= 1007 && code <= 1011 || code >= 3000 && code <= 4999;
+    if (!ok) {
+      throw new IllegalArgumentException("code: " + code + " (expected: 1000..1003, 1007..1011 or 3000..4999)");
+    }
+  }
+
+  /** Ends the socket after its handler returned: a normal close unless it is closed already. May suspend. */
+  void finish(Throwable failure) throws Suspendable {
+    if (state == OPEN && channel.isActive()) {
+      if (failure != null) {
+        close(INTERNAL_ERROR, "");
+      } else {
+        close(NORMAL_CLOSURE, "");
+      }
+    }
+    channel.close();
+    closeQueue();
+  }
+
+  @Override
+  public boolean isOpen() {
+    return state == OPEN && channel.isActive();
+  }
+
+  @Override
+  public int closeCode() {
+    return closeCode;
+  }
+
+  @Override
+  public String closeReason() {
+    return closeCode == 0 ? null : closeReason;
+  }
+
+  @Override
+  public Request request() {
+    return request;
+  }
+
+  @Override
+  public String subprotocol() {
+    return subprotocol;
+  }
+
+  @Override
+  public boolean compressed() {
+    return compressed;
+  }
+
+  @Override
+  public String toString() {
+    return "WebSocket[" + peer() + ", " + (isOpen() ? "open" : "closed " + closeCode) + "]";
+  }
+}
