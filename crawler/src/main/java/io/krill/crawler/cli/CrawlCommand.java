@@ -55,7 +55,8 @@ public final class CrawlCommand implements Callable<Integer> {
   /** The flags {@code --resume} applies over the saved arguments; it refuses every other one. */
   static final List<String> RESUMABLE_FLAGS = List.of("--max-pages", "--max-bytes", "--max-duration", "--delay",
       "--per-host", "--per-ip", "--max-crawl-delay", "--backoff-base", "--backoff-max", "--max-retries",
-      "--robots-retry", "--robots-attempts", "--progress", "--progress-interval", "--metrics-port");
+      "--robots-retry", "--robots-attempts", "--progress", "--progress-interval", "--metrics-port", "--console",
+      "--console-token");
 
   @Parameters(paramLabel = "URL", arity = "0..*", description = "seed URLs (http or https)")
   List<String> seeds = new ArrayList<>();
@@ -77,6 +78,7 @@ public final class CrawlCommand implements Callable<Integer> {
   CommandLine.Model.CommandSpec spec;
 
   private DemoWeb.Starter demoStarter;
+  private CrawlConsole.Starter consoleStarter;
   private PrintStream stdout = System.out;
   private PrintStream stderr = System.err;
 
@@ -95,6 +97,17 @@ public final class CrawlCommand implements Callable<Integer> {
    */
   public CrawlCommand demo(DemoWeb.Starter starter) {
     this.demoStarter = starter;
+    return this;
+  }
+
+  /**
+   * Registers the console {@code --console} serves; without one, {@code --console} is a usage error.
+   *
+   * @param starter starts the console
+   * @return this
+   */
+  public CrawlCommand console(CrawlConsole.Starter starter) {
+    this.consoleStarter = starter;
     return this;
   }
 
@@ -256,12 +269,16 @@ public final class CrawlCommand implements Callable<Integer> {
       stderr.println("krill crawl: WARNING: --insecure: TLS certificates and host names are not verified");
     }
     Crawler crawler = Crawler.create(config);
+    CrawlConsole console = startConsole(settings, crawler);
     Thread hook = new Thread(crawler::stop, "krill-crawl-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     CrawlSummary s;
     try {
       s = crawler.run();
     } finally {
+      if (console != null) {
+        console.close();
+      }
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
@@ -271,6 +288,27 @@ public final class CrawlCommand implements Callable<Integer> {
     stdout.print(s.toText());
     stdout.flush();
     return s.succeeded() ? 0 : 1;
+  }
+
+  /** Starts {@code --console} if given; a used port or a bad address is a usage error. */
+  private CrawlConsole startConsole(Settings settings, Crawler crawler) throws IOException {
+    String where = settings.find(CrawlSettings.CONSOLE).orElse(null);
+    if (where == null) {
+      return null;
+    }
+    if (consoleStarter == null) {
+      throw new BadUsage("--console: no console in this build (run it through bin/krill)");
+    }
+    CrawlConsole console;
+    try {
+      console = consoleStarter.start(crawler.view(), where, settings.find(CrawlSettings.CONSOLE_TOKEN).orElse(null));
+    } catch (java.net.BindException e) {
+      throw new BadUsage("--console " + where + ": " + e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new BadUsage("--console " + where + ": " + e.getMessage());
+    }
+    stderr.println("krill crawl: console at " + console.url() + " (control token: " + console.token() + ")");
+    return console;
   }
 
   /** The configuration the settings and seeds describe; a bad value throws with one clear message. */
