@@ -23,12 +23,12 @@ public interface CrawlView {
   Snapshot snapshot(int maxHosts);
 
   /**
-   * Output lines written since {@code after}, oldest first, at most the recent window.
+   * The last output lines written, oldest first: a window of fixed size.
    *
-   * @param after the {@link Written#seq()} last seen, 0 for all in the window
+   * @param errorsOnly only lines that report an error (a window of its own)
    * @return the lines
    */
-  List<Written> recent(long after);
+  List<Written> recent(boolean errorsOnly);
 
   /** Stops dispatching new work; fetches in flight finish. Idempotent. */
   void pause();
@@ -107,7 +107,7 @@ public interface CrawlView {
   /**
    * One line of the crawl's JSONL output, where it is and where its WARC records are.
    *
-   * @param seq increases by one per line this crawl wrote (the window's cursor)
+   * @param seq increases by one per line this crawl wrote
    * @param line its 1-based line number in {@code crawl.jsonl}
    * @param warcFile the WARC file holding its commit's records, null if none
    * @param warcOffset the byte offset of its commit's first WARC record in that file, -1 if none

@@ -90,8 +90,8 @@ final class LiveView implements CrawlView {
   }
 
   @Override
-  public List<Written> recent(long after) {
-    return recent.after(after);
+  public List<Written> recent(boolean errorsOnly) {
+    return recent.window(errorsOnly);
   }
 
   @Override
