@@ -63,6 +63,9 @@
 
   function render(msg) {
     const c = msg.crawl;
+    if (last && last.stoppedBy !== null && c.stoppedBy !== null) {
+      return; // the final numbers stay as they are
+    }
     last = c;
     if (c.stoppedBy !== null) {
       setState('ended: ' + c.stoppedBy, 'ended');
