@@ -39,13 +39,13 @@ public final class CrawlSettings {
 
   /** Where the live web console listens, {@code HOST:PORT}; absent: no console. */
   public static final Setting<String> CONSOLE = Setting.ofString("crawl.console").optional().paramLabel("HOST:PORT")
-      .doc("serve a live web console of the crawl at http://HOST:PORT/ (default: off; loopback unless --console-token is given)")
+      .doc("serve a live web console of the crawl at http://HOST:PORT/; an address other than loopback needs "
+          + "--console-token (default: off)")
       .build();
 
   /** The console's control token; absent: a random one, printed at start. */
   public static final Setting<String> CONSOLE_TOKEN = Setting.ofString("crawl.console-token").optional()
-      .paramLabel("TOKEN").doc("token the console's controls require (default: a random one, printed at start; "
-          + "required for a non-loopback --console)").build();
+      .paramLabel("TOKEN").doc("token the console's controls require (default: a random one, printed at start)").build();
 
   /** Every crawl setting, bound to its builder setter. */
   public static final ConfigBinding<CrawlConfig, CrawlConfig.Builder> BINDING =
