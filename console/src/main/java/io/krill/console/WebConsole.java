@@ -5,6 +5,7 @@ import io.krill.console.internal.Pusher;
 import io.krill.console.internal.SnapshotJson;
 import io.krill.crawler.CrawlView;
 import io.krill.crawler.cli.CrawlConsole;
+import io.krill.fibers.Checks;
 import io.krill.fibers.Suspendable;
 import io.krill.httpd.HttpServer;
 import io.krill.httpd.Request;
@@ -115,9 +116,6 @@ public final class WebConsole implements CrawlConsole {
       port = Integer.parseInt(hostPort.substring(colon + 1));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("port " + hostPort.substring(colon + 1) + " is not a number");
-    }
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("port " + port + " (expected: 0..65535)");
     }
     Builder b = builder(view).address(host).port(port);
     if (token != null) {
@@ -241,17 +239,14 @@ public final class WebConsole implements CrawlConsole {
 
     /** @param port the port, 0 (the default) for any free one @return this */
     public Builder port(int port) {
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");
-      }
-      this.port = port;
+      this.port = Checks.port("port", port);
       return this;
     }
 
     /** @param token the control token (default: a random one) @return this */
     public Builder token(String token) {
       if (token.isBlank()) {
-        throw new IllegalArgumentException("token: empty (expected: a secret)");
+        throw Checks.bad("token", "\"" + token + "\"", "a secret, not blank");
       }
       this.token = token;
       return this;
@@ -259,28 +254,19 @@ public final class WebConsole implements CrawlConsole {
 
     /** @param interval time between snapshots @return this */
     public Builder pushInterval(Duration interval) {
-      if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("pushInterval: " + interval + " (expected: > 0)");
-      }
-      this.pushInterval = interval;
+      this.pushInterval = Checks.positive("pushInterval", interval);
       return this;
     }
 
     /** @param hosts host rows per snapshot @return this */
     public Builder maxHosts(int hosts) {
-      if (hosts < 0) {
-        throw new IllegalArgumentException("maxHosts: " + hosts + " (expected: >= 0)");
-      }
-      this.maxHosts = hosts;
+      this.maxHosts = Checks.nonNegative("maxHosts", hosts);
       return this;
     }
 
     /** @param bytes bytes a tab may have waiting; a snapshot that does not fit is dropped @return this */
     public Builder sendQueueBytes(int bytes) {
-      if (bytes <= 0) {
-        throw new IllegalArgumentException("sendQueueBytes: " + bytes + " (expected: > 0)");
-      }
-      this.sendQueueBytes = bytes;
+      this.sendQueueBytes = Checks.positive("sendQueueBytes", bytes);
       return this;
     }
 
