@@ -43,7 +43,8 @@ public interface CrawlView {
    * Queues seed URLs (at depth 0, added to the scope like command-line seeds).
    *
    * @param urls the URLs
-   * @return how many were queued (new, valid, http or https)
+   * @return how many were valid http or https URLs; those the crawl has seen already are then
+   *     skipped like any link to a seen URL
    */
   int addSeeds(List<String> urls);
 

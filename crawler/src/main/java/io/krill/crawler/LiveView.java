@@ -52,6 +52,9 @@ final class LiveView implements CrawlView {
 
   /** @return the seeds added since the last call, for the dispatcher */
   List<String> takeSeeds() {
+    if (seeds.isEmpty()) {
+      return List.of(); // the dispatcher asks on every turn: no garbage when there is nothing
+    }
     List<String> out = new ArrayList<>();
     for (String s; (s = seeds.poll()) != null; ) {
       out.add(s);

@@ -230,6 +230,7 @@ public final class CrawlCommand implements Callable<Integer> {
     boolean journaled = Files.isRegularFile(resume.resolve(Journal.FILE));
     List<String> args = Files.readAllLines(argsFile, StandardCharsets.UTF_8);
     CrawlCommand original = new CrawlCommand().streams(stdout, stderr);
+    original.consoleStarter = consoleStarter;
     try {
       original.commandLine().parseArgs(args.toArray(new String[0]));
     } catch (CommandLine.ParameterException e) {
