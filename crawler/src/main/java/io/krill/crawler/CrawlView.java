@@ -75,11 +75,14 @@ public interface CrawlView {
    * @param stoppedBy why the crawl ended, as in the summary; null while it runs
    * @param hosts the busiest hosts
    * @param nodes the cluster's nodes; empty for a single-node crawl
+   * @param ownership the cluster's recent partition ownership changes, oldest first; empty for a
+   *     single-node crawl
    */
   record Snapshot(double elapsedSeconds, long pages, long requests, long bytes, int inFlight, int fetching,
       long queued, Map<Integer, Long> statuses, Map<String, Long> errors, long robotsFetches, long robotsDisallowed,
       long retries, long dnsLookups, long dnsCached, long dnsFailures, long dnsMeanMillis, long seen, String seenSet,
-      int hostCount, long maxPages, boolean paused, String stoppedBy, List<Host> hosts, List<Node> nodes) {}
+      int hostCount, long maxPages, boolean paused, String stoppedBy, List<Host> hosts, List<Node> nodes,
+      List<OwnershipChange> ownership) {}
 
   /**
    * One host's queue and politeness state.
@@ -104,6 +107,16 @@ public interface CrawlView {
    * @param alive false once the group dropped it
    */
   record Node(String id, List<Integer> partitions, boolean alive) {}
+
+  /**
+   * A partition changing owner: assigned at start, moved by a rebalance, taken over after a node died.
+   *
+   * @param atSeconds crawl time of the change
+   * @param partition the partition
+   * @param from the node that owned it, null if none
+   * @param to the node that owns it now, null if none yet
+   */
+  record OwnershipChange(double atSeconds, int partition, String from, String to) {}
 
   /**
    * One line of the crawl's JSONL output, where it is and where its WARC records are.

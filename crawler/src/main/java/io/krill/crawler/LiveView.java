@@ -89,7 +89,7 @@ final class LiveView implements CrawlView {
         stats.robotsDisallowed.sum(), stats.retries.sum(), dns == null ? 0 : dns.lookups(),
         dns == null ? 0 : dns.cacheHits(), dns == null ? 0 : dns.failures(),
         dns == null ? 0 : dns.meanLatency().toMillis(), seen, seenSet, hostCount, maxPages, paused, stoppedBy, hosts,
-        List.of());
+        List.of(), List.of());
   }
 
   @Override

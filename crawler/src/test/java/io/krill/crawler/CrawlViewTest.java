@@ -20,6 +20,7 @@ class CrawlViewTest {
     assertThat(s.pages()).isZero();
     assertThat(s.hosts()).isEmpty();
     assertThat(s.nodes()).isEmpty();
+    assertThat(s.ownership()).isEmpty();
     assertThat(s.maxPages()).isEqualTo(7);
     assertThat(s.stoppedBy()).isNull();
     assertThat(v.recent(false)).isEmpty();

@@ -102,7 +102,7 @@
     renderHosts();
     renderRecent('recent', msg.recent, (r) => [r.record.status || '', r.record.url]);
     renderRecent('recentErrors', msg.errors, (r) => [r.record.url, r.record.error]);
-    renderNodes(c.nodes);
+    renderNodes(c.nodes, c.ownership);
   }
 
   function currentRate() {
@@ -164,9 +164,11 @@
     }));
   }
 
-  function renderNodes(nodes) {
+  function renderNodes(nodes, ownership) {
     $('clusterBox').hidden = nodes.length === 0;
     $('nodes').tBodies[0].replaceChildren(...nodes.map((n) => row([n.id, n.partitions.join(', '), n.alive ? 'yes' : 'no'])));
+    $('ownership').tBodies[0].replaceChildren(...ownership.slice().reverse().map((o) =>
+      row([duration(o.atSeconds), o.partition, o.from || '–', o.to || '–'])));
   }
 
   async function control(action, body) {
