@@ -57,13 +57,7 @@ class ConsoleBrowserTest {
       try (WebConsole console = WebConsole.builder(crawler.view()).pushInterval(Duration.ofMillis(200)).start();
           Tab tab = new Tab(console.port())) {
         crawler.view().pause(); // so the page sees the crawl from its start
-        CompletableFuture<CrawlSummary> run = CompletableFuture.supplyAsync(() -> {
-          try {
-            return crawler.run();
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
+        CompletableFuture<CrawlSummary> run = WebConsoleTest.runInBackground(crawler);
         d = browser(chromium, chromedriver);
         d.get(console.url());
         // the page redraws every snapshot: an element may go stale between finding and reading it

@@ -43,11 +43,14 @@ final class Tab implements AutoCloseable {
   /** @return the next snapshot whose crawl part matches, waiting at most a minute */
   JsonNode await(Predicate<JsonNode> crawl) throws InterruptedException {
     long deadline = System.nanoTime() + WAIT.toNanos();
+    JsonNode seen = null;
     for (;;) {
       JsonNode n = snapshots.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       if (n == null) {
-        throw new AssertionError("no matching snapshot within " + WAIT);
+        throw new AssertionError("no matching snapshot within " + WAIT + "; the last one: "
+            + (seen == null ? "none" : seen.get("crawl").toString()));
       }
+      seen = n;
       if (crawl.test(n.get("crawl"))) {
         return n;
       }

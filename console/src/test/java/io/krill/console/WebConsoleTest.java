@@ -117,13 +117,7 @@ class WebConsoleTest {
       Crawler crawler = Crawler.create(crawlOf(web, out, Duration.ofMillis(30)).build());
       try (WebConsole console = WebConsole.builder(crawler.view()).pushInterval(Duration.ofMillis(20)).start();
           Tab tab = new Tab(console.port())) {
-        CompletableFuture<CrawlSummary> run = CompletableFuture.supplyAsync(() -> {
-          try {
-            return crawler.run();
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
+        CompletableFuture<CrawlSummary> run = WebConsoleTest.runInBackground(crawler);
         tab.await(c -> c.get("pages").asLong() >= 10);
         assertThat(post(console, "pause", console.token(), "").statusCode()).isEqualTo(200);
         JsonNode quiet = tab.await(c -> c.get("paused").asBoolean() && c.get("inFlight").asInt() == 0);
@@ -162,13 +156,7 @@ class WebConsoleTest {
       Crawler crawler = Crawler.create(one.build());
       try (WebConsole console = WebConsole.builder(crawler.view()).start()) {
         crawler.view().pause();
-        CompletableFuture<CrawlSummary> run = CompletableFuture.supplyAsync(() -> {
-          try {
-            return crawler.run();
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
+        CompletableFuture<CrawlSummary> run = WebConsoleTest.runInBackground(crawler);
         String firstHost = URI.create(first).getHost();
         String other = web.web().hosts().stream().filter(h -> !h.equals(firstHost)).findFirst()
             .map(h -> "http://" + h + ":" + web.port() + "/").orElseThrow();
@@ -238,6 +226,24 @@ class WebConsoleTest {
         assertThat(Files.readAllLines(out.resolve("crawl.jsonl"))).hasSize((int) lines(out));
       }
     }
+  }
+
+  /*
+   * The crawl on a thread of its own, not the common fork-join pool: the DNS client completes its
+   * lookups there, and a crawl blocking its only thread (on two cores) starves them.
+   */
+  static CompletableFuture<CrawlSummary> runInBackground(Crawler crawler) {
+    CompletableFuture<CrawlSummary> f = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        f.complete(crawler.run());
+      } catch (Throwable e) {
+        f.completeExceptionally(e);
+      }
+    }, "test-crawl");
+    t.setDaemon(true);
+    t.start();
+    return f;
   }
 
   private static long lines(Path out) throws java.io.IOException {
