@@ -1,5 +1,6 @@
 package io.krill.cli;
 
+import io.krill.console.WebConsole;
 import io.krill.crawler.cli.CrawlCommand;
 import io.krill.crawler.cli.DemoWeb;
 import io.krill.netio.dns.DnsResolver;
@@ -31,7 +32,8 @@ final class CrawlDemo implements DemoWeb {
    * @return the command line
    */
   static CommandLine commandLine(PrintStream out, PrintStream err) {
-    return new CrawlCommand().streams(out, err).demo(CrawlDemo::start).demoBroker(CrawlDemo::startBroker).commandLine();
+    return new CrawlCommand().streams(out, err).demo(CrawlDemo::start).demoBroker(CrawlDemo::startBroker)
+        .console(WebConsole::start).commandLine();
   }
 
   /** Starts the broker of {@code --demo --nodes N} in this process. */

@@ -38,9 +38,10 @@ final class Layers {
       Map.entry("broker", List.of("config")),
       Map.entry("crawler", List.of("netio", "fibers", "config")),
       Map.entry("testweb", List.of("httpd", "netio", "testkit")),
+      Map.entry("console", List.of("crawler", "httpd", "fibers")),
       Map.entry("benchmarks", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb")),
       Map.entry("loadtest", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb")),
-      Map.entry("cli", List.of("transform", "config", "fibers", "netio", "httpd", "broker", "crawler", "testweb", "benchmarks", "loadtest")),
+      Map.entry("cli", List.of("transform", "config", "fibers", "netio", "httpd", "broker", "crawler", "console", "testweb", "benchmarks", "loadtest")),
       Map.entry("jcstress", List.of("fibers")));
 
   private Layers() {}

@@ -37,6 +37,16 @@ public final class CrawlSettings {
   public static final Setting<List<String>> DNS = Setting.ofStringList("crawl.dns").defaultValue(List.of())
       .paramLabel("HOST:PORT").doc("DNS server (repeatable; default: the system's)").build();
 
+  /** Where the live web console listens, {@code HOST:PORT}; absent: no console. */
+  public static final Setting<String> CONSOLE = Setting.ofString("crawl.console").optional().paramLabel("HOST:PORT")
+      .doc("serve a live web console of the crawl at http://HOST:PORT/; an address other than loopback needs "
+          + "--console-token (default: off)")
+      .build();
+
+  /** The console's control token; absent: a random one, printed at start. */
+  public static final Setting<String> CONSOLE_TOKEN = Setting.ofString("crawl.console-token").optional()
+      .paramLabel("TOKEN").doc("token the console's controls require (default: a random one, printed at start)").build();
+
   /** Every crawl setting, bound to its builder setter. */
   public static final ConfigBinding<CrawlConfig, CrawlConfig.Builder> BINDING =
       ConfigBinding.<CrawlConfig, CrawlConfig.Builder>builder()
@@ -143,6 +153,8 @@ public final class CrawlSettings {
           .bind(Setting.ofInt("crawl.metrics-port").optional().paramLabel("PORT")
               .doc("serve OpenMetrics at http://127.0.0.1:PORT/metrics (default: off)").build(),
               CrawlConfig.Builder::metricsPort)
+          .add(CONSOLE)
+          .add(CONSOLE_TOKEN)
           .build();
 
   private CrawlSettings() {}

@@ -101,8 +101,11 @@ public final class Crawler {
   private java.util.function.UnaryOperator<HostLookup> lookupWrap = l -> l;
   private SharedFrontier shared;
 
+  private final LiveView live;
+
   private Crawler(CrawlConfig config) {
     this.config = Objects.requireNonNull(config, "config");
+    this.live = new LiveView(this, stats, config.maxPages);
   }
 
   /**
@@ -135,6 +138,11 @@ public final class Crawler {
   /** @return the live counters */
   public CrawlStats stats() {
     return stats;
+  }
+
+  /** @return the live view and controls of this crawl, for a console */
+  public CrawlView view() {
+    return live;
   }
 
   /** @return the metrics port once serving, else -1 */
@@ -175,6 +183,7 @@ public final class Crawler {
     if (shared != null) {
       shared.attach(frontier, this::signal, writer::pending);
     }
+    writer.reportTo(live.attach(frontier, resolver, replay == null ? 0 : LineOutput.countLines(dir.resolve(JSONL))));
     List<CrawlUrl> seeds = fillFrontier(replay);
     stats.queued.add(frontier.queued());
     runner = runners.apply(config, scheduler);
@@ -304,6 +313,7 @@ public final class Crawler {
         writer.warcFiles(), dir, config.mode.alias() + (config.naive ? " (naive)" : ""),
         stats.peakFetching.get(), earlier);
     Files.writeString(dir.resolve("summary.json"), summary.toJson() + "\n");
+    live.ended(stoppedBy);
     return summary;
   }
 
@@ -362,7 +372,10 @@ public final class Crawler {
         stopReason = limitReached(deadline);
       }
       boolean pageLimit = pagesDispatched.get() >= config.maxPages;
-      if (stopReason == null && !pageLimit) {
+      if (stopReason == null) {
+        addSeeds(live.takeSeeds());
+      }
+      if (stopReason == null && !pageLimit && !live.paused()) {
         Frontier.Work w = frontier.next(System.nanoTime());
         if (w != null && shared != null && !shared.admit(w)) {
           continue; // its host moved to another node
@@ -408,9 +421,28 @@ public final class Crawler {
         }
       }
       // never spin: a carrier running the dispatcher runs fetch fibers too
-      long waitNanos = stopReason != null || pageLimit ? 100_000_000L
+      long waitNanos = stopReason != null || pageLimit || live.paused() ? 100_000_000L
           : Math.max(1_000_000L, Math.min(frontier.nanosUntilReady(System.nanoTime()), 100_000_000L));
       wake.tryAcquire(1, Duration.ofNanos(waitNanos));
+    }
+  }
+
+  /** Queues seeds a view added, in scope like command-line seeds, journaled like discovered URLs. */
+  private void addSeeds(List<String> urls) throws Suspendable {
+    if (urls.isEmpty()) {
+      return;
+    }
+    List<CrawlUrl> queued = new ArrayList<>();
+    for (String u : urls) {
+      scope.addSeed(u);
+      CrawlUrl c = frontier.offer(u, 0, null);
+      if (c != null) {
+        queued.add(c);
+        stats.queued.increment();
+      }
+    }
+    if (!queued.isEmpty()) {
+      writer.submit(new OutputWriter.Commit(List.of(), List.of(), queued, List.of()));
     }
   }
 

@@ -49,6 +49,8 @@ final class OutputWriter implements AutoCloseable {
   private final long fsyncIntervalNanos;
   private final long checkpointLines;
   private final Runnable onCommitted;
+  /* Filled after each batch for live views; set before the first commit. */
+  private RecentOutput recent;
   private final Thread thread;
   private volatile boolean closing;
   private volatile IOException failure;
@@ -86,6 +88,11 @@ final class OutputWriter implements AutoCloseable {
   /** @return the first write failure, or null */
   IOException failure() {
     return failure;
+  }
+
+  /** Reports written lines to {@code recent} from now on; call before the first commit. */
+  void reportTo(RecentOutput recent) {
+    this.recent = recent;
   }
 
   long checkpoints() {
@@ -148,6 +155,9 @@ final class OutputWriter implements AutoCloseable {
     }
     warc.append(records); // the batch's records as one unit: one write, not one per commit
     long jsonlEnd = jsonl.append(lines);
+    if (recent != null) {
+      report(batch);
+    }
     if (fsync == CrawlConfig.Fsync.ALWAYS) {
       warc.force();
       jsonl.force();
@@ -166,6 +176,17 @@ final class OutputWriter implements AutoCloseable {
         journal.checkpoint(cp, warc.position(), jsonlEnd);
         checkpoints++;
       }
+    }
+  }
+
+  /* Each commit's lines with the offset of its first WARC record (the batch went out as one write). */
+  private void report(List<Commit> batch) {
+    long[] offsets = warc.lastOffsets();
+    int first = 0;
+    for (Commit c : batch) {
+      boolean has = !c.records().isEmpty() && first < offsets.length;
+      recent.add(c.jsonl(), has ? warc.fileName() : null, has ? offsets[first] : -1);
+      first += c.records().size();
     }
   }
 

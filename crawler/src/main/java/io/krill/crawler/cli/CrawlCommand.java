@@ -61,7 +61,8 @@ public final class CrawlCommand implements Callable<Integer> {
   /** The flags {@code --resume} applies over the saved arguments; it refuses every other one. */
   static final List<String> RESUMABLE_FLAGS = List.of("--max-pages", "--max-bytes", "--max-duration", "--delay",
       "--per-host", "--per-ip", "--max-crawl-delay", "--backoff-base", "--backoff-max", "--max-retries",
-      "--robots-retry", "--robots-attempts", "--progress", "--progress-interval", "--metrics-port");
+      "--robots-retry", "--robots-attempts", "--progress", "--progress-interval", "--metrics-port", "--console",
+      "--console-token");
 
   @Parameters(paramLabel = "URL", arity = "0..*", description = "seed URLs (http or https)")
   List<String> seeds = new ArrayList<>();
@@ -88,6 +89,7 @@ public final class CrawlCommand implements Callable<Integer> {
   /* How long a stop signal waits beyond --total-timeout for the drain and the summary. */
   private static final java.time.Duration STOP_GRACE = java.time.Duration.ofSeconds(30);
   private DemoBroker.Starter demoBroker;
+  private CrawlConsole.Starter consoleStarter;
   private PrintStream stdout = System.out;
   private PrintStream stderr = System.err;
 
@@ -117,6 +119,17 @@ public final class CrawlCommand implements Callable<Integer> {
    */
   public CrawlCommand demoBroker(DemoBroker.Starter starter) {
     this.demoBroker = starter;
+    return this;
+  }
+
+  /**
+   * Registers the console {@code --console} serves; without one, {@code --console} is a usage error.
+   *
+   * @param starter starts the console
+   * @return this
+   */
+  public CrawlCommand console(CrawlConsole.Starter starter) {
+    this.consoleStarter = starter;
     return this;
   }
 
@@ -296,6 +309,7 @@ public final class CrawlCommand implements Callable<Integer> {
     boolean journaled = Files.isRegularFile(resume.resolve(Journal.FILE));
     List<String> args = Files.readAllLines(argsFile, StandardCharsets.UTF_8);
     CrawlCommand original = new CrawlCommand().streams(stdout, stderr);
+    original.consoleStarter = consoleStarter;
     try {
       original.commandLine().parseArgs(args.toArray(new String[0]));
     } catch (CommandLine.ParameterException e) {
@@ -424,6 +438,7 @@ public final class CrawlCommand implements Callable<Integer> {
       stderr.println("krill crawl: WARNING: --insecure: TLS certificates and host names are not verified");
     }
     Crawler crawler = Crawler.create(config);
+    CrawlConsole console = startConsole(settings, crawler);
     CountDownLatch reported = new CountDownLatch(1);
     Path out = settings.get(CrawlSettings.OUT);
     long drainMillis = ((java.time.Duration) settings.get(setting("--total-timeout"))).toMillis() + STOP_GRACE.toMillis();
@@ -452,12 +467,36 @@ public final class CrawlCommand implements Callable<Integer> {
       return s.succeeded() ? 0 : 1;
     } finally {
       reported.countDown();
+      if (console != null) {
+        console.close();
+      }
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
         // the JVM is exiting: the hook is running and has just been released
       }
     }
+  }
+
+  /** Starts {@code --console} if given; a used port or a bad address is a usage error. */
+  private CrawlConsole startConsole(Settings settings, Crawler crawler) throws IOException {
+    String where = settings.find(CrawlSettings.CONSOLE).orElse(null);
+    if (where == null) {
+      return null;
+    }
+    if (consoleStarter == null) {
+      throw new BadUsage("--console: no console in this build (run it through bin/krill)");
+    }
+    CrawlConsole console;
+    try {
+      console = consoleStarter.start(crawler.view(), where, settings.find(CrawlSettings.CONSOLE_TOKEN).orElse(null));
+    } catch (java.net.BindException e) {
+      throw new BadUsage("--console " + where + ": " + e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new BadUsage("--console " + where + ": " + e.getMessage());
+    }
+    stderr.println("krill crawl: console at " + console.url() + " (control token: " + console.token() + ")");
+    return console;
   }
 
   /** The configuration the settings and seeds describe; a bad value throws with one clear message. */

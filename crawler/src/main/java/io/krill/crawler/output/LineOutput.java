@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
@@ -91,6 +92,31 @@ public final class LineOutput implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /**
+   * Counts the lines of a file (its {@code '\n'} bytes), for numbering lines appended after it.
+   *
+   * @param file the file
+   * @return its lines, 0 if it does not exist
+   * @throws IOException if it cannot be read
+   */
+  public static long countLines(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return 0;
+    }
+    long n = 0;
+    byte[] buf = new byte[1 << 16];
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      for (int r; (r = in.read(buf)) > 0; ) {
+        for (int i = 0; i < r; i++) {
+          if (buf[i] == '\n') {
+            n++;
+          }
+        }
+      }
+    }
+    return n;
   }
 
   /** @return the end offset */

@@ -50,6 +50,9 @@ public final class WarcOutput implements AutoCloseable {
   /** The WARC version of every record, the warcinfo's {@code format} field included. */
   public static final MessageVersion VERSION = MessageVersion.WARC_1_1;
 
+  private static final long[] NO_OFFSETS = new long[0];
+  private long[] lastOffsets = NO_OFFSETS;
+
   /** Where the last write ended: file name and byte offset. */
   public record Position(String file, long end) {}
 
@@ -147,6 +150,7 @@ public final class WarcOutput implements AutoCloseable {
    * @throws IOException if writing failed (nothing of this batch remains in the file)
    */
   public Position append(List<WarcRecord> records) throws IOException {
+    lastOffsets = NO_OFFSETS;
     if (records.isEmpty()) {
       return position();
     }
@@ -159,8 +163,11 @@ public final class WarcOutput implements AutoCloseable {
     if (writer == null) {
       writer = new WarcWriter(Channels.newChannel(gzip ? record : batch), WarcCompression.NONE);
     }
+    long[] starts = new long[records.size()];
+    int n = 0;
     try {
       for (WarcRecord r : records) {
+        starts[n++] = batch.size();
         if (gzip) {
           record.reset();
           writer.write(r);
@@ -182,8 +189,23 @@ public final class WarcOutput implements AutoCloseable {
       record = new Batch(); // likewise a huge record's buffer; the writer writes into it, so it goes too
       writer = null;
     }
+    long base = channel.position();
     LineOutput.appendAll(channel, bytes);
+    for (int i = 0; i < starts.length; i++) {
+      starts[i] += base;
+    }
+    lastOffsets = starts;
     return position();
+  }
+
+  /**
+   * Where each record of the last {@link #append} starts in {@link #fileName()}, for a live view
+   * of the crawl. Called by the thread that appends.
+   *
+   * @return byte offsets, one per record of the last non-empty append
+   */
+  public long[] lastOffsets() {
+    return lastOffsets;
   }
 
   /** @return the current file and end offset */
