@@ -41,17 +41,10 @@ public final class BrokerCommand implements Callable<Integer> {
    */
   public static CommandLine commandLine(PrintStream out, PrintStream err) {
     BrokerCommand command = new BrokerCommand(out, err);
-    CommandSpec spec = CommandSpec.wrapWithoutInspection(command);
-    spec.name("broker").mixinStandardHelpOptions(true);
-    spec.usageMessage().description("Run a single-node Apache Kafka broker (KRaft) on 127.0.0.1 in the foreground, for"
-        + " krill crawl --kafka. The directory is formatted on first use and kept across restarts. Ctrl-C stops it.");
-    CommandOptions.addTo(spec, BrokerSettings.SCHEMA);
-    command.spec = spec;
-    CommandLine cl = new CommandLine(spec);
-    cl.setOut(new java.io.PrintWriter(out, true));
-    cl.setErr(new java.io.PrintWriter(err, true));
-    cl.setParameterExceptionHandler((e, args) -> command.usageError(e.getMessage()));
-    return cl;
+    command.spec = CommandOptions.spec(command, "broker", "Run a single-node Apache Kafka broker (KRaft) on 127.0.0.1"
+        + " in the foreground, for krill crawl --kafka. The directory is formatted on first use and kept across restarts."
+        + " Ctrl-C stops it.", BrokerSettings.SCHEMA);
+    return CommandOptions.commandLine(command.spec, out, err);
   }
 
   /**
@@ -64,8 +57,7 @@ public final class BrokerCommand implements Callable<Integer> {
   }
 
   private int usageError(String message) {
-    err.println("krill broker: " + message + " (see krill broker --help)");
-    return 2;
+    return CommandOptions.usageError(err, "broker", message);
   }
 
   @Override

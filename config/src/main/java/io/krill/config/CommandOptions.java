@@ -1,6 +1,9 @@
 package io.krill.config;
 
+import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -20,6 +23,55 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 public final class CommandOptions {
   private CommandOptions() {}
+
+  /**
+   * The spec of a command whose options are a schema's settings: its name, {@code --help} and
+   * {@code --version}, its description and one option per setting.
+   *
+   * @param command the object whose {@code call()} runs the command
+   * @param name the subcommand's name, as typed after {@code krill}
+   * @param description the help's description
+   * @param schema the settings
+   * @return the spec
+   */
+  public static CommandSpec spec(Object command, String name, String description, ConfigSchema schema) {
+    CommandSpec spec = CommandSpec.wrapWithoutInspection(command);
+    spec.name(name).mixinStandardHelpOptions(true);
+    spec.usageMessage().description(description);
+    addTo(spec, schema);
+    return spec;
+  }
+
+  /**
+   * The command line of {@code spec}, writing to {@code out} and {@code err}; a flag picocli
+   * cannot parse is one usage line (see {@link #usageError}) and exit status 2.
+   *
+   * @param spec the command
+   * @param out where help and the command's output go
+   * @param err where errors go
+   * @return the command line
+   */
+  public static CommandLine commandLine(CommandSpec spec, PrintStream out, PrintStream err) {
+    CommandLine cl = new CommandLine(spec);
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    cl.setParameterExceptionHandler((e, args) -> usageError(err, spec.name(), e.getMessage()));
+    return cl;
+  }
+
+  /**
+   * Prints the one usage line every krill command prints for bad input:
+   * {@code krill NAME: MESSAGE (see krill NAME --help)}.
+   *
+   * @param err where it goes
+   * @param name the subcommand's name
+   * @param message what is wrong, naming the flag as typed
+   * @return 2, the exit status of bad usage
+   */
+  public static int usageError(PrintStream err, String name, String message) {
+    err.println("krill " + name + ": " + message + " (see krill " + name + " --help)");
+    return 2;
+  }
 
   /**
    * Adds one option per setting of {@code schema}: switches for booleans, repeatable options for

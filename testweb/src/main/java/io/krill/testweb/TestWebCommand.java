@@ -47,22 +47,13 @@ public final class TestWebCommand implements Callable<Integer> {
    */
   public static CommandLine commandLine(PrintStream out, PrintStream err) {
     TestWebCommand command = new TestWebCommand(out, err);
-    CommandSpec spec = CommandSpec.wrapWithoutInspection(command);
-    spec.name("testweb").mixinStandardHelpOptions(true);
-    spec.usageMessage().description("Serve the synthetic web (virtual hosts on 127.0.x.y, a DNS server on 127.0.0.1) in the"
-        + " foreground, and print the command that crawls it. Ctrl-C stops it.");
-    CommandOptions.addTo(spec, SCHEMA);
-    command.spec = spec;
-    CommandLine cl = new CommandLine(spec);
-    cl.setOut(new java.io.PrintWriter(out, true));
-    cl.setErr(new java.io.PrintWriter(err, true));
-    cl.setParameterExceptionHandler((e, args) -> command.usageError(e.getMessage()));
-    return cl;
+    command.spec = CommandOptions.spec(command, "testweb", "Serve the synthetic web (virtual hosts on 127.0.x.y, a DNS"
+        + " server on 127.0.0.1) in the foreground, and print the command that crawls it. Ctrl-C stops it.", SCHEMA);
+    return CommandOptions.commandLine(command.spec, out, err);
   }
 
   private int usageError(String message) {
-    err.println("krill testweb: " + message + " (see krill testweb --help)");
-    return 2;
+    return CommandOptions.usageError(err, "testweb", message);
   }
 
   @Override

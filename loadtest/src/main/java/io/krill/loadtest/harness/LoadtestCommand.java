@@ -35,12 +35,10 @@ public final class LoadtestCommand implements Callable<Integer> {
    */
   public static CommandLine commandLine() {
     LoadtestCommand command = new LoadtestCommand();
-    CommandSpec spec = CommandSpec.wrapWithoutInspection(command);
-    spec.name("loadtest").mixinStandardHelpOptions(true);
+    CommandSpec spec = CommandOptions.spec(command, "loadtest", "Compares krill fibers with platform threads, virtual"
+        + " threads and raw Netty under load, each server and generator in its own JVM, and writes report.md,"
+        + " results.json and PNG charts.", LoadtestSettings.SCHEMA);
     spec.usageMessage().sortOptions(false);
-    spec.usageMessage().description("Compares krill fibers with platform threads, virtual threads and raw Netty under"
-        + " load, each server and generator in its own JVM, and writes report.md, results.json and PNG charts.");
-    CommandOptions.addTo(spec, LoadtestSettings.SCHEMA);
     // Scenarios, counts and variants are comma-separated on the command line too (--connections 5,7);
     // a JVM option may hold a comma, so it only repeats. Options are re-added to keep the help order.
     for (OptionSpec o : List.copyOf(spec.options())) {
