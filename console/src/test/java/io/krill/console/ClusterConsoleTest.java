@@ -4,26 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.krill.broker.KafkaBroker;
-import io.krill.crawler.cli.CrawlCommand;
 import io.krill.testweb.TestWeb;
 import io.krill.testweb.TestWebConfig;
 import java.io.File;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -58,32 +48,14 @@ class ClusterConsoleTest {
     TestWebConfig webConfig = TestWebConfig.builder().hosts(12).pagesPerHost(20).latency(Duration.ofMillis(5))
         .crawlDelay(Duration.ZERO).slowDripRate(0).build();
     try (TestWeb web = TestWeb.start(webConfig); KafkaBroker broker = KafkaBroker.start(tmp.resolve("broker"), 0)) {
-      StringBuffer err = new StringBuffer();
-      PrintStream errStream = new PrintStream(new OutputStream() {
-        @Override
-        public void write(int b) {
-          err.append((char) b);
-        }
-      }, true, StandardCharsets.ISO_8859_1);
-      PrintStream outStream = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
       List<String> args = new ArrayList<>(crawlArgs(web, broker.bootstrap(), tmp.resolve("a")));
       args.addAll(List.of("--console", "127.0.0.1:0"));
-      CompletableFuture<Integer> a = new CompletableFuture<>();
-      Thread t = new Thread(() -> {
-        try {
-          a.complete(new CrawlCommand().streams(outStream, errStream).console(WebConsole::start).commandLine()
-              .execute(args.toArray(new String[0])));
-        } catch (Throwable e) {
-          a.completeExceptionally(e);
-        }
-      }, "test-node-a");
-      t.setDaemon(true);
-      t.start();
-      Matcher m = await(err, CONSOLE);
+      CommandRun a = CommandRun.start(args);
+      Matcher m = a.await(CONSOLE);
       URI console = URI.create(m.group(1));
       String token = m.group(2);
       // paused until the second node owns its share: the crawl cannot end before the kill
-      assertThat(post(console, "pause", token)).isEqualTo(200);
+      assertThat(CommandRun.control(console, "pause", token)).isEqualTo(200);
       Process b = null;
       try (Tab tab = new Tab(console.getPort())) {
         JsonNode alone = tab.await(c -> owners(c).size() == 1 && partitions(c, true).size() == PARTITIONS);
@@ -97,7 +69,7 @@ class ClusterConsoleTest {
         String other = other(both.get("crawl"), self);
         assertThat(changes(both.get("crawl"), self, other)).as("moved to the new node").containsAll(theirs);
 
-        assertThat(post(console, "resume", token)).isEqualTo(200);
+        assertThat(CommandRun.control(console, "resume", token)).isEqualTo(200);
         b.destroyForcibly().waitFor();
         JsonNode after = tab.await(c -> partitions(c, true).size() == PARTITIONS
             && changes(c, other, self).containsAll(theirs));
@@ -107,15 +79,15 @@ class ClusterConsoleTest {
         assertThat(dead.get("partitions")).isEmpty();
         assertThat(node(after.get("crawl"), self).get("alive").asBoolean()).isTrue();
 
-        assertThat(a.get(240, TimeUnit.SECONDS)).as(err::toString).isZero();
+        assertThat(a.code()).as(a.err::toString).isZero();
         JsonNode end = tab.await(c -> !c.get("stoppedBy").isNull());
         assertThat(end.get("crawl").get("stoppedBy").asText()).isEqualTo("done");
       } finally {
         if (b != null) {
           b.destroyForcibly();
         }
-        if (!a.isDone()) {
-          post(console, "stop", token);
+        if (!a.code.isDone()) {
+          CommandRun.control(console, "stop", token);
         }
       }
     }
@@ -127,24 +99,6 @@ class ClusterConsoleTest {
     cmd.addAll(args);
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
         .start();
-  }
-
-  private static Matcher await(StringBuffer text, Pattern p) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (System.nanoTime() < deadline) {
-      Matcher m = p.matcher(text);
-      if (m.find()) {
-        return m;
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("no " + p + " in: " + text);
-  }
-
-  private static int post(URI console, String action, String token) throws Exception {
-    HttpRequest r = HttpRequest.newBuilder(console.resolve("api/" + action)).header(WebConsole.TOKEN_HEADER, token)
-        .POST(HttpRequest.BodyPublishers.noBody()).build();
-    return HttpClient.newHttpClient().send(r, HttpResponse.BodyHandlers.discarding()).statusCode();
   }
 
   /** The nodes that own a partition. */
