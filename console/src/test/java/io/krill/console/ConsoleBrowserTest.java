@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.krill.crawler.CrawlSummary;
 import io.krill.crawler.Crawler;
-import io.krill.testkit.TestTools;
+import io.krill.testkit.Browser;
 import io.krill.testweb.TestWeb;
 import java.net.URI;
 import java.nio.file.Files;
@@ -29,9 +29,6 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -42,23 +39,22 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class ConsoleBrowserTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String WINDOW = "--window-size=1280,1500";
 
   @TempDir
   Path tmp;
 
   @Test
   void console_inChromium_showsTheCrawlPausesResumesAndEndsWithTheSummary() throws Exception {
-    Path chromium = TestTools.require("chromium");
-    Path chromedriver = TestTools.require("chromedriver");
     try (TestWeb web = TestWeb.start(WebConsoleTest.smallWeb().pagesPerHost(40).build())) {
       Path out = tmp.resolve("out");
       Crawler crawler = Crawler.create(WebConsoleTest.crawlOf(web, out, Duration.ofMillis(40)).build());
-      WebDriver d = null;
       try (WebConsole console = WebConsole.builder(crawler.view()).pushInterval(Duration.ofMillis(200)).start();
-          Tab tab = new Tab(console.port())) {
+          Tab tab = new Tab(console.port());
+          Browser browser = Browser.start(WINDOW)) {
         crawler.view().pause(); // so the page sees the crawl from its start
         CompletableFuture<CrawlSummary> run = WebConsoleTest.runInBackground(crawler);
-        d = browser(chromium, chromedriver);
+        WebDriver d = browser.driver();
         d.get(console.url());
         // the page redraws every snapshot: an element may go stale between finding and reading it
         WebDriverWait wait = (WebDriverWait) new WebDriverWait(d, WAIT).ignoring(StaleElementReferenceException.class);
@@ -117,23 +113,8 @@ class ConsoleBrowserTest {
         List<String> sorted = d.findElements(By.cssSelector("#hosts tbody tr td:first-child")).stream()
             .map(WebElement::getText).collect(Collectors.toList());
         assertThat(sorted).isSorted().hasSize(written.size());
-      } finally {
-        if (d != null) {
-          d.quit();
-        }
       }
     }
-  }
-
-  /* Debian's chromium driven by Debian's chromedriver, both named explicitly so Selenium looks nothing up online. */
-  private static WebDriver browser(Path chromium, Path chromedriver) {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(chromium.toFile());
-    options.addArguments("--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
-        "--log-level=3", "--window-size=1280,1500");
-    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver.toFile())
-        .usingAnyFreePort().build();
-    return new ChromeDriver(service, options);
   }
 
   private static String text(WebDriver d, String id) {
