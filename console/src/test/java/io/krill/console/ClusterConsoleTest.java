@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.krill.broker.KafkaBroker;
+import io.krill.testkit.Browser;
 import io.krill.testweb.TestWeb;
 import io.krill.testweb.TestWebConfig;
 import java.io.File;
@@ -19,12 +20,18 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console of one node of a crawl across machines, on a real broker in this JVM: the node
  * with the console runs {@code krill crawl --kafka … --console …} here, a second node runs in a
  * JVM of its own and is killed with SIGKILL once it owns partitions; the console shows both
- * nodes, then the dead one silent and its partitions taken over.
+ * nodes, then the dead one silent and its partitions taken over, in its JSON and in headless
+ * Chromium. With {@code -Dkrill.docs.update=true} it refreshes the cluster screenshot in docs/console/.
  */
 @Timeout(300)
 class ClusterConsoleTest {
@@ -69,7 +76,6 @@ class ClusterConsoleTest {
         String other = other(both.get("crawl"), self);
         assertThat(changes(both.get("crawl"), self, other)).as("moved to the new node").containsAll(theirs);
 
-        assertThat(CommandRun.control(console, "resume", token)).isEqualTo(200);
         b.destroyForcibly().waitFor();
         JsonNode after = tab.await(c -> partitions(c, true).size() == PARTITIONS
             && changes(c, other, self).containsAll(theirs));
@@ -78,6 +84,18 @@ class ClusterConsoleTest {
         assertThat(dead.get("state").asText()).isEqualTo("silent");
         assertThat(dead.get("partitions")).isEmpty();
         assertThat(node(after.get("crawl"), self).get("alive").asBoolean()).isTrue();
+
+        // what a person sees: the dead node silent, its partitions' moves to this one (still paused, so it stays)
+        try (Browser browser = Browser.start(ConsoleBrowserTest.WINDOW)) {
+          WebDriver d = browser.driver();
+          d.get(console.toString());
+          int moved = theirs.iterator().next();
+          new WebDriverWait(d, Duration.ofSeconds(60)).ignoring(StaleElementReferenceException.class).until(x ->
+              cells(x, "#nodes tr[data-node='" + other + "'] td").equals(List.of(other, "silent", ""))
+              && rows(x, "#ownership tbody tr").contains(List.of(String.valueOf(moved), other, self)));
+          ConsoleBrowserTest.screenshot(d.findElement(By.id("clusterBox")), "console-cluster.png");
+        }
+        assertThat(CommandRun.control(console, "resume", token)).isEqualTo(200);
 
         assertThat(a.code()).as(a.err::toString).isZero();
         JsonNode end = tab.await(c -> !c.get("stoppedBy").isNull());
@@ -99,6 +117,20 @@ class ClusterConsoleTest {
     cmd.addAll(args);
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
         .start();
+  }
+
+  private static List<String> cells(WebDriver d, String css) {
+    return d.findElements(By.cssSelector(css)).stream().map(WebElement::getText).toList();
+  }
+
+  /** Each row's cells after the first (the time). */
+  private static List<List<String>> rows(WebDriver d, String css) {
+    List<List<String>> out = new ArrayList<>();
+    for (WebElement tr : d.findElements(By.cssSelector(css))) {
+      List<String> c = tr.findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
+      out.add(c.subList(1, c.size()));
+    }
+    return out;
   }
 
   /** The nodes that own a partition. */

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
@@ -39,7 +40,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class ConsoleBrowserTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String WINDOW = "--window-size=1280,1500";
+  static final String WINDOW = "--window-size=1280,1500";
 
   @TempDir
   Path tmp;
@@ -86,7 +87,7 @@ class ConsoleBrowserTest {
         d.findElement(By.id("resume")).click();
         wait.until(x -> text(x, "state").equals("running") && !text(x, "requests").equals(requests));
         wait.until(x -> x.findElements(By.cssSelector("#recent tbody tr")).size() > 5);
-        screenshot(d, "console-running.png");
+        screenshot((TakesScreenshot) d, "console-running.png");
 
         CrawlSummary s = run.join();
         wait.until(x -> text(x, "state").equals("ended: " + s.stoppedBy()));
@@ -113,6 +114,39 @@ class ConsoleBrowserTest {
         List<String> sorted = d.findElements(By.cssSelector("#hosts tbody tr td:first-child")).stream()
             .map(WebElement::getText).collect(Collectors.toList());
         assertThat(sorted).isSorted().hasSize(written.size());
+      }
+    }
+  }
+
+  @Test
+  void tabLeftOpen_thousandsOfSnapshots_pageAndMessagesDoNotGrow() throws Exception {
+    try (TestWeb web = TestWeb.start(WebConsoleTest.smallWeb().pagesPerHost(40).build())) {
+      Crawler crawler = Crawler.create(WebConsoleTest.crawlOf(web, tmp.resolve("out"), Duration.ofMillis(5)).build());
+      // a snapshot every 5 ms: an hour of a tab's life at the default second in a few seconds
+      try (WebConsole console = WebConsole.builder(crawler.view()).pushInterval(Duration.ofMillis(5)).start();
+          Tab tab = new Tab(console.port());
+          Browser browser = Browser.start(WINDOW)) {
+        CompletableFuture<CrawlSummary> run = WebConsoleTest.runInBackground(crawler);
+        tab.await(c -> c.get("pages").asLong() >= 30);
+        crawler.view().pause(); // running, not ended: the page keeps rendering every snapshot
+        tab.await(c -> c.get("paused").asBoolean() && c.get("inFlight").asInt() == 0);
+        WebDriver d = browser.driver();
+        d.get(console.url());
+        JavascriptExecutor js = (JavascriptExecutor) d;
+        String points = "return document.getElementById('line').points.numberOfItems";
+        String elements = "return document.getElementsByTagName('*').length";
+        new WebDriverWait(d, WAIT).until(x -> ((Number) js.executeScript(points)).intValue() == 299);
+        long before = ((Number) js.executeScript(elements)).longValue();
+        int size = tab.next().toString().length();
+        for (int i = 0; i < 1000; i++) {
+          tab.next();
+        }
+        assertThat(((Number) js.executeScript(points)).intValue()).as("chart points").isEqualTo(299);
+        assertThat(((Number) js.executeScript(elements)).longValue()).as("page elements").isEqualTo(before);
+        assertThat(tab.next().toString().length()).as("snapshot size").isBetween(size - 64, size + 64);
+        assertThat(console.tabs()).isEqualTo(2);
+        crawler.view().stop();
+        assertThat(run.join().stoppedBy()).isEqualTo("stopped");
       }
     }
   }
@@ -145,8 +179,8 @@ class ConsoleBrowserTest {
   }
 
   /* Always into target/; into docs/console/ when the docs are being updated. */
-  private static void screenshot(WebDriver d, String name) throws java.io.IOException {
-    Path shot = ((TakesScreenshot) d).getScreenshotAs(OutputType.FILE).toPath();
+  static void screenshot(TakesScreenshot what, String name) throws java.io.IOException {
+    Path shot = what.getScreenshotAs(OutputType.FILE).toPath();
     Files.createDirectories(Path.of("target"));
     Files.copy(shot, Path.of("target", name), StandardCopyOption.REPLACE_EXISTING);
     if (Boolean.getBoolean("krill.docs.update")) {

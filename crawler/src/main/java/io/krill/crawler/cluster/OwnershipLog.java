@@ -32,7 +32,7 @@ final class OwnershipLog implements CrawlView.Cluster {
   private final String self;
   private final long startedMillis;
   private final long liveMillis;
-  private final Map<String, NodeStatus> latest = new HashMap<>();
+  private final Map<String, Report> latest = new HashMap<>();
   private final Map<Integer, String> owner = new HashMap<>();
   private final Map<Integer, Long> since = new HashMap<>();
   private final Map<Integer, String> released = new HashMap<>();
@@ -50,9 +50,25 @@ final class OwnershipLog implements CrawlView.Cluster {
     this.liveMillis = liveMillis;
   }
 
+  /** What the log keeps of a node's status. */
+  private record Report(String node, String state, long time, List<Integer> partitions) {}
+
   /** Takes one status read from the status topic. */
-  synchronized void seen(NodeStatus s) {
-    NodeStatus prev = latest.get(s.node());
+  void seen(NodeStatus s) {
+    seen(s.node(), s.state(), s.time(), s.partitions());
+  }
+
+  /**
+   * Takes one node's report.
+   *
+   * @param node the node
+   * @param state its state ({@code crawling}, {@code finished}, {@code left})
+   * @param time when it reported (epoch ms)
+   * @param partitions the partitions it owns
+   */
+  synchronized void seen(String node, String state, long time, List<Integer> partitions) {
+    Report s = new Report(node, state, time, List.copyOf(partitions));
+    Report prev = latest.get(s.node());
     if (prev != null && prev.time() >= s.time()) {
       return;
     }
@@ -87,8 +103,8 @@ final class OwnershipLog implements CrawlView.Cluster {
   }
 
   private void forgetOneNode(long now) {
-    NodeStatus oldest = null;
-    for (NodeStatus n : latest.values()) {
+    Report oldest = null;
+    for (Report n : latest.values()) {
       if (!alive(n, now) && !owner.containsValue(n.node()) && (oldest == null || n.time() < oldest.time())) {
         oldest = n;
       }
@@ -98,7 +114,7 @@ final class OwnershipLog implements CrawlView.Cluster {
     }
   }
 
-  private boolean alive(NodeStatus s, long now) {
+  private boolean alive(Report s, long now) {
     return s.state().equals("crawling") && now - s.time() < liveMillis;
   }
 
@@ -110,7 +126,7 @@ final class OwnershipLog implements CrawlView.Cluster {
     new TreeMap<>(owner).forEach((p, n) -> owns.computeIfAbsent(n, k -> new ArrayList<>()).add(p));
     List<CrawlView.Node> out = new ArrayList<>();
     owns.forEach((n, ps) -> {
-      NodeStatus s = latest.get(n);
+      Report s = latest.get(n);
       boolean alive = s != null && alive(s, now);
       String state = s == null ? "silent" : alive || !s.state().equals("crawling") ? s.state() : "silent";
       out.add(new CrawlView.Node(n, List.copyOf(ps), alive, state, n.equals(self)));
