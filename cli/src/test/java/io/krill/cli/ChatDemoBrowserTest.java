@@ -3,7 +3,7 @@ package io.krill.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.krill.httpd.HttpServer;
-import io.krill.testkit.TestTools;
+import io.krill.testkit.Browser;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +15,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import picocli.CommandLine;
 
@@ -31,8 +28,6 @@ class ChatDemoBrowserTest {
 
   @Test
   void chat_twoBrowsers_exchangeMessagesOverTheWebSocket() throws Exception {
-    Path chromium = TestTools.require("chromium");
-    Path chromedriver = TestTools.require("chromedriver");
     CommandLine cl = Krill.commandLine();
     ServeCommand cmd = (ServeCommand) cl.getSubcommands().get("serve").getCommand();
     cmd.environment = Map.of();
@@ -40,13 +35,13 @@ class ChatDemoBrowserTest {
     cmd.out = new PrintStream(printed, true, StandardCharsets.UTF_8);
     cl.parseArgs("serve", "--demo", "--root", dir.toString(), "--port", "0");
     HttpServer server = cmd.start(cmd.settings());
-    WebDriver alice = null;
-    WebDriver bob = null;
-    try {
+    Browser bobsBrowser = null;
+    try (Browser alicesBrowser = Browser.start()) {
       String page = "http://127.0.0.1:" + server.port() + ChatDemo.PAGE;
       assertThat(printed.toString(StandardCharsets.UTF_8)).contains("chat demo on " + page);
-      alice = browser(chromium, chromedriver);
-      bob = browser(chromium, chromedriver);
+      WebDriver alice = alicesBrowser.driver();
+      bobsBrowser = Browser.start();
+      WebDriver bob = bobsBrowser.driver();
       join(alice, page, "alice");
       join(bob, page, "bob");
       awaitLog(alice, "* bob joined (2 here)");
@@ -57,29 +52,15 @@ class ChatDemoBrowserTest {
       awaitLog(alice, "bob: hi alice <b>not bold</b>");
       assertThat(alice.findElements(By.tagName("b"))).isEmpty(); // shown as text, never as markup
 
-      bob.quit();
-      bob = null;
+      bobsBrowser.close();
+      bobsBrowser = null;
       awaitLog(alice, "* bob left");
     } finally {
-      if (alice != null) {
-        alice.quit();
-      }
-      if (bob != null) {
-        bob.quit();
+      if (bobsBrowser != null) {
+        bobsBrowser.close();
       }
       server.shutdown(Duration.ofSeconds(2));
     }
-  }
-
-  /* Debian's chromium driven by Debian's chromedriver, both named explicitly so Selenium looks nothing up online. */
-  private static WebDriver browser(Path chromium, Path chromedriver) {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(chromium.toFile());
-    options.addArguments("--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
-        "--log-level=3");
-    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver.toFile())
-        .usingAnyFreePort().build();
-    return new ChromeDriver(service, options);
   }
 
   private static void join(WebDriver d, String page, String name) {

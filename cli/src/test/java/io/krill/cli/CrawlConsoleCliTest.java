@@ -2,6 +2,7 @@ package io.krill.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.krill.crawler.journal.Journal;
 import io.krill.testkit.CapturedRun;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -45,6 +46,9 @@ class CrawlConsoleCliTest {
       assertThat(r.code()).isEqualTo(2);
       assertThat(r.err().lines()).hasSize(1);
       assertThat(r.err()).startsWith("krill crawl: --console " + where + ": ");
+      // refused before the crawl starts: nothing fetched, nothing journaled, the same command may run again
+      assertThat(tmp.resolve("d").resolve(Journal.FILE)).doesNotExist();
+      assertThat(tmp.resolve("d").resolve("crawl.jsonl")).doesNotExist();
     }
   }
 }

@@ -40,7 +40,7 @@ final class Layers {
       Map.entry("testweb", List.of("httpd", "netio", "testkit")),
       Map.entry("console", List.of("crawler", "httpd", "fibers")),
       Map.entry("benchmarks", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb")),
-      Map.entry("loadtest", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "testweb")),
+      Map.entry("loadtest", List.of("transform", "config", "fibers", "netio", "httpd", "crawler", "console", "testweb")),
       Map.entry("cli", List.of("transform", "config", "fibers", "netio", "httpd", "broker", "crawler", "console", "testweb", "benchmarks", "loadtest")),
       Map.entry("jcstress", List.of("fibers")));
 

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.krill.crawler.CrawlSummary;
 import io.krill.crawler.Crawler;
-import io.krill.testkit.TestTools;
+import io.krill.testkit.Browser;
 import io.krill.testweb.TestWeb;
 import java.net.URI;
 import java.nio.file.Files;
@@ -24,14 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -42,23 +40,22 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class ConsoleBrowserTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
+  static final String WINDOW = "--window-size=1280,1500";
 
   @TempDir
   Path tmp;
 
   @Test
   void console_inChromium_showsTheCrawlPausesResumesAndEndsWithTheSummary() throws Exception {
-    Path chromium = TestTools.require("chromium");
-    Path chromedriver = TestTools.require("chromedriver");
     try (TestWeb web = TestWeb.start(WebConsoleTest.smallWeb().pagesPerHost(40).build())) {
       Path out = tmp.resolve("out");
       Crawler crawler = Crawler.create(WebConsoleTest.crawlOf(web, out, Duration.ofMillis(40)).build());
-      WebDriver d = null;
       try (WebConsole console = WebConsole.builder(crawler.view()).pushInterval(Duration.ofMillis(200)).start();
-          Tab tab = new Tab(console.port())) {
+          Tab tab = new Tab(console.port());
+          Browser browser = Browser.start(WINDOW)) {
         crawler.view().pause(); // so the page sees the crawl from its start
         CompletableFuture<CrawlSummary> run = WebConsoleTest.runInBackground(crawler);
-        d = browser(chromium, chromedriver);
+        WebDriver d = browser.driver();
         d.get(console.url());
         // the page redraws every snapshot: an element may go stale between finding and reading it
         WebDriverWait wait = (WebDriverWait) new WebDriverWait(d, WAIT).ignoring(StaleElementReferenceException.class);
@@ -90,7 +87,7 @@ class ConsoleBrowserTest {
         d.findElement(By.id("resume")).click();
         wait.until(x -> text(x, "state").equals("running") && !text(x, "requests").equals(requests));
         wait.until(x -> x.findElements(By.cssSelector("#recent tbody tr")).size() > 5);
-        screenshot(d, "console-running.png");
+        screenshot((TakesScreenshot) d, "console-running.png");
 
         CrawlSummary s = run.join();
         wait.until(x -> text(x, "state").equals("ended: " + s.stoppedBy()));
@@ -117,23 +114,41 @@ class ConsoleBrowserTest {
         List<String> sorted = d.findElements(By.cssSelector("#hosts tbody tr td:first-child")).stream()
             .map(WebElement::getText).collect(Collectors.toList());
         assertThat(sorted).isSorted().hasSize(written.size());
-      } finally {
-        if (d != null) {
-          d.quit();
-        }
       }
     }
   }
 
-  /* Debian's chromium driven by Debian's chromedriver, both named explicitly so Selenium looks nothing up online. */
-  private static WebDriver browser(Path chromium, Path chromedriver) {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(chromium.toFile());
-    options.addArguments("--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
-        "--log-level=3", "--window-size=1280,1500");
-    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver.toFile())
-        .usingAnyFreePort().build();
-    return new ChromeDriver(service, options);
+  @Test
+  void tabLeftOpen_thousandsOfSnapshots_pageAndMessagesDoNotGrow() throws Exception {
+    try (TestWeb web = TestWeb.start(WebConsoleTest.smallWeb().pagesPerHost(40).build())) {
+      Crawler crawler = Crawler.create(WebConsoleTest.crawlOf(web, tmp.resolve("out"), Duration.ofMillis(5)).build());
+      // a snapshot every 5 ms: an hour of a tab's life at the default second in a few seconds
+      try (WebConsole console = WebConsole.builder(crawler.view()).pushInterval(Duration.ofMillis(5)).start();
+          Tab tab = new Tab(console.port());
+          Browser browser = Browser.start(WINDOW)) {
+        CompletableFuture<CrawlSummary> run = WebConsoleTest.runInBackground(crawler);
+        tab.await(c -> c.get("pages").asLong() >= 30);
+        crawler.view().pause(); // running, not ended: the page keeps rendering every snapshot
+        tab.await(c -> c.get("paused").asBoolean() && c.get("inFlight").asInt() == 0);
+        WebDriver d = browser.driver();
+        d.get(console.url());
+        JavascriptExecutor js = (JavascriptExecutor) d;
+        String points = "return document.getElementById('line').points.numberOfItems";
+        String elements = "return document.getElementsByTagName('*').length";
+        new WebDriverWait(d, WAIT).until(x -> ((Number) js.executeScript(points)).intValue() == 299);
+        long before = ((Number) js.executeScript(elements)).longValue();
+        int size = tab.next().toString().length();
+        for (int i = 0; i < 1000; i++) {
+          tab.next();
+        }
+        assertThat(((Number) js.executeScript(points)).intValue()).as("chart points").isEqualTo(299);
+        assertThat(((Number) js.executeScript(elements)).longValue()).as("page elements").isEqualTo(before);
+        assertThat(tab.next().toString().length()).as("snapshot size").isBetween(size - 64, size + 64);
+        assertThat(console.tabs()).isEqualTo(2);
+        crawler.view().stop();
+        assertThat(run.join().stoppedBy()).isEqualTo("stopped");
+      }
+    }
   }
 
   private static String text(WebDriver d, String id) {
@@ -164,8 +179,8 @@ class ConsoleBrowserTest {
   }
 
   /* Always into target/; into docs/console/ when the docs are being updated. */
-  private static void screenshot(WebDriver d, String name) throws java.io.IOException {
-    Path shot = ((TakesScreenshot) d).getScreenshotAs(OutputType.FILE).toPath();
+  static void screenshot(TakesScreenshot what, String name) throws java.io.IOException {
+    Path shot = what.getScreenshotAs(OutputType.FILE).toPath();
     Files.createDirectories(Path.of("target"));
     Files.copy(shot, Path.of("target", name), StandardCopyOption.REPLACE_EXISTING);
     if (Boolean.getBoolean("krill.docs.update")) {

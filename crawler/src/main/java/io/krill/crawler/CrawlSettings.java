@@ -43,9 +43,10 @@ public final class CrawlSettings {
           + "--console-token (default: off)")
       .build();
 
-  /** The console's control token; absent: a random one, printed at start. */
+  /** The console's control token; absent: a random one, printed at start. Never written to the output directory. */
   public static final Setting<String> CONSOLE_TOKEN = Setting.ofString("crawl.console-token").optional()
-      .paramLabel("TOKEN").doc("token the console's controls require (default: a random one, printed at start)").build();
+      .paramLabel("TOKEN").doc("token the console's controls require; not saved for --resume, so give it again there "
+          + "(or in KRILL_CRAWL_CONSOLE_TOKEN, which ps does not show) (default: a random one, printed at start)").build();
 
   /** Every crawl setting, bound to its builder setter. */
   public static final ConfigBinding<CrawlConfig, CrawlConfig.Builder> BINDING =

@@ -52,16 +52,18 @@ public interface CrawlView {
    * A crawl's numbers at one moment.
    *
    * @param elapsedSeconds time since the crawl started
-   * @param pages pages fetched (final answers)
+   * @param pages pages fetched (final answers), earlier runs of a resumed crawl included (as in
+   *     {@code summary.json})
+   * @param runPages pages this run fetched
    * @param requests HTTP requests sent
    * @param bytes bytes received
    * @param inFlight work items in flight (DNS lookups included)
    * @param fetching HTTP fetches in flight
    * @param queued URLs queued in the frontier
-   * @param statuses final HTTP statuses and counts
-   * @param errors errors by kind
+   * @param statuses final HTTP statuses and counts, earlier runs included
+   * @param errors errors by kind, earlier runs included
    * @param robotsFetches robots.txt fetches
-   * @param robotsDisallowed URLs refused by robots.txt
+   * @param robotsDisallowed URLs refused by robots.txt, earlier runs included
    * @param retries retries after 429/503
    * @param dnsLookups DNS lookups
    * @param dnsCached DNS answers from the cache
@@ -78,7 +80,7 @@ public interface CrawlView {
    * @param ownership the cluster's recent partition ownership changes, oldest first; empty for a
    *     single-node crawl
    */
-  record Snapshot(double elapsedSeconds, long pages, long requests, long bytes, int inFlight, int fetching,
+  record Snapshot(double elapsedSeconds, long pages, long runPages, long requests, long bytes, int inFlight, int fetching,
       long queued, Map<Integer, Long> statuses, Map<String, Long> errors, long robotsFetches, long robotsDisallowed,
       long retries, long dnsLookups, long dnsCached, long dnsFailures, long dnsMeanMillis, long seen, String seenSet,
       int hostCount, long maxPages, boolean paused, String stoppedBy, List<Host> hosts, List<Node> nodes,
@@ -103,10 +105,25 @@ public interface CrawlView {
    * A cluster node and the partitions it owns (a Kafka crawl fills these; a single node has none).
    *
    * @param id the node's id
-   * @param partitions the partitions it owns
-   * @param alive false once the group dropped it
+   * @param partitions the partitions it owns, as far as the cluster's reports tell
+   * @param alive true while it reports that it is crawling
+   * @param state {@code crawling}, {@code finished}, {@code left}, or {@code silent} (no report for
+   *     a while: killed, or cut off)
+   * @param self true for the node this view belongs to
    */
-  record Node(String id, List<Integer> partitions, boolean alive) {}
+  record Node(String id, List<Integer> partitions, boolean alive, String state, boolean self) {}
+
+  /**
+   * The cluster part of a view, kept by a crawl across machines from the nodes' reports; a plain
+   * crawl has none. Implementations are thread-safe and bounded in what they keep.
+   */
+  interface Cluster {
+    /** @return the nodes known, by id */
+    List<Node> nodes();
+
+    /** @return the latest partition ownership changes, oldest first */
+    List<OwnershipChange> ownership();
+  }
 
   /**
    * A partition changing owner: assigned at start, moved by a rebalance, taken over after a node died.

@@ -183,7 +183,8 @@ public final class Crawler {
     if (shared != null) {
       shared.attach(frontier, this::signal, writer::pending);
     }
-    writer.reportTo(live.attach(frontier, resolver, replay == null ? 0 : LineOutput.countLines(dir.resolve(JSONL))));
+    writer.reportTo(live.attach(frontier, resolver, replay == null ? 0 : LineOutput.countLines(dir.resolve(JSONL)),
+        earlier, shared instanceof CrawlView.Cluster c ? c : null));
     List<CrawlUrl> seeds = fillFrontier(replay);
     stats.queued.add(frontier.queued());
     runner = runners.apply(config, scheduler);

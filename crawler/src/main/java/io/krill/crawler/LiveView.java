@@ -18,6 +18,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Thread-safe.
  */
 final class LiveView implements CrawlView {
+  private static final CrawlSummary.Totals NONE = new CrawlSummary.Totals(0, Map.of(), Map.of(), 0);
+
   private final Crawler crawler;
   private final CrawlStats stats;
   private final long maxPages;
@@ -27,6 +29,8 @@ final class LiveView implements CrawlView {
   private volatile Frontier frontier;
   private volatile DnsResolver resolver;
   private volatile RecentOutput recent = new RecentOutput(0);
+  private volatile CrawlSummary.Totals earlier;
+  private volatile Cluster cluster;
 
   LiveView(Crawler crawler, CrawlStats stats, long maxPages) {
     this.crawler = crawler;
@@ -34,10 +38,18 @@ final class LiveView implements CrawlView {
     this.maxPages = maxPages;
   }
 
-  /** Called by the crawl once its parts exist; returns where the writer reports lines. */
-  RecentOutput attach(Frontier frontier, DnsResolver resolver, long jsonlLinesBefore) {
+  /**
+   * Called by the crawl once its parts exist; returns where the writer reports lines.
+   *
+   * @param earlier what earlier runs of a resumed crawl made durable, or null
+   * @param cluster the cluster's nodes and ownership, or null for a plain crawl
+   */
+  RecentOutput attach(Frontier frontier, DnsResolver resolver, long jsonlLinesBefore, CrawlSummary.Totals earlier,
+      Cluster cluster) {
     this.resolver = resolver;
     this.recent = new RecentOutput(jsonlLinesBefore);
+    this.earlier = earlier;
+    this.cluster = cluster;
     this.frontier = frontier;
     return recent;
   }
@@ -82,14 +94,18 @@ final class LiveView implements CrawlView {
       hostCount = f.hostCount();
     }
     DnsMetrics dns = r == null ? null : r.metrics();
-    Map<Integer, Long> statuses = stats.statuses();
-    Map<String, Long> errors = stats.errors();
-    return new Snapshot(stats.elapsedSeconds(), stats.pages.sum(), stats.requests.sum(), stats.bytes.sum(),
-        stats.inFlight.get(), stats.fetching.get(), queued, statuses, errors, stats.robotsFetches.sum(),
-        stats.robotsDisallowed.sum(), stats.retries.sum(), dns == null ? 0 : dns.lookups(),
+    long runPages = stats.pages.sum();
+    // counted like summary.json: a resumed crawl's figures include what its earlier runs made durable
+    CrawlSummary.Totals e = earlier;
+    CrawlSummary.Totals whole = (e == null ? NONE : e).plus(runPages, stats.statuses(), stats.errors(),
+        stats.robotsDisallowed.sum());
+    Cluster c = cluster;
+    return new Snapshot(stats.elapsedSeconds(), whole.pages(), runPages, stats.requests.sum(), stats.bytes.sum(),
+        stats.inFlight.get(), stats.fetching.get(), queued, whole.statuses(), whole.errors(), stats.robotsFetches.sum(),
+        whole.robotsDisallowed(), stats.retries.sum(), dns == null ? 0 : dns.lookups(),
         dns == null ? 0 : dns.cacheHits(), dns == null ? 0 : dns.failures(),
         dns == null ? 0 : dns.meanLatency().toMillis(), seen, seenSet, hostCount, maxPages, paused, stoppedBy, hosts,
-        List.of(), List.of());
+        c == null ? List.of() : c.nodes(), c == null ? List.of() : c.ownership());
   }
 
   @Override

@@ -63,14 +63,10 @@ public final class Pusher implements AutoCloseable {
     }
   }
 
-  /** @return the latest snapshot, built now if none was yet */
+  /** @return the latest pushed snapshot, or one built now when no tab is open */
   public String current() {
     String c = current;
-    if (c == null) {
-      c = snapshot.get();
-      current = c;
-    }
-    return c;
+    return c != null ? c : snapshot.get();
   }
 
   /** @return tabs open */
@@ -100,6 +96,10 @@ public final class Pusher implements AutoCloseable {
   }
 
   private void pushOnce() {
+    if (sockets.isEmpty()) {
+      current = null; // nobody watches: no snapshot is built, and the next request builds a fresh one
+      return;
+    }
     String json = snapshot.get();
     current = json;
     for (WebSocket s : sockets) {

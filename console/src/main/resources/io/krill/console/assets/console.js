@@ -80,6 +80,9 @@
     const errors = Object.values(c.errors).reduce((a, b) => a + b, 0);
     text('elapsed', duration(c.elapsedSeconds));
     text('pages', c.pages);
+    // a resumed crawl counts its earlier runs' pages too (as summary.json does): this run's beside it
+    $('runBox').hidden = c.runPages === c.pages;
+    text('runPages', c.runPages);
     text('rate', rate.toFixed(1));
     text('requests', c.requests);
     text('bytes', bytes(c.bytes), c.bytes + ' bytes');
@@ -87,7 +90,8 @@
     text('inflight', c.inFlight);
     text('queued', c.queued);
     text('errorCount', errors);
-    const left = c.maxPages > 0 && c.maxPages < 9e15 && rate > 0 ? (Math.min(c.maxPages, c.pages + c.queued) - c.pages) / rate
+    // --max-pages limits this run's pages
+    const left = c.maxPages > 0 && c.maxPages < 9e15 && rate > 0 ? (Math.min(c.maxPages, c.runPages + c.queued) - c.runPages) / rate
       : (c.queued > 0 && rate > 0 ? c.queued / rate : NaN);
     text('left', c.stoppedBy !== null ? '0s' : duration(left), 'estimate from the queue (or the page limit) and the current rate');
     pairs('statuses', c.statuses);
@@ -166,9 +170,14 @@
 
   function renderNodes(nodes, ownership) {
     $('clusterBox').hidden = nodes.length === 0;
-    $('nodes').tBodies[0].replaceChildren(...nodes.map((n) => row([n.id, n.partitions.join(', '), n.alive ? 'yes' : 'no'])));
+    $('nodes').tBodies[0].replaceChildren(...nodes.map((n) => {
+      const tr = row([n.id + (n.self ? ' (this node)' : ''), n.state, n.partitions.join(', ')]);
+      tr.className = n.alive ? 'alive' : 'gone';
+      tr.dataset.node = n.id;
+      return tr;
+    }));
     $('ownership').tBodies[0].replaceChildren(...ownership.slice().reverse().map((o) =>
-      row([duration(o.atSeconds), o.partition, o.from || '–', o.to || '–'])));
+      row([duration(o.atSeconds), o.partition, o.from || '–', o.to || '–'], [1])));
   }
 
   async function control(action, body) {

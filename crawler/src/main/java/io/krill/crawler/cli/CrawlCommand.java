@@ -191,11 +191,18 @@ public final class CrawlCommand implements Callable<Integer> {
     return out;
   }
 
-  /** @return the arguments as parsed (options with their values, then the seeds), for {@code --resume} */
+  /**
+   * @return the arguments as parsed (options with their values, then the seeds), for {@code --resume};
+   *     never the console's token, a secret that a file in the output directory would show to
+   *     anyone who can read it (a resume takes a new one, or the one given again)
+   */
   private List<String> originalArgs() {
     List<String> args = new ArrayList<>();
     CommandLine.ParseResult pr = spec.commandLine().getParseResult();
     for (CommandLine.Model.OptionSpec o : pr.matchedOptions()) {
+      if (o.longestName().equals(CrawlSettings.CONSOLE_TOKEN.flag())) {
+        continue;
+      }
       for (String v : o.originalStringValues().isEmpty() ? List.of("") : o.originalStringValues()) {
         args.add(o.longestName());
         if (o.arity().max() > 0) {
@@ -404,12 +411,16 @@ public final class CrawlCommand implements Callable<Integer> {
       Files.createDirectories(out);
       Files.write(out.resolve(ARGS_FILE), originalArgs(), StandardCharsets.UTF_8);
       Crawler crawler = Crawler.create(b.out(out).build());
+      CrawlConsole console = startConsole(settings, crawler);
       Thread hook = new Thread(crawler::stop, "krill-crawl-stop");
       Runtime.getRuntime().addShutdownHook(hook);
       CrawlSummary s;
       try {
         s = node.run(crawler, (Duration) settings.get(setting("--delay")));
       } finally {
+        if (console != null) {
+          console.close();
+        }
         try {
           Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
@@ -488,14 +499,17 @@ public final class CrawlCommand implements Callable<Integer> {
       throw new BadUsage("--console: no console in this build (run it through bin/krill)");
     }
     CrawlConsole console;
+    String token = settings.find(CrawlSettings.CONSOLE_TOKEN).orElse(null);
     try {
-      console = consoleStarter.start(crawler.view(), where, settings.find(CrawlSettings.CONSOLE_TOKEN).orElse(null));
+      console = consoleStarter.start(crawler.view(), where, token);
     } catch (java.net.BindException e) {
       throw new BadUsage("--console " + where + ": " + e.getMessage());
     } catch (IllegalArgumentException e) {
       throw new BadUsage("--console " + where + ": " + e.getMessage());
     }
-    stderr.println("krill crawl: console at " + console.url() + " (control token: " + console.token() + ")");
+    // a token the operator chose is a secret they hold already: not echoed into logs
+    stderr.println("krill crawl: console at " + console.url() + " (control token: "
+        + (token == null ? console.token() : "the one given with " + CrawlSettings.CONSOLE_TOKEN.flag()) + ")");
     return console;
   }
 

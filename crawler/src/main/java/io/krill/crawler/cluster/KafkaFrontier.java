@@ -2,6 +2,7 @@ package io.krill.crawler.cluster;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.krill.crawler.CrawlView;
 import io.krill.crawler.SharedFrontier;
 import io.krill.crawler.frontier.CrawlUrl;
 import io.krill.crawler.frontier.Frontier;
@@ -49,7 +50,7 @@ import org.apache.kafka.common.errors.WakeupException;
  * {@link SharedFrontier} and {@link Frontier.Router} methods are called by the crawl's
  * strands and writer and only queue work or read atomics.
  */
-final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoCloseable {
+final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.Cluster, AutoCloseable {
   /*
    * Implementation notes. Durability order, so that a kill -9 anywhere loses nothing:
    * (1) a URL record consumed from partition p is applied to p's state, its changelog record
@@ -95,6 +96,7 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
   private final PriorityQueue<Deferred> deferred = new PriorityQueue<>((a, b) -> Long.compare(a.readyAt, b.readyAt));
   private final Map<String, NodeStatus> statuses = new HashMap<>();
   private final long started = System.currentTimeMillis();
+  private final OwnershipLog ownership;
   private volatile Frontier frontier;
   private volatile Runnable wake = () -> { };
   private volatile IntSupplier pendingCommits = () -> 0;
@@ -154,6 +156,7 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
     this.consumer = ClusterCrawl.groupConsumer(options, topics, node);
     this.restorer = ClusterCrawl.plainConsumer(options, node + "-restore");
     this.statusReader = ClusterCrawl.plainConsumer(options, node + "-status");
+    this.ownership = new OwnershipLog(node, started, LIVE_MS);
   }
 
   /** Sets the counters the status reports; call before the crawl starts. */
@@ -240,6 +243,18 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
     b.append("# HELP ").append(name).append(' ').append(help).append('\n');
     b.append("# TYPE ").append(name).append(" gauge\n");
     b.append(name).append(' ').append(value).append('\n');
+  }
+
+  // ------------------------------------------------------------------ CrawlView.Cluster (read only, for a console)
+
+  @Override
+  public List<CrawlView.Node> nodes() {
+    return ownership.nodes();
+  }
+
+  @Override
+  public List<CrawlView.OwnershipChange> ownership() {
+    return ownership.ownership();
   }
 
   // ------------------------------------------------------------------ Router (under the frontier's lock)
@@ -678,6 +693,7 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
         synchronized (statuses) {
           statuses.put(s.node(), s);
         }
+        ownership.seen(s);
       }
     }
   }

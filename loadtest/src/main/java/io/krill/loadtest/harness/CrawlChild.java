@@ -1,5 +1,6 @@
 package io.krill.loadtest.harness;
 
+import io.krill.console.WebConsole;
 import io.krill.crawler.cli.CrawlCommand;
 import io.krill.testweb.TestWebCommand;
 import java.io.IOException;
@@ -54,13 +55,13 @@ public final class CrawlChild implements Runnable {
     }
   }
 
-  /** {@code crawl ARGS}: runs {@code krill crawl ARGS}, its progress copied to standard output. */
+  /** {@code crawl ARGS}: runs {@code krill crawl ARGS} (with the web console), its progress copied to standard output. */
   @Command(name = "crawl", description = "krill crawl, with its arguments")
   int crawl(@Parameters(arity = "0..*", paramLabel = "ARGS") String[] args) {
     // Progress lines go to standard error (the child's log); the scenario also reads them
     // as they come, so standard error is copied to standard output.
     System.setErr(new PrintStream(new Tee(System.err, System.out), true, StandardCharsets.UTF_8));
-    return CrawlCommand.run(args == null ? new String[0] : args);
+    return new CrawlCommand().console(WebConsole::start).commandLine().execute(args == null ? new String[0] : args);
   }
 
   /** {@code testweb ARGS}: runs {@code krill testweb ARGS}. */

@@ -44,12 +44,23 @@ import java.util.regex.Pattern;
  * seed, crawled by fibers with {@code --max-in-flight} {@link #IN_FLIGHT_CAP}; its cell is the
  * variant {@value #IN_FLIGHT_VARIANT}. {@code --quick} shrinks both webs and crawls (CI's smoke
  * run) and checks in-flight with {@link #QUICK_IN_FLIGHT_HOSTS} hosts.
+ *
+ * <p>{@code --console-tabs N} adds {@link #CONSOLE_VARIANT}: the fibers crawl with its web console
+ * and N WebSocket clients reading every snapshot, interleaved with plain fibers, so the report
+ * shows pages/s with and without the console beside the round-to-round spread.
  */
 final class CrawlScenario {
   /** Variant name to the crawl flags that select it, in interleaving order. */
   static final Map<String, List<String>> FLAGS = flags();
   /** The in-flight check's cell. */
   static final String IN_FLIGHT_VARIANT = "fibers-in-flight";
+  /**
+   * With {@code --console-tabs N}: the fibers crawl with {@code --console} and N tabs reading it,
+   * interleaved right after plain fibers in every round.
+   */
+  static final String CONSOLE_VARIANT = "fibers-console";
+  /** The line where a crawl prints its console's address. */
+  private static final Pattern CONSOLE_AT = Pattern.compile("^krill crawl: console at (http://\\S+/) ");
   /** Benchmark web: hosts, loopback addresses, per-request latency, pages per host, seeds. */
   static final int HOSTS = 5_000;
   static final int IPS = 16;
@@ -134,7 +145,7 @@ final class CrawlScenario {
 
   List<Cell> run(Scenario s) throws InterruptedException {
     List<Cell> cells = new ArrayList<>();
-    List<String> variants = settings.variants(s);
+    List<String> variants = withConsole(settings.variants(s), settings.consoleTabs);
     pinned = !settings.quick && !pin(0).isEmpty();
     placement = !pinned ? "web and crawler JVMs share every CPU (" + (settings.quick ? "quick run" : "no taskset, or one CPU") + ")"
         : "web JVM pinned to CPU 0, crawler JVMs to CPU 1 (taskset)";
@@ -150,7 +161,7 @@ final class CrawlScenario {
             report(c);
             continue;
           }
-          crawl(c, web, FLAGS.get(variant), settings.quick ? QUICK_MAX_PAGES : MAX_PAGES,
+          crawl(c, web, flagsOf(variant), settings.quick ? QUICK_MAX_PAGES : MAX_PAGES,
               settings.quick ? QUICK_MAX_DURATION : MAX_DURATION);
           cells.add(c);
           report(c);
@@ -164,6 +175,29 @@ final class CrawlScenario {
     }
     cells.add(inFlight(s));
     return cells;
+  }
+
+  /** @return the variants, with {@link #CONSOLE_VARIANT} right after fibers when tabs are asked for */
+  static List<String> withConsole(List<String> variants, int tabs) {
+    if (tabs == 0) {
+      return variants;
+    }
+    List<String> v = new ArrayList<>(variants);
+    if (!v.contains("fibers")) {
+      v.add(0, "fibers"); // the reference the console's cost is measured against
+    }
+    v.add(v.indexOf("fibers") + 1, CONSOLE_VARIANT);
+    return v;
+  }
+
+  /** @return the crawl flags of a variant */
+  static List<String> flagsOf(String variant) {
+    if (variant.equals(CONSOLE_VARIANT)) {
+      List<String> f = new ArrayList<>(FLAGS.get("fibers"));
+      f.addAll(List.of("--console", "127.0.0.1:0"));
+      return f;
+    }
+    return FLAGS.get(variant);
   }
 
   private void report(Cell c) {
@@ -257,6 +291,7 @@ final class CrawlScenario {
     int heapAt = whole ? 0 : HEAP_AT_PAGES;
     long limit = Long.parseLong(maxDuration.replaceFirst("s$", "")) + CRAWL_GRACE_SECONDS;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(limit);
+    ConsoleTabs tabs = null;
     try (ChildProcess p = new ChildProcess(tag, cmd, logs.resolve(tag + ".log"), null)) {
       long[] cpu = {0};
       Thread sampler = new Thread(() -> {
@@ -279,10 +314,14 @@ final class CrawlScenario {
       String summary;
       for (;;) {
         long left = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime()));
-        String line = p.await(left, TimeUnit.SECONDS, "[", "crawl ");
+        String line = p.await(left, TimeUnit.SECONDS, "[", "crawl ", "krill crawl: console at");
         if (line.startsWith("crawl ")) {
           summary = line;
           break;
+        }
+        Matcher console = CONSOLE_AT.matcher(line);
+        if (console.find() && tabs == null) {
+          tabs = ConsoleTabs.open(java.net.URI.create(console.group(1)), settings.consoleTabs);
         }
         Matcher progress = PROGRESS.matcher(line);
         if (progress.find()) {
@@ -330,6 +369,16 @@ final class CrawlScenario {
       keepOnlySummary(logs.resolve(tag)); // the WARC, JSONL and journal of a measured crawl: hundreds of MB each
     } catch (IOException | RuntimeException e) {
       c.error = e.getMessage();
+    } finally {
+      if (tabs != null) {
+        tabs.close();
+        // the tabs read: they are not idle sockets
+        out.println("crawl round " + c.round + " " + c.variant + ": " + settings.consoleTabs + " console tabs read "
+            + tabs.messages() + " snapshots, " + tabs.chars() + " characters");
+      }
+    }
+    if (c.variant.equals(CONSOLE_VARIANT) && c.error == null && tabs == null) {
+      c.error = "the crawl printed no console address";
     }
   }
 

@@ -60,12 +60,18 @@ final class LoadtestSettings {
       .doc("Most connections per generator process; more use more processes (20,000 files per process)").build();
   static final Setting<Boolean> WRK = Setting.ofBoolean("loadtest.wrk").defaultValue(true)
       .doc("Cross-check the hello cells with wrk when it is installed").build();
+  /** Most console tabs of the crawl scenario's console variant. */
+  static final int MAX_CONSOLE_TABS = 16;
+  static final Setting<Integer> CONSOLE_TABS = Setting.ofInt("loadtest.console-tabs").defaultValue(0)
+      .range(0, MAX_CONSOLE_TABS)
+      .doc("Crawl scenario: also crawl with --console and this many WebSocket tabs reading it (variant "
+          + CrawlScenario.CONSOLE_VARIANT + ", right after fibers in each round; 0: off)").build();
   static final Setting<List<String>> CHILD_JVM_OPTION = Setting.ofStringList("loadtest.child-jvm-option")
       .defaultValue(List.of()).doc("Extra options for every child JVM (repeatable)").build();
 
   static final ConfigSchema SCHEMA = ConfigSchema.builder()
       .add(SCENARIO, QUICK, ROUNDS, WARMUP_MS, MEASURE_MS, CONNECTIONS, VARIANTS, HEAP, JDK, RESULTS, DATE,
-          CONNECTIONS_PER_GENERATOR, WRK, CHILD_JVM_OPTION)
+          CONNECTIONS_PER_GENERATOR, WRK, CONSOLE_TABS, CHILD_JVM_OPTION)
       .build();
 
   /** The flags of the list settings that also take a comma-separated list. */
@@ -78,7 +84,8 @@ final class LoadtestSettings {
   }
 
   private static boolean isVariant(String v) {
-    return Scenario.HTTP_VARIANTS.contains(v) || Scenario.ECHO_VARIANTS.contains(v) || CrawlScenario.FLAGS.containsKey(v);
+    return Scenario.HTTP_VARIANTS.contains(v) || Scenario.ECHO_VARIANTS.contains(v) || CrawlScenario.FLAGS.containsKey(v)
+        || v.equals(CrawlScenario.CONSOLE_VARIANT);
   }
 
   /** @return the scenarios the settings name, {@code all} expanded, in order */
@@ -125,6 +132,7 @@ final class LoadtestSettings {
     s.find(DATE).ifPresent(d -> r.date = d);
     r.connectionsPerGenerator = s.get(CONNECTIONS_PER_GENERATOR);
     r.wrk = s.get(WRK);
+    r.consoleTabs = s.get(CONSOLE_TABS);
     r.childJvmOptions = s.get(CHILD_JVM_OPTION);
     return r;
   }

@@ -257,6 +257,7 @@ final class Report {
           CrawlScenario.HEAP_AT_PAGES) + " pages", "< 1.0×",
           Double.isNaN(heap[0]) ? "—" : Summary.spread(heap, true), Double.isNaN(heap[0]) ? "not measured"
           : heap[0] < 1.0 ? "met" : "missed"));
+      consoleGoal(fib);
       Summary flight = summary(CrawlScenario.IN_FLIGHT_VARIANT, 0);
       double peak = flight == null || flight.why() != null ? Double.NaN : flight.stats(c -> c.peakInFlight)[0];
       goals.add(new Goal("crawler work items in flight in one JVM (fibers, heap " + settings.heap + ")", "≥ 10,000",
@@ -264,6 +265,33 @@ final class Report {
               Reports.fmt(flight.stats(c -> c.peakHeapMiB)[0])),
           Double.isNaN(peak) ? "not measured" : peak >= 10_000 ? "met" : settings.quick ? "not measured (quick run)" : "missed"));
     }
+  }
+
+  /*
+   * The console costs the crawl nothing measurable: pages/s with --console and its tabs, per round
+   * over plain fibers' in the same round, is within the round-to-round spread of either variant.
+   */
+  private void consoleGoal(Summary fibers) {
+    Summary console = summary(CrawlScenario.CONSOLE_VARIANT, 0);
+    if (console == null) {
+      return;
+    }
+    String goal = "crawl with --console and " + settings.consoleTabs + " tabs reading ÷ without, pages/s";
+    String target = "1× within the round-to-round spread";
+    String why = console.why() != null ? console.why() : fibers == null ? "fibers not in this run" : fibers.why();
+    if (why != null) {
+      goals.add(new Goal(goal, target, "—", "not measured: " + why));
+      return;
+    }
+    double[] r = console.ratio(fibers, RPS);
+    double[] a = fibers.stats(RPS);
+    double[] b = console.stats(RPS);
+    double spread = Math.max((a[2] - a[1]) / a[0], (b[2] - b[1]) / b[0]);
+    String measured = Summary.spread(r, true) + String.format(Locale.ROOT, "; round-to-round spread (max−min)/median"
+        + " %.1f%%", 100 * spread);
+    goals.add(new Goal(goal, target, measured, Double.isNaN(r[0]) ? "not measured"
+        : settings.rounds < 2 ? "not judged (one round has no spread)"
+        : Math.abs(1 - r[0]) <= spread ? "met" : "missed"));
   }
 
   private void ratioGoal(String goal, String target, double need, String variant, Summary reference, int n,

@@ -63,6 +63,8 @@ final class RunSettings {
   int connectionsPerGenerator = DEFAULT_CONNECTIONS_PER_GENERATOR;
   int sources = DEFAULT_SOURCES;
   boolean wrk = true;
+  /** Crawl scenario: tabs reading the console of the {@link CrawlScenario#CONSOLE_VARIANT} crawl; 0: no such crawl. */
+  int consoleTabs;
   String command = "";
   String commit = "unknown";
 

@@ -93,4 +93,15 @@ class CrawlScenarioTest {
     assertThat(a.toString(StandardCharsets.UTF_8)).isEqualTo("[    1s] pages 3 (3.0/s)\nx");
     assertThat(b.toString(StandardCharsets.UTF_8)).isEqualTo(a.toString(StandardCharsets.UTF_8));
   }
+
+  @Test
+  void withConsole_tabsAsked_consoleVariantRightAfterFibers_noneAsked_unchanged() {
+    assertThat(CrawlScenario.withConsole(List.of("threads-32", "fibers", "virtual"), 2))
+        .containsExactly("threads-32", "fibers", CrawlScenario.CONSOLE_VARIANT, "virtual");
+    assertThat(CrawlScenario.withConsole(List.of("threads-32"), 1))
+        .containsExactly("fibers", CrawlScenario.CONSOLE_VARIANT, "threads-32");
+    assertThat(CrawlScenario.withConsole(List.of("fibers"), 0)).containsExactly("fibers");
+    assertThat(CrawlScenario.flagsOf(CrawlScenario.CONSOLE_VARIANT)).containsSubsequence("--mode", "fibers")
+        .containsSubsequence("--console", "127.0.0.1:0");
+  }
 }

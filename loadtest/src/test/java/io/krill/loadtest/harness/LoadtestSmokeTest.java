@@ -49,7 +49,8 @@ class LoadtestSmokeTest {
     List<String> others = new java.util.ArrayList<>(List.of("--scenario", "idle,echo", "--variants", "netty"));
     others.addAll(common);
     status = Math.max(status, run(out, others.toArray(new String[0])));
-    List<String> crawlArgs = new java.util.ArrayList<>(List.of("--scenario", "crawl", "--variants", "fibers,threads-32"));
+    List<String> crawlArgs = new java.util.ArrayList<>(List.of("--scenario", "crawl", "--variants", "fibers,threads-32",
+        "--console-tabs", "2"));
     crawlArgs.addAll(common);
     status = Math.max(status, run(out, crawlArgs.toArray(new String[0])));
     String console = out.toString(StandardCharsets.UTF_8);
@@ -84,6 +85,10 @@ class LoadtestSmokeTest {
     // The quick crawl runs for real: a small testweb JVM, one crawler JVM per mode, then the in-flight check.
     assertThat(crawl).contains("| fibers | ").contains("| threads-32 | ").contains("| fibers-in-flight | ")
         .contains("| crawler fibers ÷ 32-thread pool, pages/s | ≥ 3× |").doesNotContain("not yet available");
+    // --console-tabs: the crawl with the console and two reading tabs, beside plain fibers
+    assertThat(crawl).contains("| fibers-console | ")
+        .contains("| crawl with --console and 2 tabs reading ÷ without, pages/s | 1× within the round-to-round spread |");
+    assertThat(console).containsPattern("crawl round 1 fibers-console: 2 console tabs read [1-9][0-9]* snapshots");
     String crawlJson = Files.readString(results.resolve("smoke-crawl/results.json"));
     assertThat(crawlJson).contains("\"variant\": \"fibers\"").contains("\"cpuMsPerPage\"").contains("\"peakInFlight\"")
         .doesNotContain("\"error\"");
@@ -107,6 +112,7 @@ class LoadtestSmokeTest {
     assertThat(run(out, "--scenario", "nope", "--results", results.toString())).isEqualTo(2);
     assertThat(run(out, "--connections", "0", "--results", results.toString())).isEqualTo(2);
     assertThat(run(out, "--heap", "lots", "--results", results.toString())).isEqualTo(2);
+    assertThat(run(out, "--console-tabs", "17", "--results", results.toString())).isEqualTo(2);
   }
 
   private static void assertPng(Path p) throws IOException {
