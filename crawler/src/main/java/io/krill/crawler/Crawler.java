@@ -229,7 +229,8 @@ public final class Crawler {
   /** Queues the seeds, or on resume what the journal left pending; returns the seeds newly queued. */
   private List<CrawlUrl> fillFrontier(Journal.Replay replay) {
     List<CrawlUrl> seeds = new ArrayList<>();
-    if (replay == null) {
+    // a journal with nothing in it was cut before the seeds' commit: queue the seeds as a new crawl would
+    if (replay == null || replay.isEmpty()) {
       for (String s : config.seeds) {
         CrawlUrl c = frontier.offer(s, 0, null);
         if (c != null) {

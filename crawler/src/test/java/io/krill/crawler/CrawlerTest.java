@@ -84,6 +84,20 @@ class CrawlerTest {
   }
 
   @Test
+  void resume_journalCutBeforeTheSeedsCommit_crawlsFromTheSeeds() throws Exception {
+    try (SmallWeb web = new SmallWeb(8, 20)) {
+      Path out = tmp.resolve("out");
+      // what a crawl killed right after creating its journal leaves: an empty journal, no output
+      java.nio.file.Files.createDirectories(out);
+      java.nio.file.Files.write(out.resolve(io.krill.crawler.journal.Journal.FILE), new byte[0]);
+      CrawlSummary s = Crawler.create(web.config(out).resume(true).build()).run();
+      assertThat(s.stoppedBy()).isEqualTo("done");
+      assertThat(fetchedPages(out)).isEqualTo(web.reachablePages());
+      assertOneLinePerUrl(out);
+    }
+  }
+
+  @Test
   void run_smallWeb_fetchesExactlyTheReachablePagesOncePolitely() throws Exception {
     try (SmallWeb web = new SmallWeb(8, 20)) {
       Path out = tmp.resolve("out");

@@ -66,6 +66,17 @@ public final class Journal implements AutoCloseable {
     public Replay(List<CrawlUrl> pending, Set<String> completed, WarcOutput.Position warc, long jsonlEnd, long lastSeq) {
       this(pending, completed, warc, jsonlEnd, lastSeq, Map.of(), List.of(), List.of());
     }
+
+    /**
+     * Whether the journal holds no fact at all: the crawl was killed after it created the
+     * journal and before its seeds' first commit reached it.
+     *
+     * @return true if nothing was ever queued, remembered or committed
+     */
+    public boolean isEmpty() {
+      return pending.isEmpty() && completed.isEmpty() && warc == null && jsonlEnd < 0 && lastSeq == 0
+          && nodes.isEmpty() && deferred.isEmpty();
+    }
   }
 
   private final Path dir;
