@@ -19,7 +19,9 @@ final class Scenario {
     /** Raw TCP echo round trips. */
     ECHO,
     /** The crawler comparison. */
-    CRAWL
+    CRAWL,
+    /** Static files: krill serve against nginx, driven by wrk and h2load. */
+    STATIC
   }
 
   /** The HTTP servers, in the interleaving order. */
@@ -53,8 +55,12 @@ final class Scenario {
       List.of("fibers", "threads-32", "threads-512", "virtual", "naive-fibers", "naive-threads"), List.of(0), List.of(0),
       DEFAULT_LONG_ROUNDS);
 
+  /** krill serve (one carrier) against nginx (one worker): the variants of {@link StaticScenario}. */
+  static final Scenario STATIC = new Scenario("static", Kind.STATIC, "", 1, StaticScenario.VARIANTS,
+      List.of(100), List.of(100), DEFAULT_ROUNDS);
+
   /** Every scenario, in the order {@code --scenario all} runs them. */
-  static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, CRAWL);
+  static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, STATIC, CRAWL);
   static final Map<String, Scenario> BY_NAME = ALL.stream().collect(
       Collectors.toMap(s -> s.name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
 
@@ -82,7 +88,7 @@ final class Scenario {
 
   /** @return the variant whose throughput is the ceiling: raw Netty */
   String nettyVariant() {
-    return "netty";
+    return kind == Kind.STATIC ? StaticScenario.NGINX : "netty";
   }
 
   /** @return the variants that stand for "platform threads", best first: httpd's platform mode, else the classic server */
