@@ -233,6 +233,11 @@ final class Report {
         double heap = f.stats(c -> c.heapPerConnection)[0];
         goals.add(new Goal("heap per idle keep-alive connection, httpd fiber, " + count(n) + " conns", "≤ 3 KB",
             Reports.fmt(heap) + " B", heap <= 3072 ? "met" : "missed"));
+        // RSS growth from the idle (warmed-up) server to n idle keep-alive connections, over n.
+        double rss = f.stats(c -> c.rssPerConnection)[0];
+        goals.add(new Goal("RSS per idle keep-alive connection, httpd fiber, " + count(n) + " conns", "≤ 2 KB",
+            Reports.fmt(rss) + " B", Double.isNaN(rss) ? "not measured" : rss <= Scenario.IDLE_RSS_GOAL_BYTES ? "met"
+            : "missed"));
         double held = f.stats(c -> c.held)[0];
         goals.add(new Goal("idle connections held at once, httpd fiber", "≥ 19,000", count((int) held),
             held >= 19_000 ? "met" : "missed" + (n < 19_000 ? " (this run asked for " + count(n) + " only)" : "")));

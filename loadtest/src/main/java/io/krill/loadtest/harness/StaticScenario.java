@@ -93,7 +93,25 @@ final class StaticScenario {
   /** @return the cells, in the order they ran */
   List<Cell> run(Scenario s) throws IOException, InterruptedException {
     Files.createDirectories(logs);
-    Path site = logs.resolve("site");
+    // The served files and nginx's directories live outside the report (a 1 MiB file is no result).
+    Path work = Files.createTempDirectory("krill-static-");
+    try {
+      return run(s, work);
+    } finally {
+      deleteTree(work);
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  private List<Cell> run(Scenario s, Path work) throws IOException, InterruptedException {
+    Path site = work.resolve("site");
     writeSite(site);
     List<String> variants = settings.variants(s);
     List<Integer> counts = settings.connections(s);
@@ -114,7 +132,7 @@ final class StaticScenario {
         for (String variant : order) {
           Cell c = new Cell(s.name, variant, connections, round);
           try {
-            runCell(c, site);
+            runCell(c, site, work);
           } catch (IOException | RuntimeException e) {
             c.error = String.valueOf(e.getMessage());
           }
@@ -145,9 +163,10 @@ final class StaticScenario {
     Files.write(site.resolve("large.bin"), large);
   }
 
-  private void runCell(Cell c, Path site) throws IOException, InterruptedException {
+  private void runCell(Cell c, Path site, Path work) throws IOException, InterruptedException {
     boolean h2 = http2(c.variant);
-    ChildProcess server = c.variant.startsWith(NGINX) ? startNginx(c.variant, site, h2) : startKrill(c.variant, site, h2);
+    ChildProcess server = c.variant.startsWith(NGINX) ? startNginx(c.variant, site, work, h2)
+        : startKrill(c.variant, site, h2);
     try {
       String url = "http://127.0.0.1:" + server.port + path(c.variant);
       if (!h2) {
@@ -173,7 +192,7 @@ final class StaticScenario {
         c.serverCpuPercent = 100.0 * cpu / wall;
       }
     } finally {
-      server.stop(h2 ? 2 : 2);
+      server.stop(2);
     }
   }
 
@@ -197,9 +216,10 @@ final class StaticScenario {
   }
 
   /** nginx in the foreground, one process (no master), one worker's event loop; config written to a fresh directory. */
-  private ChildProcess startNginx(String variant, Path site, boolean h2) throws IOException, InterruptedException {
+  private ChildProcess startNginx(String variant, Path site, Path work, boolean h2)
+      throws IOException, InterruptedException {
     Path nginx = TestTools.require("nginx");
-    Path prefix = Files.createTempDirectory(logs, "nginx-");
+    Path prefix = Files.createTempDirectory(work, "nginx-");
     int port;
     try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       port = probe.getLocalPort();
@@ -228,7 +248,7 @@ final class StaticScenario {
   /** @return an nginx config: one process, one worker, sendfile, keep-alive without a request cap, no access log */
   static String nginxConfig(Path prefix, Path site, int port, boolean h2) {
     String p = prefix.toAbsolutePath().toString();
-    return "daemon off;\nmaster_process off;\nworker_processes 1;\nerror_log " + p + "/error.log warn;\npid " + p
+    return "daemon off;\nmaster_process off;\nworker_processes 1;\nerror_log stderr warn;\npid " + p
         + "/nginx.pid;\nevents { worker_connections 20000; }\nhttp {\n  access_log off;\n  sendfile on;\n"
         + "  tcp_nopush on;\n  keepalive_timeout 65s;\n  keepalive_requests 100000000;\n"
         + "  types { text/plain txt; application/octet-stream bin; }\n  default_type application/octet-stream;\n"
@@ -290,9 +310,13 @@ final class StaticScenario {
       "requests: (\\d+) total, (\\d+) started, (\\d+) done, (\\d+) succeeded, (\\d+) failed, (\\d+) errored");
   private static final Pattern H2_STATUS = Pattern.compile("status codes: (\\d+) 2xx, (\\d+) 3xx, (\\d+) 4xx, (\\d+) 5xx");
 
-  /** h2load's requests/s; any failed or errored request, or an answer other than 2xx, fails the cell. */
+  /**
+   * h2load's requests/s; any failed or errored request, a 4xx or 5xx answer, or fewer requests
+   * succeeded than done fails the cell.
+   */
   static void parseH2load(List<String> lines, Cell c) {
     long done = -1;
+    long succeeded = -1;
     long ok = -1;
     String requests = "";
     String status = "";
@@ -305,6 +329,7 @@ final class StaticScenario {
       if (r.find()) {
         requests = l.trim();
         done = Long.parseLong(r.group(3));
+        succeeded = Long.parseLong(r.group(4));
         if (Long.parseLong(r.group(5)) + Long.parseLong(r.group(6)) > 0) {
           c.error = "h2load: " + l.trim();
         }
@@ -313,10 +338,16 @@ final class StaticScenario {
       if (s.find()) {
         status = l.trim();
         ok = Long.parseLong(s.group(1));
+        if (Long.parseLong(s.group(2)) + Long.parseLong(s.group(3)) + Long.parseLong(s.group(4)) > 0) {
+          c.error = "h2load: " + status;
+        }
       }
     }
-    if (c.error == null && (Double.isNaN(c.wrkRps) || done <= 0 || ok != done)) {
-      c.error = "h2load: " + done + " requests done, " + ok + " answered 2xx (" + requests + "; " + status + ")"
+    // The status counts straddle the warm-up's end (a few more or fewer than "done"): "succeeded"
+    // (2xx or 3xx) is the measured phase's own count, and any 4xx or 5xx failed the cell above.
+    if (c.error == null && (Double.isNaN(c.wrkRps) || done <= 0 || succeeded != done)) {
+      c.error = "h2load: " + done + " requests done, " + succeeded + " succeeded, " + ok + " answered 2xx (" + requests
+          + "; " + status + ")"
           + (requests.isEmpty() ? ": " + String.join(" | ", lines) : "");
     }
   }

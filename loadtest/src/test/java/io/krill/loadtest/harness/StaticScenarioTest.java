@@ -92,9 +92,24 @@ class StaticScenarioTest {
 
     Cell notFound = new Cell("static", "krill-h2-12B", 10, 1);
     StaticScenario.parseH2load(List.of("finished in 2.00s, 5000.00 req/s, 1.00MB/s",
-        "requests: 10000 total, 10000 started, 10000 done, 10000 succeeded, 0 failed, 0 errored, 0 timeout",
+        "requests: 10000 total, 10000 started, 10000 done, 0 succeeded, 10000 failed, 0 errored, 0 timeout",
         "status codes: 0 2xx, 0 3xx, 10000 4xx, 0 5xx"), notFound);
-    assertThat(notFound.error).contains("0 answered 2xx");
+    assertThat(notFound.error).contains("10000 4xx");
+    Cell none = new Cell("static", "krill-h2-12B", 10, 1);
+    StaticScenario.parseH2load(List.of("finished in 2.05s, 0.00 req/s, 42B/s",
+        "requests: 0 total, 0 started, 0 done, 0 succeeded, 0 failed, 0 errored, 0 timeout",
+        "status codes: 0 2xx, 0 3xx, 0 4xx, 0 5xx"), none);
+    assertThat(none.error).contains("0 requests done");
+    Cell warmupCounted = new Cell("static", "nginx-h2-12B", 10, 1);
+    StaticScenario.parseH2load(List.of("finished in 2.00s, 5000.00 req/s, 1.00MB/s",
+        "requests: 10000 total, 10000 started, 10000 done, 10000 succeeded, 0 failed, 0 errored, 0 timeout",
+        "status codes: 9993 2xx, 0 3xx, 0 4xx, 0 5xx"), warmupCounted);
+    assertThat(warmupCounted.error).isNull();
+    Cell some404 = new Cell("static", "nginx-h2-12B", 10, 1);
+    StaticScenario.parseH2load(List.of("finished in 2.00s, 5000.00 req/s, 1.00MB/s",
+        "requests: 10000 total, 10000 started, 10000 done, 10000 succeeded, 0 failed, 0 errored, 0 timeout",
+        "status codes: 10000 2xx, 0 3xx, 1 4xx, 0 5xx"), some404);
+    assertThat(some404.error).contains("1 4xx");
     Cell errored = new Cell("static", "nginx-h2-12B", 10, 1);
     StaticScenario.parseH2load(List.of("finished in 2.00s, 5000.00 req/s, 1.00MB/s",
         "requests: 100 total, 100 started, 90 done, 90 succeeded, 10 failed, 10 errored, 0 timeout",
