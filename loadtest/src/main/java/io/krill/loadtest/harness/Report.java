@@ -144,7 +144,7 @@ final class Report {
       return "| " + conns + " | " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
           + (s.variant.startsWith(StaticScenario.KRILL) ? Summary.spread(s.ratio(nginx, RPS), true) : "") + " | "
           + num(s.stats(c -> c.wrkP50Micros)[0]) + " | " + num(s.stats(c -> c.wrkP99Micros)[0]) + " | "
-          + num(s.stats(c -> c.serverCpuPercent)[0]) + " | 0 |";
+          + num(s.stats(c -> c.serverCpuPercent)[0]) + " | " + failedCells(s) + " |";
     }
     if (scenario.kind == Scenario.Kind.IDLE) {
       if (why != null) {
@@ -171,6 +171,12 @@ final class Report {
           + Summary.spread(s.stats(c -> c.rps() / c.wrkRps), true) + " |";
     }
     return r;
+  }
+
+  /** @return "0", or how many of the rounds' cells failed and the first reason */
+  private static String failedCells(Summary s) {
+    List<Cell> failed = s.cells.stream().filter(c -> c.error != null).toList();
+    return failed.isEmpty() ? "0" : failed.size() + " of " + s.cells.size() + " cells failed: " + failed.get(0).error;
   }
 
   /** @return the number formatted, or "—" when nothing was measured */
