@@ -47,9 +47,11 @@ final class FileHandler implements Handler {
   private final boolean gzipStatic;
   /** Null when the cache is off. */
   final GzipCache gzipCache;
+  final FileCache fileCache;
 
   FileHandler(Path realRoot, String mountPrefix, String indexFile, boolean hiddenFiles, boolean gzip, long gzipMinBytes,
-      int gzipLevel, long gzipCacheBytes, boolean gzipStatic) {
+      int gzipLevel, long gzipCacheBytes, boolean gzipStatic, FileCache fileCache) {
+    this.fileCache = fileCache;
     this.root = realRoot;
     this.resolver = new PathResolver(realRoot, mountPrefix, hiddenFiles);
     this.indexFile = indexFile;
@@ -69,6 +71,18 @@ final class FileHandler implements Handler {
       res.send("Method Not Allowed\n");
       return;
     }
+    String key = PathResolver.pathOf(req.uri());
+    long now = System.nanoTime();
+    FileCache.Entry cached = key == null ? null : fileCache.get(key, now);
+    if (cached != null && (head || req.header("Range") == null)
+        && !(cached.gzipCandidate && gzip && acceptsGzip(req.header("Accept-Encoding")))) {
+      BasicFileAttributes a = attributes(cached.file);
+      if (a != null && cached.matches(a)) {
+        serveCached(req, res, cached, head);
+        return;
+      }
+      fileCache.remove(key, cached);
+    }
     PathResolver.Target target = resolver.resolve(req.uri());
     if (target != null && !target.directorySyntax && isDirectoryInside(target.path)) {
       redirectToDirectory(req, res);
@@ -81,10 +95,34 @@ final class FileHandler implements Handler {
       res.send(NOT_FOUND);
       return;
     }
-    serve(req, res, file, attrs, head);
+    serve(req, res, file, attrs, head, key, now);
   }
 
-  private void serve(Request req, Response res, Path file, BasicFileAttributes attrs, boolean head)
+  /*
+   * A path served before whose file is unchanged: the same headers as serve() below, from the
+   * entry, and the body from memory for a small file. Only for requests the identity form answers
+   * whole (no Range, no gzip that could apply), so the decisions skipped are the ones the entry
+   * already made.
+   */
+  private static void serveCached(Request req, Response res, FileCache.Entry e, boolean head)
+      throws IOException, Suspendable {
+    res.header("Content-Type", e.type).header("Last-Modified", e.lastModified).header("ETag", e.identityTag)
+        .header("Accept-Ranges", "bytes");
+    if (e.gzipCandidate) {
+      res.header("Vary", "Accept-Encoding");
+    }
+    int precondition = Preconditions.evaluate(req, e.mtimeMillis, e.identityTag, e.gzipTag);
+    if (precondition != Preconditions.PROCEED) {
+      res.status(precondition);
+      res.send(new byte[0]);
+    } else if (e.body != null) {
+      res.send(e.body);
+    } else {
+      res.sendFile(e.file, 0, e.size);
+    }
+  }
+
+  private void serve(Request req, Response res, Path file, BasicFileAttributes attrs, boolean head, String key, long now)
       throws IOException, Suspendable {
     long size = attrs.size();
     long mtimeMillis = attrs.lastModifiedTime().toMillis();
@@ -100,8 +138,16 @@ final class FileHandler implements Handler {
     // The tag names the gzip bytes: ours depend on the level, a sibling's on its own size.
     long siblingSize = sibling == null ? -1 : Files.size(sibling);
     String gzipTag = sibling != null ? base + "-gzs" + Long.toHexString(siblingSize) + "\"" : base + "-gz" + gzipLevel + "\"";
+    String lastModified = HttpDates.format(mtimeSeconds);
+    if (key != null && sibling == null && (!accepted || !compressible)) {
+      // Remember the identity form. Requests that accept gzip skip the entry when gzip could
+      // apply: a compressible type, or a .gz sibling (one appearing later is seen once the
+      // resolution expires).
+      boolean candidate = compressible || gzip && gzipStatic && !accepted && gzSibling(file, mtimeMillis) != null;
+      fileCache.put(key, file, attrs, type, lastModified, identityTag, base + "-gz" + gzipLevel + "\"", candidate, now);
+    }
     res.header("Content-Type", type)
-        .header("Last-Modified", HttpDates.format(mtimeSeconds))
+        .header("Last-Modified", lastModified)
         .header("ETag", gzipped ? gzipTag : identityTag)
         .header("Accept-Ranges", "bytes");
     if (compressible || sibling != null) {

@@ -80,6 +80,18 @@ public final class StaticFiles {
     public static final boolean DEFAULT_GZIP_STATIC = true;
     /** Default: refuse paths with a segment starting with {@code .} ({@code .git}, {@code .env}). */
     public static final boolean DEFAULT_HIDDEN_FILES = false;
+    /**
+     * Default: most bytes of small files' bodies kept in memory, read once per file version (0:
+     * none; paths are still remembered).
+     */
+    public static final long DEFAULT_FILE_CACHE_BYTES = 16L * 1024 * 1024;
+    /** Largest file whose bytes the file cache keeps; larger ones are sent zero-copy from disk. */
+    public static final long FILE_CACHE_MAX_FILE_BYTES = 64 * 1024;
+    /**
+     * How long a path's resolution (symlinks, index file, refusals) is trusted; the file's size
+     * and modification time are checked on every request regardless.
+     */
+    public static final java.time.Duration FILE_CACHE_VALID = java.time.Duration.ofSeconds(1);
 
     private final Path root;
     private String indexFile = DEFAULT_INDEX_FILE;
@@ -89,6 +101,7 @@ public final class StaticFiles {
     private long gzipCacheBytes = DEFAULT_GZIP_CACHE_BYTES;
     private boolean gzipStatic = DEFAULT_GZIP_STATIC;
     private boolean hiddenFiles = DEFAULT_HIDDEN_FILES;
+    private long fileCacheBytes = DEFAULT_FILE_CACHE_BYTES;
     private String mountPrefix = "";
 
     Builder(Path root) {
@@ -161,6 +174,20 @@ public final class StaticFiles {
     public Builder gzipStatic(boolean enabled) { this.gzipStatic = enabled; return this; }
 
     /**
+     * @param bytes the most bytes of small files (up to {@value #FILE_CACHE_MAX_FILE_BYTES} bytes
+     *     each) kept in memory, >= 0; each request still checks the file's size and modification
+     *     time, so a changed file is read again, never served stale
+     * @return this
+     */
+    public Builder fileCacheBytes(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("fileCacheBytes: " + bytes + " (expected: >= 0)");
+      }
+      this.fileCacheBytes = bytes;
+      return this;
+    }
+
+    /**
      * @param allowed serve paths with segments starting with {@code .}
      * @return this
      */
@@ -196,7 +223,7 @@ public final class StaticFiles {
         throw new IllegalArgumentException("root: " + root + " (expected: an existing directory)");
       }
       return new FileHandler(real, mountPrefix, indexFile, hiddenFiles, gzip, gzipMinBytes, gzipLevel, gzipCacheBytes,
-          gzipStatic);
+          gzipStatic, new FileCache(fileCacheBytes, FILE_CACHE_MAX_FILE_BYTES, FILE_CACHE_VALID.toNanos()));
     }
   }
 }

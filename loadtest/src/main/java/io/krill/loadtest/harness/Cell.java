@@ -13,7 +13,7 @@ final class Cell {
   final int connections;
   final int round;
   LoadResult result;
-  /** Second generator: wrk's requests per second, or NaN. */
+  /** Second generator: wrk's requests per second, or NaN (the static scenario: wrk's or h2load's, its only generator). */
   double wrkRps = Double.NaN;
   double wrkP50Micros = Double.NaN;
   double wrkP99Micros = Double.NaN;
@@ -64,6 +64,6 @@ final class Cell {
     if (!Double.isNaN(activeRpsDuring)) {
       return activeRpsDuring;
     }
-    return result == null ? Double.NaN : result.throughput();
+    return result == null ? wrkRps : result.throughput();
   }
 }

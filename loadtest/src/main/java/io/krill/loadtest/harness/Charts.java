@@ -37,7 +37,7 @@ final class Charts {
     System.setProperty("java.awt.headless", "true");
     List<String> written = new ArrayList<>();
     save(throughput(), dir, "throughput.png", written);
-    if (scenario.kind != Scenario.Kind.CRAWL) {
+    if (scenario.kind != Scenario.Kind.CRAWL && scenario.kind != Scenario.Kind.STATIC) {
       save(latency(), dir, "latency.png", written);
     }
     if (scenario.kind == Scenario.Kind.IDLE) {

@@ -90,6 +90,10 @@ final class Report {
         b.append("| connections | variant | held | heap per conn | RSS per conn | active rps alone | active rps beside idle |"
             + " beside ÷ alone | active ÷ netty | active ÷ platform | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         break;
+      case STATIC:
+        b.append("| connections | variant | requests/s (median, min–max) | krill ÷ nginx | p50 µs (wrk) | p99 µs (wrk) |"
+            + " server CPU % | errors |\n|---|---|---|---|---|---|---|---|\n");
+        break;
       case CRAWL:
         b.append("| variant | warm pages/s (median, min–max) | ÷ threads-32 | ÷ virtual | whole-crawl pages/s | ÷ threads-32"
             + " | ÷ virtual | warm CPU ms/page | whole-crawl CPU ms/page | live heap, MiB | peak heap after GC, MiB"
@@ -132,6 +136,16 @@ final class Report {
           + Summary.spread(s.stats(c -> c.peakHeapMiB), false) + " | "
           + Summary.spread(s.stats(c -> c.peakInFlight), false) + " |";
     }
+    if (scenario.kind == Scenario.Kind.STATIC) {
+      if (why != null) {
+        return "| " + conns + " | " + s.variant + " | " + why + " | | | | | |";
+      }
+      Summary nginx = summary(StaticScenario.reference(s.variant), s.connections);
+      return "| " + conns + " | " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
+          + (s.variant.startsWith(StaticScenario.KRILL) ? Summary.spread(s.ratio(nginx, RPS), true) : "") + " | "
+          + num(s.stats(c -> c.wrkP50Micros)[0]) + " | " + num(s.stats(c -> c.wrkP99Micros)[0]) + " | "
+          + num(s.stats(c -> c.serverCpuPercent)[0]) + " | " + failedCells(s) + " |";
+    }
     if (scenario.kind == Scenario.Kind.IDLE) {
       if (why != null) {
         return "| " + conns + " | " + s.variant + " | " + why + " | | | | | | | | |";
@@ -157,6 +171,12 @@ final class Report {
           + Summary.spread(s.stats(c -> c.rps() / c.wrkRps), true) + " |";
     }
     return r;
+  }
+
+  /** @return "0", or how many of the rounds' cells failed and the first reason */
+  private static String failedCells(Summary s) {
+    List<Cell> failed = s.cells.stream().filter(c -> c.error != null).toList();
+    return failed.isEmpty() ? "0" : failed.size() + " of " + s.cells.size() + " cells failed: " + failed.get(0).error;
   }
 
   /** @return the number formatted, or "—" when nothing was measured */
@@ -219,6 +239,11 @@ final class Report {
         double heap = f.stats(c -> c.heapPerConnection)[0];
         goals.add(new Goal("heap per idle keep-alive connection, httpd fiber, " + count(n) + " conns", "≤ 3 KB",
             Reports.fmt(heap) + " B", heap <= 3072 ? "met" : "missed"));
+        // RSS growth from the idle (warmed-up) server to n idle keep-alive connections, over n.
+        double rss = f.stats(c -> c.rssPerConnection)[0];
+        goals.add(new Goal("RSS per idle keep-alive connection, httpd fiber, " + count(n) + " conns", "≤ 2 KB",
+            Reports.fmt(rss) + " B", Double.isNaN(rss) ? "not measured" : rss <= Scenario.IDLE_RSS_GOAL_BYTES ? "met"
+            : "missed"));
         double held = f.stats(c -> c.held)[0];
         goals.add(new Goal("idle connections held at once, httpd fiber", "≥ 19,000", count((int) held),
             held >= 19_000 ? "met" : "missed" + (n < 19_000 ? " (this run asked for " + count(n) + " only)" : "")));
@@ -233,6 +258,18 @@ final class Report {
               summary("virtual", n), n, RPS);
           ratioGoal("netio fiber ÷ platform, echo round trips/s, " + count(n) + " conns", "≥ 1.0×", 1.0, "fiber",
               summary("platform", n), n, RPS);
+        }
+      }
+    } else if (scenario == Scenario.STATIC) {
+      for (int n : counts) {
+        for (String v : StaticScenario.VARIANTS) {
+          if (v.startsWith(StaticScenario.KRILL)) {
+            String what = v.substring(StaticScenario.KRILL.length() + 1);
+            String proto = StaticScenario.http2(v) ? "HTTP/2 (h2load)" : "HTTP/1.1 (wrk)";
+            String file = what.endsWith("12B") ? "12-byte file" : "1 MiB file";
+            ratioGoal("krill serve ÷ nginx, static " + file + ", " + proto + ", requests/s, " + count(n) + " conns",
+                "≥ 1.0×", 1.0, v, summary(StaticScenario.reference(v), n), n, RPS);
+          }
         }
       }
     } else if (scenario == Scenario.CRAWL) {
@@ -394,6 +431,17 @@ final class Report {
             + " in-flight check: every host of a second web (" + (settings.quick ? CrawlScenario.QUICK_IN_FLIGHT_HOSTS
             + " hosts, " + CrawlScenario.QUICK_IN_FLIGHT_LATENCY : String.format(Locale.ROOT, "%,d", CrawlScenario.IN_FLIGHT_HOSTS) + " hosts, "
             + CrawlScenario.IN_FLIGHT_LATENCY) + " per request) is a seed, crawled by fibers with the in-flight cap raised.";
+      case STATIC:
+        return "Static files, keep-alive: `krill serve`'s static-file server (default settings, fiber mode, one carrier,"
+            + " the carriers' default transport, fiber tracking on as `bin/krill` runs it) against nginx (one process, one"
+            + " worker, `sendfile on`, `tcp_nopush on`, no access log; config generated per cell) on the same directory:"
+            + " `/small.txt` (" + StaticScenario.SMALL_BYTES + " bytes, text/plain) and `/large.bin` (1 MiB). Variants"
+            + " `*-12B`/`*-1MiB` are HTTP/1.1 driven by wrk (`-t 1 -c N`, a warm-up run first, then the measured run; p50/p99"
+            + " are wrk's); `*-h2-*` are HTTP/2 (h2c, prior knowledge) driven by h2load (`-t 1`, N/" + StaticScenario.H2_STREAMS
+            + " connections × " + StaticScenario.H2_STREAMS + " streams, `--warm-up-time`, `-D`). A fresh server per cell;"
+            + " nginx and krill alternate within a round, the order flips every round. Each HTTP/1.1 cell first fetches"
+            + " the file and compares its bytes; a non-2xx answer or a socket error fails the cell. The generator runs on"
+            + " the same cores as the server, for both servers alike.";
       default:
         return "HTTP/1.1 keep-alive `GET " + scenario.path + "`" + (scenario.pipeline > 1 ? ", pipelined " + scenario.pipeline
             + " deep" : "") + (scenario == Scenario.SLOW ? " (the handler waits 100 ms on a timer)" : "")

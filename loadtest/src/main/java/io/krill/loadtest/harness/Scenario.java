@@ -19,13 +19,17 @@ final class Scenario {
     /** Raw TCP echo round trips. */
     ECHO,
     /** The crawler comparison. */
-    CRAWL
+    CRAWL,
+    /** Static files: krill serve against nginx, driven by wrk and h2load. */
+    STATIC
   }
 
   /** The HTTP servers, in the interleaving order. */
   static final List<String> HTTP_VARIANTS = List.of("netty", "threads", "httpd-fiber", "httpd-virtual", "httpd-platform");
   /** The echo servers of {@link io.krill.loadtest.echo.EchoServerMain}. */
   static final List<String> ECHO_VARIANTS = List.of("netty", "platform", "fiber", "virtual");
+  /** httpd's goal: resident memory per idle keep-alive connection, in bytes. */
+  static final int IDLE_RSS_GOAL_BYTES = 2048;
   /** Active clients run beside the idle connections. */
   static final int IDLE_ACTIVE_CLIENTS = 100;
 
@@ -44,6 +48,10 @@ final class Scenario {
       List.of(100, 1_000), List.of(100), DEFAULT_ROUNDS);
   static final Scenario SLOW = new Scenario("slow-handler", Kind.HTTP, "/slow", 1, HTTP_VARIANTS,
       List.of(10_000), List.of(1_000), DEFAULT_LONG_ROUNDS);
+  /**
+   * Idle connections: 19,000, the connections-held goal; the RSS goal (stated at 15,000) is judged
+   * on the same growth per connection.
+   */
   static final Scenario IDLE = new Scenario("idle", Kind.IDLE, "/hello", 1, HTTP_VARIANTS,
       List.of(19_000), List.of(2_000), DEFAULT_LONG_ROUNDS);
   /** The netio echo benchmark: 1, 100 and 10,000 connections. */
@@ -53,8 +61,12 @@ final class Scenario {
       List.of("fibers", "threads-32", "threads-512", "virtual", "naive-fibers", "naive-threads"), List.of(0), List.of(0),
       DEFAULT_LONG_ROUNDS);
 
+  /** krill serve (one carrier) against nginx (one worker): the variants of {@link StaticScenario}. */
+  static final Scenario STATIC = new Scenario("static", Kind.STATIC, "", 1, StaticScenario.VARIANTS,
+      List.of(100), List.of(100), DEFAULT_LONG_ROUNDS);
+
   /** Every scenario, in the order {@code --scenario all} runs them. */
-  static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, CRAWL);
+  static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, STATIC, CRAWL);
   static final Map<String, Scenario> BY_NAME = ALL.stream().collect(
       Collectors.toMap(s -> s.name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
 
@@ -82,7 +94,7 @@ final class Scenario {
 
   /** @return the variant whose throughput is the ceiling: raw Netty */
   String nettyVariant() {
-    return "netty";
+    return kind == Kind.STATIC ? StaticScenario.NGINX : "netty";
   }
 
   /** @return the variants that stand for "platform threads", best first: httpd's platform mode, else the classic server */

@@ -1,6 +1,7 @@
 package io.krill.loadtest.servers;
 
 import io.krill.loadtest.internal.ServerArgs;
+import io.krill.loadtest.launch.Mains;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -22,8 +23,15 @@ import java.util.Locale;
  * one {@code skipped: ...} line and exits 0.
  */
 public final class ServerMain {
-  /** Every kind: raw Netty, the classic thread-per-connection server, and httpd's three modes. */
-  public static final List<String> KINDS = List.of("netty", "threads", "httpd-fiber", "httpd-virtual", "httpd-platform");
+  /**
+   * Every kind: raw Netty, the classic thread-per-connection server, httpd's three modes, and
+   * krill serve's static-file server on one carrier (HTTP/1.1, or with h2c too), which serves the
+   * directory named by the system property {@value #ROOT_PROPERTY}.
+   */
+  public static final List<String> KINDS = List.of("netty", "threads", "httpd-fiber", "httpd-virtual", "httpd-platform",
+      HttpdServers.STATIC, HttpdServers.STATIC_H2);
+  /** The directory the static kinds serve. */
+  public static final String ROOT_PROPERTY = "krill.loadtest.root";
   /** Default lifetime limit in seconds. */
   public static final long DEFAULT_MAX_SECONDS = ServerArgs.DEFAULT_MAX_SECONDS;
   /** Accept backlog of every server. */
@@ -52,6 +60,17 @@ public final class ServerMain {
       }
       case "threads": {
         SocketHttpServer s = new SocketHttpServer(BACKLOG, task -> new Thread(task, "conn"));
+        server = s;
+        port = s.port();
+        break;
+      }
+      case HttpdServers.STATIC:
+      case HttpdServers.STATIC_H2: {
+        String root = System.getProperty(ROOT_PROPERTY);
+        if (root == null) {
+          Mains.usageError(ROOT_PROPERTY + ": (none) (expected: the directory to serve)");
+        }
+        HttpdServers.Started s = HttpdServers.startStatic(Path.of(root), kind.equals(HttpdServers.STATIC_H2), BACKLOG);
         server = s;
         port = s.port();
         break;

@@ -76,6 +76,56 @@ class ReportTest {
   }
 
   @Test
+  void idle_rssPerConnection_judgedAgainstTwoKilobytes() throws Exception {
+    List<Cell> cells = new ArrayList<>();
+    for (int round = 1; round <= 2; round++) {
+      Cell f = cell("httpd-fiber", 19_000, round, 1000, 100);
+      f.heapPerConnection = 2741;
+      f.rssPerConnection = round == 1 ? 2843 : 1900;
+      f.held = 19_000;
+      f.activeRpsBefore = 1000;
+      f.activeRpsDuring = 900;
+      cells.add(f);
+    }
+    Report report = new Report(settings(), Scenario.IDLE, cells, "before", "after");
+    assertThat(goal(report, "heap per idle keep-alive connection, httpd fiber, 19,000 conns"))
+        .extracting(Report.Goal::measured, Report.Goal::verdict).containsExactly("2,741 B", "met");
+    // The median of 2,843 and 1,900 B: 2,371.5 B, over 2 KB.
+    assertThat(goal(report, "RSS per idle keep-alive connection, httpd fiber, 19,000 conns"))
+        .extracting(Report.Goal::target, Report.Goal::verdict).containsExactly("≤ 2 KB", "missed");
+  }
+
+  @Test
+  void static_krillOverNginxPerRound_andFailedCellsCounted() throws Exception {
+    List<Cell> cells = new ArrayList<>();
+    double[] nginx = {1000, 2000};
+    double[] krill = {1100, 1000};
+    for (int round = 1; round <= 2; round++) {
+      Cell n = new Cell("static", "nginx-12B", 100, round);
+      n.wrkRps = nginx[round - 1];
+      Cell k = new Cell("static", "krill-12B", 100, round);
+      k.wrkRps = krill[round - 1];
+      cells.add(n);
+      cells.add(k);
+      Cell big = new Cell("static", "krill-1MiB", 100, round);
+      big.wrkRps = 10;
+      if (round == 2) {
+        big.error = "wrk: Socket errors: connect 0, read 0, write 0, timeout 3";
+      }
+      cells.add(big);
+    }
+    Report report = new Report(settings(), Scenario.STATIC, cells, "before", "after");
+    String table = report.table();
+    // Round ratios 1.1 and 0.5: median 0.8.
+    assertThat(table).contains("| 100 | krill-12B | 1,050 (1,000–1,100) | 0.800× (0.500×–1.10×) |")
+        .contains("| 1 of 2 cells failed: wrk: Socket errors: connect 0, read 0, write 0, timeout 3 |");
+    assertThat(goal(report, "krill serve ÷ nginx, static 12-byte file, HTTP/1.1 (wrk), requests/s, 100 conns").verdict())
+        .isEqualTo("missed");
+    assertThat(goal(report, "krill serve ÷ nginx, static 1 MiB file, HTTP/1.1 (wrk), requests/s, 100 conns").verdict())
+        .startsWith("not measured");
+  }
+
+  @Test
   void write_fiberBelowNetty_goalMissedWithTheNumber() throws Exception {
     List<Cell> cells = List.of(cell("netty", 100, 1, 1000, 100), cell("httpd-fiber", 100, 1, 800, 150));
     Report report = new Report(settings(), Scenario.HELLO, cells, "before", "after");
