@@ -13,8 +13,9 @@ import java.util.Objects;
 /**
  * The frame store of one continuation, and the binary interface that woven code calls.
  *
- * <p><b>For generated code, not API.</b> The static {@code push*}/{@code pop*} methods, the
- * {@link #capturing} and {@link #restoring} fields and {@link #current()} are called by
+ * <p><b>For generated code, not API.</b> The static {@code reserve*}, {@link #openFrame} and
+ * {@link #takeRef} methods, the store's arrays and tops, the {@link #capturing} and
+ * {@link #restoring} fields and {@link #current()} are used by
  * methods that krill's weaver rewrote; their names and signatures are fixed by the weaver.
  * Users work with {@code io.krill.fibers.Continuation}, which extends this class.
  *
@@ -27,9 +28,9 @@ public class Stack implements Serializable {
    * Implementation notes.
    *
    * Capture is lazy and unwinds by return. A primitive (suspend) sets `capturing` and returns.
-   * Each woven frame tests the flag after each suspendable call; when set, it pushes its live
+   * Each woven frame tests the flag after each suspendable call; when set, it stores its live
    * operand stack values, its live locals, the receiver of the pending call and finally a
-   * frame header, then returns a dummy value. run() sees the flag and marks the stack
+   * frame header into room it reserved on the store, then returns a dummy value. run() sees the flag and marks the stack
    * suspended.
    *
    * Frames are pushed innermost first and popped outermost first, so the store is a plain
@@ -72,10 +73,21 @@ public class Stack implements Serializable {
   public boolean restoring;
 
   private byte state;
-  private transient int primTop;
-  private transient int refTop;
-  private transient long[] prims;
-  private transient Object[] refs;
+
+  /**
+   * For generated code: the saved primitives (ints, floats as raw bits, longs, doubles as raw
+   * bits, frame headers); null until the first capture.
+   */
+  public transient long[] prims;
+
+  /** For generated code: the saved references and frame ids; null until the first capture. */
+  public transient Object[] refs;
+
+  /** For generated code: the number of used slots of {@link #prims}. */
+  public transient int primTop;
+
+  /** For generated code: the number of used slots of {@link #refs}. */
+  public transient int refTop;
 
   /** The code this stack runs; null only for {@link #NONE}. */
   protected final SuspendableRunnable body;
@@ -251,126 +263,117 @@ public class Stack implements Serializable {
 
   // ---------------------------------------------------------------- ABI: capture
 
-  /** For generated code: saves an int. @param v the value @param s the stack */
-  public static void pushInt(int v, Stack s) {
-    s.pushPrim(v);
-  }
+  /*
+   * A woven frame saves itself with one reservation per array and plain array stores: it
+   * reserves its primitive count (header included), stores each value at base + i and the
+   * header at the top, then does the same for its references and frame id. The values of a
+   * frame keep one order (operand stack top first, live locals ascending, the receiver, then
+   * the header and the frame id), so a restore reads each at a fixed offset from the frame's
+   * base. Growth stays out of line; only the reservation's bound test is on the capture path.
+   */
 
-  /** For generated code: saves a float. @param v the value @param s the stack */
-  public static void pushFloat(float v, Stack s) {
-    s.pushPrim(Float.floatToRawIntBits(v));
-  }
-
-  /** For generated code: saves a long. @param v the value @param s the stack */
-  public static void pushLong(long v, Stack s) {
-    s.pushPrim(v);
-  }
-
-  /** For generated code: saves a double. @param v the value @param s the stack */
-  public static void pushDouble(double v, Stack s) {
-    s.pushPrim(Double.doubleToRawLongBits(v));
-  }
-
-  /** For generated code: saves a reference. @param v the value @param s the stack */
-  public static void pushRef(Object v, Stack s) {
-    Object[] a = s.refs;
-    int t = s.refTop;
-    if (a == null || t == a.length) {
-      a = s.growRefs();
+  /**
+   * For generated code: reserves {@code n} primitive slots on top of the store.
+   *
+   * @param s the stack
+   * @param n how many slots the frame saves, header included
+   * @return the index of the first reserved slot in {@link #prims}
+   */
+  public static int reservePrims(Stack s, int n) {
+    int t = s.primTop;
+    int end = t + n;
+    long[] a = s.prims;
+    if (a == null || end > a.length) {
+      s.growPrims(end);
     }
-    a[t] = v;
-    s.refTop = t + 1;
+    s.primTop = end;
+    return t;
   }
 
   /**
-   * For generated code: closes a frame.
+   * For generated code: reserves {@code n} reference slots on top of the store.
    *
-   * @param header resume index | reference count &lt;&lt; 16 | primitive count &lt;&lt; 40
-   * @param frameId the frame's id constant
    * @param s the stack
+   * @param n how many references the frame saves, frame id included
+   * @return the index of the first reserved slot in {@link #refs}
    */
-  public static void pushFrame(long header, String frameId, Stack s) {
-    pushRef(frameId, s);
-    s.pushPrim(header);
-  }
-
-  private void pushPrim(long v) {
-    long[] a = prims;
-    int t = primTop;
-    if (a == null || t == a.length) {
-      a = growPrims();
+  public static int reserveRefs(Stack s, int n) {
+    int t = s.refTop;
+    int end = t + n;
+    Object[] a = s.refs;
+    if (a == null || end > a.length) {
+      s.growRefs(end);
     }
-    a[t] = v;
-    primTop = t + 1;
+    s.refTop = end;
+    return t;
   }
 
-  private long[] growPrims() {
+  private void growPrims(int needed) {
     long[] a = prims;
-    long[] b = new long[a == null ? 1 : a.length * 2]; // one slot: a fiber parked one frame deep saves a header
-
+    // one slot at first: a fiber parked one frame deep saves only its header
+    int n = Math.max(needed, a == null ? 1 : a.length * 2);
+    long[] b = new long[n];
     if (a != null) {
-      System.arraycopy(a, 0, b, 0, a.length);
+      System.arraycopy(a, 0, b, 0, primTop);
     }
     prims = b;
-    return b;
   }
 
-  private Object[] growRefs() {
+  private void growRefs(int needed) {
     Object[] a = refs;
-    Object[] b = new Object[a == null ? 2 : a.length * 2];
+    int n = Math.max(needed, a == null ? 2 : a.length * 2);
+    Object[] b = new Object[n];
     if (a != null) {
-      System.arraycopy(a, 0, b, 0, a.length);
+      System.arraycopy(a, 0, b, 0, refTop);
     }
     refs = b;
-    return b;
   }
 
   // ---------------------------------------------------------------- ABI: restore
 
   /**
-   * For generated code: opens the outermost saved frame and returns its resume index.
+   * For generated code: takes the outermost saved frame off the store and returns its resume
+   * index. Its values stay in the arrays from {@link #primTop} and {@link #refTop} up, where
+   * the restoring method reads them (references with {@link #takeRef}).
    *
    * @param frameId the id constant of the method that restores
    * @param s the stack
    * @return the resume index
    */
-  public static int popFrame(String frameId, Stack s) {
-    long header = s.prims[--s.primTop];
-    Object id = popRef(s);
-    if (id != frameId && !frameId.equals(id)) {
+  public static int openFrame(String frameId, Stack s) {
+    int pt = s.primTop - 1;
+    long header = s.prims[pt];
+    Object[] r = s.refs;
+    int rt = s.refTop - 1;
+    Object id = r[rt];
+    r[rt] = null;
+    if (id != frameId) {
+      checkFrameId(id, frameId, s); // a deserialized continuation: equal, not identical, ids
+    }
+    s.primTop = pt + 1 - (int) (header >>> 40);
+    s.refTop = rt + 1 - (int) ((header >>> 16) & 0xFFFFFF);
+    return (int) (header & 0xFFFF);
+  }
+
+  private static void checkFrameId(Object id, String frameId, Stack s) {
+    if (!frameId.equals(id)) {
       s.restoring = false;
       throw new IllegalStateException("restore: frame of " + id + " re-entered by " + frameId
           + " (a method on the suspended stack is not woven, or changed)");
     }
-    return (int) (header & 0xFFFF);
   }
 
-  /** For generated code. @param s the stack @return the saved int */
-  public static int popInt(Stack s) {
-    return (int) s.prims[--s.primTop];
-  }
-
-  /** For generated code. @param s the stack @return the saved float */
-  public static float popFloat(Stack s) {
-    return Float.intBitsToFloat((int) s.prims[--s.primTop]);
-  }
-
-  /** For generated code. @param s the stack @return the saved long */
-  public static long popLong(Stack s) {
-    return s.prims[--s.primTop];
-  }
-
-  /** For generated code. @param s the stack @return the saved double */
-  public static double popDouble(Stack s) {
-    return Double.longBitsToDouble(s.prims[--s.primTop]);
-  }
-
-  /** For generated code; clears the slot. @param s the stack @return the saved reference */
-  public static Object popRef(Stack s) {
-    Object[] a = s.refs;
-    int t = --s.refTop;
-    Object v = a[t];
-    a[t] = null;
+  /**
+   * For generated code: reads a saved reference and clears its slot, so that the store does
+   * not keep it reachable after the restore.
+   *
+   * @param a the stack's {@link #refs}
+   * @param i the slot
+   * @return the saved reference
+   */
+  public static Object takeRef(Object[] a, int i) {
+    Object v = a[i];
+    a[i] = null;
     return v;
   }
 
