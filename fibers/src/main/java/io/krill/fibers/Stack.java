@@ -13,7 +13,7 @@ import java.util.Objects;
 /**
  * The frame store of one continuation, and the binary interface that woven code calls.
  *
- * <p><b>For generated code, not API.</b> The static {@code reserve*}, {@link #openFrame} and
+ * <p><b>For generated code, not API.</b> The static {@link #reserveFrame}, {@link #openFrame} and
  * {@link #takeRef} methods, the store's arrays and tops, the {@link #capturing} and
  * {@link #restoring} fields and {@link #current()} are used by
  * methods that krill's weaver rewrote; their names and signatures are fixed by the weaver.
@@ -60,6 +60,9 @@ public class Stack implements Serializable {
    */
   private static final java.util.concurrent.atomic.AtomicInteger BOUND_OFF_CARRIER =
       new java.util.concurrent.atomic.AtomicInteger();
+
+  /** The store's first size, in slots of each array. */
+  private static final int INITIAL_SLOTS = 4;
 
   private static final byte NEW = 0;
   private static final byte RUNNING = 1;
@@ -240,6 +243,7 @@ public class Stack implements Serializable {
     if (RuntimeVerifier.ENABLED) {
       RuntimeVerifier.checkFrames();
     }
+    s.openStore();
     s.capturing = true;
   }
 
@@ -253,7 +257,23 @@ public class Stack implements Serializable {
     if (RuntimeVerifier.ENABLED) {
       RuntimeVerifier.checkFrames();
     }
+    s.openStore();
     s.capturing = true;
+  }
+
+  /*
+   * The first capture of a stack allocates its store here, in the primitive, rather than in
+   * the woven frames' reserveFrame calls: a fresh continuation's first capture would otherwise
+   * take the growth path of every frame on the way, which makes it hot and C2 inlines the
+   * allocation and copy into every woven method. Four slots each hold a shallow stack (a
+   * parked continuation one frame deep with two live locals uses four primitives and two
+   * references), so the heap of a parked stack does not grow; deeper stacks still grow.
+   */
+  private void openStore() {
+    if (prims == null) {
+      prims = new long[INITIAL_SLOTS];
+      refs = new Object[INITIAL_SLOTS];
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -264,69 +284,59 @@ public class Stack implements Serializable {
   // ---------------------------------------------------------------- ABI: capture
 
   /*
-   * A woven frame saves itself with one reservation per array and plain array stores: it
-   * reserves its primitive count (header included), stores each value at base + i and the
-   * header at the top, then does the same for its references and frame id. The values of a
-   * frame keep one order (operand stack top first, live locals ascending, the receiver, then
-   * the header and the frame id), so a restore reads each at a fixed offset from the frame's
-   * base. Growth stays out of line; only the reservation's bound test is on the capture path.
+   * A woven frame saves itself with one call and plain array stores: reserveFrame takes the
+   * frame's room on both arrays and writes its header and frame id at the top; the woven
+   * code then stores each value at a fixed offset from the frame's base (the new top minus
+   * the frame's count). The values of a frame keep one order (operand stack top first, live
+   * locals ascending, the receiver, then the header and frame id), so a restore reads each
+   * at the same offset. Growth stays in the call; the woven code has no per-value call.
    */
 
   /**
-   * For generated code: reserves {@code n} primitive slots on top of the store.
+   * For generated code: reserves a frame's room on the store and writes its header and id
+   * at the top. The frame's values go below: {@code prims[primTop - primCount + i]} and
+   * {@code refs[refTop - refCount + i]}.
    *
+   * @param header resume index | reference count &lt;&lt; 16 | primitive count &lt;&lt; 40,
+   *     both counts including the header and the frame id
+   * @param frameId the frame's id constant
    * @param s the stack
-   * @param n how many slots the frame saves, header included
-   * @return the index of the first reserved slot in {@link #prims}
    */
-  public static int reservePrims(Stack s, int n) {
-    int t = s.primTop;
-    int end = t + n;
-    long[] a = s.prims;
-    if (a == null || end > a.length) {
-      s.growPrims(end);
+  public static void reserveFrame(long header, String frameId, Stack s) {
+    int pt = s.primTop + (int) (header >>> 40);
+    long[] p = s.prims;
+    if (p == null || pt > p.length) {
+      p = s.growPrims(pt);
     }
-    s.primTop = end;
-    return t;
+    p[pt - 1] = header;
+    s.primTop = pt;
+    int rt = s.refTop + (int) ((header >>> 16) & 0xFFFFFF);
+    Object[] r = s.refs;
+    if (r == null || rt > r.length) {
+      r = s.growRefs(rt);
+    }
+    r[rt - 1] = frameId;
+    s.refTop = rt;
   }
 
-  /**
-   * For generated code: reserves {@code n} reference slots on top of the store.
-   *
-   * @param s the stack
-   * @param n how many references the frame saves, frame id included
-   * @return the index of the first reserved slot in {@link #refs}
-   */
-  public static int reserveRefs(Stack s, int n) {
-    int t = s.refTop;
-    int end = t + n;
-    Object[] a = s.refs;
-    if (a == null || end > a.length) {
-      s.growRefs(end);
-    }
-    s.refTop = end;
-    return t;
-  }
-
-  private void growPrims(int needed) {
+  private long[] growPrims(int needed) {
     long[] a = prims;
-    // one slot at first: a fiber parked one frame deep saves only its header
-    int n = Math.max(needed, a == null ? 1 : a.length * 2);
-    long[] b = new long[n];
+    long[] b = new long[Math.max(needed, a == null ? INITIAL_SLOTS : a.length * 2)];
     if (a != null) {
       System.arraycopy(a, 0, b, 0, primTop);
     }
     prims = b;
+    return b;
   }
 
-  private void growRefs(int needed) {
+  private Object[] growRefs(int needed) {
     Object[] a = refs;
-    int n = Math.max(needed, a == null ? 2 : a.length * 2);
-    Object[] b = new Object[n];
+    Object[] b = new Object[Math.max(needed, a == null ? INITIAL_SLOTS : a.length * 2)];
     if (a != null) {
       System.arraycopy(a, 0, b, 0, refTop);
     }
     refs = b;
+    return b;
   }
 
   // ---------------------------------------------------------------- ABI: restore

@@ -47,11 +47,10 @@ final class MethodWeaver {
    *    spilled values (or, for static calls, the call itself). After the call:
    *    if (s.capturing) goto CAPTURE_i.
    * 3. CAPTURE_i (appended, outside every try range): pops the dummy result, moves the
-   *    operand stack below the call into scratch locals, reserves the frame's room on the
-   *    store once per array (Stack.reservePrims/reserveRefs: the only calls, growth out of
-   *    line) and stores, at fixed offsets from the returned bases, the operand stack (top
-   *    first), the live locals, the receiver, then the frame header and frame id; returns a
-   *    dummy value. Plain array stores instead of a call per value keep the capture path
+   *    operand stack below the call into scratch locals, calls Stack.reserveFrame (the only
+   *    call: it takes the frame's room on both arrays, growing them, and writes the header
+   *    and frame id at the top) and stores, at fixed offsets from the frame's bases, the
+   *    operand stack (top first), the live locals and the receiver; returns a dummy value. Plain array stores instead of a call per value keep the capture path
    *    small when C2 inlines it (it is hot in a loop that suspends often).
    * 4. DISPATCH and RESTORE_i (appended): Stack.openFrame takes the frame off the store
    *    (checking its id) and returns the resume index for a tableswitch; RESTORE_i reads the
@@ -261,38 +260,30 @@ final class MethodWeaver {
         }
       }
       long header = index | ((long) refs << 16) | ((long) prims << 40);
-      reserve(tail, stackLocal, prims, false);
+      tail.add(new LdcInsnNode(header));
+      tail.add(new LdcInsnNode(frameId));
+      tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+      tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "reserveFrame", "(JLjava/lang/String;" + Names.STACK_DESC + ")V", false));
+      frameBases(tail, stackLocal, prims, refs);
       for (int k = 0; k < stack.size(); k++) {
         Slot sl = stack.get(k);
-        if (sl.kind != Kind.NULL && sl.kind != Kind.REF) {
+        if (sl.kind == Kind.REF) {
+          storeRef(tail, stackPos[k], new VarInsnNode(Opcodes.ALOAD, spill[k]));
+        } else if (sl.kind != Kind.NULL) {
           storePrim(tail, stackPos[k], sl.kind, spill[k]);
         }
       }
       for (int l = 0; l < locals.size(); l++) {
         Slot sl = locals.get(l);
-        if (sl.kind != Kind.NULL && sl.kind != Kind.REF) {
+        if (sl.kind == Kind.REF) {
+          storeRef(tail, localPos[l], new VarInsnNode(Opcodes.ALOAD, sl.index));
+        } else if (sl.kind != Kind.NULL) {
           storePrim(tail, localPos[l], sl.kind, sl.index);
-        }
-      }
-      tail.add(new VarInsnNode(Opcodes.ALOAD, scratch.primArray));
-      tail.add(offset(scratch.primBase, prims - 1));
-      tail.add(new LdcInsnNode(header));
-      tail.add(new InsnNode(Opcodes.LASTORE));
-      reserve(tail, stackLocal, refs, true);
-      for (int k = 0; k < stack.size(); k++) {
-        if (stack.get(k).kind == Kind.REF) {
-          storeRef(tail, stackPos[k], new VarInsnNode(Opcodes.ALOAD, spill[k]));
-        }
-      }
-      for (int l = 0; l < locals.size(); l++) {
-        if (locals.get(l).kind == Kind.REF) {
-          storeRef(tail, localPos[l], new VarInsnNode(Opcodes.ALOAD, locals.get(l).index));
         }
       }
       if (hasReceiver) {
         storeRef(tail, recvPos, new VarInsnNode(Opcodes.ALOAD, recvLocal));
       }
-      storeRef(tail, refs - 1, new LdcInsnNode(frameId));
       tail.add(dummyReturn(Type.getReturnType(method.desc)));
 
       // -- the path from the dispatch to RESTORE_i: through the header of each enclosing loop
@@ -316,7 +307,7 @@ final class MethodWeaver {
 
       // -- restore: the frame is open (DISPATCH took it off the store); read it at its offsets
       restoreCode.add(restore);
-      openBases(restoreCode, stackLocal, prims > 1, refs > 1);
+      frameBases(restoreCode, stackLocal, prims > 1 ? 0 : -1, refs > 1 ? 0 : -1);
       if (hasReceiver) {
         loadRef(restoreCode, recvPos);
         String recvType = receiverType(call, frame.getStack(below));
@@ -501,27 +492,30 @@ final class MethodWeaver {
     }
   }
 
-  /** Emits: base = Stack.reserve*(s, n); array = s.prims or s.refs. */
-  private void reserve(InsnList out, int stackLocal, int n, boolean references) {
-    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    out.add(intConstant(n));
-    out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, references ? "reserveRefs" : "reservePrims",
-        "(" + Names.STACK_DESC + "I)I", false));
-    out.add(new VarInsnNode(Opcodes.ISTORE, references ? scratch.refBase : scratch.primBase));
-    arrayOf(out, stackLocal, references);
-  }
-
-  /** Emits: the bases and arrays of the open frame, read from the store's tops. */
-  private void openBases(InsnList out, int stackLocal, boolean prims, boolean references) {
-    if (prims) {
+  /*
+   * Emits: the frame's bases and arrays, read from the store's tops: primBase = primTop - prims
+   * (and the same for references) after a capture's reserveFrame, or the tops themselves (a
+   * count of 0) after a restore's openFrame. A count of 1 or less means the frame saves no
+   * value of that kind beside its header or id, and nothing is emitted for it.
+   */
+  private void frameBases(InsnList out, int stackLocal, int prims, int references) {
+    if (prims == 0 || prims > 1) {
       out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
       out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "primTop", "I"));
+      if (prims > 1) {
+        out.add(intConstant(prims));
+        out.add(new InsnNode(Opcodes.ISUB));
+      }
       out.add(new VarInsnNode(Opcodes.ISTORE, scratch.primBase));
       arrayOf(out, stackLocal, false);
     }
-    if (references) {
+    if (references == 0 || references > 1) {
       out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
       out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "refTop", "I"));
+      if (references > 1) {
+        out.add(intConstant(references));
+        out.add(new InsnNode(Opcodes.ISUB));
+      }
       out.add(new VarInsnNode(Opcodes.ISTORE, scratch.refBase));
       arrayOf(out, stackLocal, true);
     }
