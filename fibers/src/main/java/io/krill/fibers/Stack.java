@@ -28,10 +28,10 @@ public class Stack implements Serializable {
    * Implementation notes.
    *
    * Capture is lazy and unwinds by return. A primitive (suspend) sets `capturing` and returns.
-   * Each woven frame tests the flag after each suspendable call; when set, it stores its live
-   * operand stack values, its live locals, the receiver of the pending call and finally a
-   * frame header into room it reserved on the store, then returns a dummy value. run() sees the flag and marks the stack
-   * suspended.
+   * Each woven frame tests the flag after each suspendable call; when set, it reserves its
+   * room on the store (reserveFrame writes the frame header and id on top) and stores its
+   * live operand stack values, its live locals and the receiver of the pending call below
+   * them, then returns a dummy value. run() sees the flag and marks the stack suspended.
    *
    * Frames are pushed innermost first and popped outermost first, so the store is a plain
    * LIFO over two parallel arrays: `prims` (ints, floats as raw bits, longs, doubles as raw
