@@ -499,26 +499,22 @@ final class MethodWeaver {
    * value of that kind beside its header or id, and nothing is emitted for it.
    */
   private void frameBases(InsnList out, int stackLocal, int prims, int references) {
-    if (prims == 0 || prims > 1) {
-      out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-      out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "primTop", "I"));
-      if (prims > 1) {
-        out.add(intConstant(prims));
-        out.add(new InsnNode(Opcodes.ISUB));
-      }
-      out.add(new VarInsnNode(Opcodes.ISTORE, scratch.primBase));
-      arrayOf(out, stackLocal, false);
+    frameBase(out, stackLocal, prims, false);
+    frameBase(out, stackLocal, references, true);
+  }
+
+  private void frameBase(InsnList out, int stackLocal, int count, boolean references) {
+    if (count != 0 && count <= 1) {
+      return;
     }
-    if (references == 0 || references > 1) {
-      out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-      out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "refTop", "I"));
-      if (references > 1) {
-        out.add(intConstant(references));
-        out.add(new InsnNode(Opcodes.ISUB));
-      }
-      out.add(new VarInsnNode(Opcodes.ISTORE, scratch.refBase));
-      arrayOf(out, stackLocal, true);
+    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, references ? "refTop" : "primTop", "I"));
+    if (count > 1) {
+      out.add(intConstant(count));
+      out.add(new InsnNode(Opcodes.ISUB));
     }
+    out.add(new VarInsnNode(Opcodes.ISTORE, references ? scratch.refBase : scratch.primBase));
+    arrayOf(out, stackLocal, references);
   }
 
   private void arrayOf(InsnList out, int stackLocal, boolean references) {
