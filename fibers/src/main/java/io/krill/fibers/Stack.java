@@ -13,8 +13,9 @@ import java.util.Objects;
 /**
  * The frame store of one continuation, and the binary interface that woven code calls.
  *
- * <p><b>For generated code, not API.</b> The static {@code push*}/{@code pop*} methods, the
- * {@link #capturing} and {@link #restoring} fields and {@link #current()} are called by
+ * <p><b>For generated code, not API.</b> The static {@link #reserveFrame}, {@link #openFrame} and
+ * {@link #takeRef} methods, the store's arrays and tops, the {@link #capturing} and
+ * {@link #restoring} fields and {@link #current()} are used by
  * methods that krill's weaver rewrote; their names and signatures are fixed by the weaver.
  * Users work with {@code io.krill.fibers.Continuation}, which extends this class.
  *
@@ -27,10 +28,10 @@ public class Stack implements Serializable {
    * Implementation notes.
    *
    * Capture is lazy and unwinds by return. A primitive (suspend) sets `capturing` and returns.
-   * Each woven frame tests the flag after each suspendable call; when set, it pushes its live
-   * operand stack values, its live locals, the receiver of the pending call and finally a
-   * frame header, then returns a dummy value. run() sees the flag and marks the stack
-   * suspended.
+   * Each woven frame tests the flag after each suspendable call; when set, it reserves its
+   * room on the store (reserveFrame writes the frame header and id on top) and stores its
+   * live operand stack values, its live locals and the receiver of the pending call below
+   * them, then returns a dummy value. run() sees the flag and marks the stack suspended.
    *
    * Frames are pushed innermost first and popped outermost first, so the store is a plain
    * LIFO over two parallel arrays: `prims` (ints, floats as raw bits, longs, doubles as raw
@@ -60,6 +61,9 @@ public class Stack implements Serializable {
   private static final java.util.concurrent.atomic.AtomicInteger BOUND_OFF_CARRIER =
       new java.util.concurrent.atomic.AtomicInteger();
 
+  /** The store's first size, in slots of each array. */
+  private static final int INITIAL_SLOTS = 4;
+
   private static final byte NEW = 0;
   private static final byte RUNNING = 1;
   private static final byte SUSPENDED = 2;
@@ -72,10 +76,21 @@ public class Stack implements Serializable {
   public boolean restoring;
 
   private byte state;
-  private transient int primTop;
-  private transient int refTop;
-  private transient long[] prims;
-  private transient Object[] refs;
+
+  /**
+   * For generated code: the saved primitives (ints, floats as raw bits, longs, doubles as raw
+   * bits, frame headers); null until the first capture.
+   */
+  public transient long[] prims;
+
+  /** For generated code: the saved references and frame ids; null until the first capture. */
+  public transient Object[] refs;
+
+  /** For generated code: the number of used slots of {@link #prims}. */
+  public transient int primTop;
+
+  /** For generated code: the number of used slots of {@link #refs}. */
+  public transient int refTop;
 
   /** The code this stack runs; null only for {@link #NONE}. */
   protected final SuspendableRunnable body;
@@ -228,6 +243,7 @@ public class Stack implements Serializable {
     if (RuntimeVerifier.ENABLED) {
       RuntimeVerifier.checkFrames();
     }
+    s.openStore();
     s.capturing = true;
   }
 
@@ -241,7 +257,23 @@ public class Stack implements Serializable {
     if (RuntimeVerifier.ENABLED) {
       RuntimeVerifier.checkFrames();
     }
+    s.openStore();
     s.capturing = true;
+  }
+
+  /*
+   * The first capture of a stack allocates its store here, in the primitive, rather than in
+   * the woven frames' reserveFrame calls: a fresh continuation's first capture would otherwise
+   * take the growth path of every frame on the way, which makes it hot and C2 inlines the
+   * allocation and copy into every woven method. Four slots each hold a shallow stack (a
+   * parked continuation one frame deep with two live locals uses four primitives and two
+   * references), so the heap of a parked stack does not grow; deeper stacks still grow.
+   */
+  private void openStore() {
+    if (prims == null) {
+      prims = new long[INITIAL_SLOTS];
+      refs = new Object[INITIAL_SLOTS];
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -251,75 +283,57 @@ public class Stack implements Serializable {
 
   // ---------------------------------------------------------------- ABI: capture
 
-  /** For generated code: saves an int. @param v the value @param s the stack */
-  public static void pushInt(int v, Stack s) {
-    s.pushPrim(v);
-  }
-
-  /** For generated code: saves a float. @param v the value @param s the stack */
-  public static void pushFloat(float v, Stack s) {
-    s.pushPrim(Float.floatToRawIntBits(v));
-  }
-
-  /** For generated code: saves a long. @param v the value @param s the stack */
-  public static void pushLong(long v, Stack s) {
-    s.pushPrim(v);
-  }
-
-  /** For generated code: saves a double. @param v the value @param s the stack */
-  public static void pushDouble(double v, Stack s) {
-    s.pushPrim(Double.doubleToRawLongBits(v));
-  }
-
-  /** For generated code: saves a reference. @param v the value @param s the stack */
-  public static void pushRef(Object v, Stack s) {
-    Object[] a = s.refs;
-    int t = s.refTop;
-    if (a == null || t == a.length) {
-      a = s.growRefs();
-    }
-    a[t] = v;
-    s.refTop = t + 1;
-  }
+  /*
+   * A woven frame saves itself with one call and plain array stores: reserveFrame takes the
+   * frame's room on both arrays and writes its header and frame id at the top; the woven
+   * code then stores each value at a fixed offset from the frame's base (the new top minus
+   * the frame's count). The values of a frame keep one order (operand stack top first, live
+   * locals ascending, the receiver, then the header and frame id), so a restore reads each
+   * at the same offset. Growth stays in the call; the woven code has no per-value call.
+   */
 
   /**
-   * For generated code: closes a frame.
+   * For generated code: reserves a frame's room on the store and writes its header and id
+   * at the top. The frame's values go below: {@code prims[primTop - primCount + i]} and
+   * {@code refs[refTop - refCount + i]}.
    *
-   * @param header resume index | reference count &lt;&lt; 16 | primitive count &lt;&lt; 40
+   * @param header resume index | reference count &lt;&lt; 16 | primitive count &lt;&lt; 40,
+   *     both counts including the header and the frame id
    * @param frameId the frame's id constant
    * @param s the stack
    */
-  public static void pushFrame(long header, String frameId, Stack s) {
-    pushRef(frameId, s);
-    s.pushPrim(header);
-  }
-
-  private void pushPrim(long v) {
-    long[] a = prims;
-    int t = primTop;
-    if (a == null || t == a.length) {
-      a = growPrims();
+  public static void reserveFrame(long header, String frameId, Stack s) {
+    int pt = s.primTop + (int) (header >>> 40);
+    long[] p = s.prims;
+    if (p == null || pt > p.length) {
+      p = s.growPrims(pt);
     }
-    a[t] = v;
-    primTop = t + 1;
+    p[pt - 1] = header;
+    s.primTop = pt;
+    int rt = s.refTop + (int) ((header >>> 16) & 0xFFFFFF);
+    Object[] r = s.refs;
+    if (r == null || rt > r.length) {
+      r = s.growRefs(rt);
+    }
+    r[rt - 1] = frameId;
+    s.refTop = rt;
   }
 
-  private long[] growPrims() {
+  private long[] growPrims(int needed) {
     long[] a = prims;
-    long[] b = new long[a == null ? 1 : a.length * 2]; // one slot: a fiber parked one frame deep saves a header
-
+    long[] b = new long[Math.max(needed, a == null ? INITIAL_SLOTS : a.length * 2)];
     if (a != null) {
-      System.arraycopy(a, 0, b, 0, a.length);
+      System.arraycopy(a, 0, b, 0, primTop);
     }
     prims = b;
     return b;
   }
 
-  private Object[] growRefs() {
+  private Object[] growRefs(int needed) {
     Object[] a = refs;
-    Object[] b = new Object[a == null ? 2 : a.length * 2];
+    Object[] b = new Object[Math.max(needed, a == null ? INITIAL_SLOTS : a.length * 2)];
     if (a != null) {
-      System.arraycopy(a, 0, b, 0, a.length);
+      System.arraycopy(a, 0, b, 0, refTop);
     }
     refs = b;
     return b;
@@ -328,49 +342,48 @@ public class Stack implements Serializable {
   // ---------------------------------------------------------------- ABI: restore
 
   /**
-   * For generated code: opens the outermost saved frame and returns its resume index.
+   * For generated code: takes the outermost saved frame off the store and returns its resume
+   * index. Its values stay in the arrays from {@link #primTop} and {@link #refTop} up, where
+   * the restoring method reads them (references with {@link #takeRef}).
    *
    * @param frameId the id constant of the method that restores
    * @param s the stack
    * @return the resume index
    */
-  public static int popFrame(String frameId, Stack s) {
-    long header = s.prims[--s.primTop];
-    Object id = popRef(s);
-    if (id != frameId && !frameId.equals(id)) {
+  public static int openFrame(String frameId, Stack s) {
+    int pt = s.primTop - 1;
+    long header = s.prims[pt];
+    Object[] r = s.refs;
+    int rt = s.refTop - 1;
+    Object id = r[rt];
+    r[rt] = null;
+    if (id != frameId) {
+      checkFrameId(id, frameId, s); // a deserialized continuation: equal, not identical, ids
+    }
+    s.primTop = pt + 1 - (int) (header >>> 40);
+    s.refTop = rt + 1 - (int) ((header >>> 16) & 0xFFFFFF);
+    return (int) (header & 0xFFFF);
+  }
+
+  private static void checkFrameId(Object id, String frameId, Stack s) {
+    if (!frameId.equals(id)) {
       s.restoring = false;
       throw new IllegalStateException("restore: frame of " + id + " re-entered by " + frameId
           + " (a method on the suspended stack is not woven, or changed)");
     }
-    return (int) (header & 0xFFFF);
   }
 
-  /** For generated code. @param s the stack @return the saved int */
-  public static int popInt(Stack s) {
-    return (int) s.prims[--s.primTop];
-  }
-
-  /** For generated code. @param s the stack @return the saved float */
-  public static float popFloat(Stack s) {
-    return Float.intBitsToFloat((int) s.prims[--s.primTop]);
-  }
-
-  /** For generated code. @param s the stack @return the saved long */
-  public static long popLong(Stack s) {
-    return s.prims[--s.primTop];
-  }
-
-  /** For generated code. @param s the stack @return the saved double */
-  public static double popDouble(Stack s) {
-    return Double.longBitsToDouble(s.prims[--s.primTop]);
-  }
-
-  /** For generated code; clears the slot. @param s the stack @return the saved reference */
-  public static Object popRef(Stack s) {
-    Object[] a = s.refs;
-    int t = --s.refTop;
-    Object v = a[t];
-    a[t] = null;
+  /**
+   * For generated code: reads a saved reference and clears its slot, so that the store does
+   * not keep it reachable after the restore.
+   *
+   * @param a the stack's {@link #refs}
+   * @param i the slot
+   * @return the saved reference
+   */
+  public static Object takeRef(Object[] a, int i) {
+    Object v = a[i];
+    a[i] = null;
     return v;
   }
 

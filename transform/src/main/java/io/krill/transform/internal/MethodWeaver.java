@@ -14,6 +14,7 @@ import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.IntInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
@@ -45,13 +46,18 @@ final class MethodWeaver {
    *    receiver can be saved if the callee captures. RESUME_i labels the reload of the
    *    spilled values (or, for static calls, the call itself). After the call:
    *    if (s.capturing) goto CAPTURE_i.
-   * 3. CAPTURE_i (appended, outside every try range): pops the dummy result, pushes the
-   *    operand stack below the call (top first), the live locals, the receiver, then the
-   *    frame header, and returns a dummy value.
-   * 4. DISPATCH and RESTORE_i (appended): pops the header, tableswitches on the resume index,
-   *    reloads the receiver, locals and stack in the reverse order, fills argument slots with
-   *    zeros and nulls (the callee restores its own locals and ignores them), and jumps to
-   *    RESUME_i, which calls the callee again so that it restores in turn.
+   * 3. CAPTURE_i (appended, outside every try range): pops the dummy result, moves the
+   *    operand stack below the call into scratch locals, calls Stack.reserveFrame (the only
+   *    call: it takes the frame's room on both arrays, growing them, and writes the header
+   *    and frame id at the top) and stores, at fixed offsets from the frame's bases, the
+   *    operand stack (top first), the live locals and the receiver; returns a dummy value. Plain array stores instead of a call per value keep the capture path
+   *    small when C2 inlines it (it is hot in a loop that suspends often).
+   * 4. DISPATCH and RESTORE_i (appended): Stack.openFrame takes the frame off the store
+   *    (checking its id) and returns the resume index for a tableswitch; RESTORE_i reads the
+   *    receiver, locals and stack at the same offsets from the store's new tops (references
+   *    through Stack.takeRef, which clears the slot), fills argument slots with zeros and
+   *    nulls (the callee restores its own locals and ignores them), and jumps to RESUME_i,
+   *    which calls the callee again so that it restores in turn.
    * 5. Loops stay reducible. A jump from DISPATCH straight to a RESUME_i inside a loop would
    *    give the loop a second entry, and C2 compiles such an irreducible loop slowly and
    *    badly. So a restore whose call site lies in loops enters each of them through its
@@ -86,6 +92,7 @@ final class MethodWeaver {
   private final Set<AbstractInsnNode> calls;
   private final String frameId;
   private int nextLocal;
+  private Scratch scratch;
 
   MethodWeaver(ClassHierarchy hierarchy, ClassNode owner, MethodNode method, Set<AbstractInsnNode> calls, String frameId) {
     this.hierarchy = hierarchy;
@@ -120,13 +127,26 @@ final class MethodWeaver {
 
     int stackLocal = nextLocal++;
     int maxArgSlots = 0;
-    for (AbstractInsnNode insn : code) {
-      if (calls.contains(insn)) {
-        maxArgSlots = Math.max(maxArgSlots, argSlots(((MethodInsnNode) insn).desc));
+    int maxSpill = 0;
+    for (int i = 0; i < code.length; i++) {
+      if (calls.contains(code[i])) {
+        MethodInsnNode call = (MethodInsnNode) code[i];
+        maxArgSlots = Math.max(maxArgSlots, argSlots(call.desc));
+        if (frames[i] != null) {
+          int below = frames[i].getStackSize() - Type.getArgumentTypes(call.desc).length
+              - (call.getOpcode() == Opcodes.INVOKESTATIC ? 0 : 1);
+          int size = 0;
+          for (int k = 0; k < below; k++) {
+            size += frames[i].getStack(k).getSize();
+          }
+          maxSpill = Math.max(maxSpill, size);
+        }
       }
     }
     int recvLocal = nextLocal;
     nextLocal += 1 + maxArgSlots;
+    scratch = new Scratch(nextLocal);
+    nextLocal += 4 + maxSpill;
     Loops loops = Loops.find(code.length, normalEdges, exceptionEdges);
     int resumeLocal = -1; // allocated when a call site inside a loop resumes through its headers
     Map<Loops.Loop, LoopGuard> guards = new LinkedHashMap<>();
@@ -203,9 +223,23 @@ final class MethodWeaver {
       after.add(new JumpInsnNode(Opcodes.IFNE, capture));
       insns.insert(call, after);
 
-      // -- capture
-      int prims = 1 + count(stack, locals, false);
-      int refs = 1 + (hasReceiver ? 1 : 0) + count(stack, locals, true);
+      // -- capture: one reservation per array, then plain stores at fixed offsets
+      int[] stackPos = new int[stack.size()];
+      int[] localPos = new int[locals.size()];
+      int prims = 1;
+      int refs = 1;
+      for (int k = stack.size() - 1; k >= 0; k--) {
+        Kind kd = stack.get(k).kind;
+        stackPos[k] = kd == Kind.NULL ? -1 : kd == Kind.REF ? refs++ - 1 : prims++ - 1;
+      }
+      for (int l = 0; l < locals.size(); l++) {
+        Kind kd = locals.get(l).kind;
+        localPos[l] = kd == Kind.NULL ? -1 : kd == Kind.REF ? refs++ - 1 : prims++ - 1;
+      }
+      int recvPos = hasReceiver ? refs++ - 1 : -1;
+      if (refs > 0xFFFFFF || prims > 0xFFFFFF) {
+        throw fail(call, "frame too large to save");
+      }
       tail.add(capture);
       Type ret = Type.getReturnType(call.desc);
       if (ret.getSize() == 2) {
@@ -213,32 +247,43 @@ final class MethodWeaver {
       } else if (ret.getSize() == 1) {
         tail.add(new InsnNode(Opcodes.POP));
       }
+      int[] spill = new int[stack.size()]; // the operand stack goes to locals first: an array store needs it below
+      int spillSlot = scratch.spillBase;
       for (int k = stack.size() - 1; k >= 0; k--) {
-        Slot s = stack.get(k);
-        if (s.kind == Kind.NULL) {
+        Slot sl = stack.get(k);
+        if (sl.kind == Kind.NULL) {
           tail.add(new InsnNode(Opcodes.POP));
         } else {
-          save(tail, s.kind, stackLocal);
+          spill[k] = spillSlot;
+          tail.add(new VarInsnNode(sl.kind.store, spillSlot));
+          spillSlot += sl.type.getSize();
         }
-      }
-      for (Slot s : locals) {
-        if (s.kind != Kind.NULL) {
-          tail.add(new VarInsnNode(s.kind.load, s.index));
-          save(tail, s.kind, stackLocal);
-        }
-      }
-      if (hasReceiver) {
-        tail.add(new VarInsnNode(Opcodes.ALOAD, recvLocal));
-        save(tail, Kind.REF, stackLocal);
-      }
-      if (refs > 0xFFFFFF || prims > 0xFFFFFF) {
-        throw fail(call, "frame too large to save");
       }
       long header = index | ((long) refs << 16) | ((long) prims << 40);
       tail.add(new LdcInsnNode(header));
       tail.add(new LdcInsnNode(frameId));
       tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-      tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "pushFrame", "(JLjava/lang/String;" + Names.STACK_DESC + ")V", false));
+      tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "reserveFrame", "(JLjava/lang/String;" + Names.STACK_DESC + ")V", false));
+      frameBases(tail, stackLocal, prims, refs);
+      for (int k = 0; k < stack.size(); k++) {
+        Slot sl = stack.get(k);
+        if (sl.kind == Kind.REF) {
+          storeRef(tail, stackPos[k], new VarInsnNode(Opcodes.ALOAD, spill[k]));
+        } else if (sl.kind != Kind.NULL) {
+          storePrim(tail, stackPos[k], sl.kind, spill[k]);
+        }
+      }
+      for (int l = 0; l < locals.size(); l++) {
+        Slot sl = locals.get(l);
+        if (sl.kind == Kind.REF) {
+          storeRef(tail, localPos[l], new VarInsnNode(Opcodes.ALOAD, sl.index));
+        } else if (sl.kind != Kind.NULL) {
+          storePrim(tail, localPos[l], sl.kind, sl.index);
+        }
+      }
+      if (hasReceiver) {
+        storeRef(tail, recvPos, new VarInsnNode(Opcodes.ALOAD, recvLocal));
+      }
       tail.add(dummyReturn(Type.getReturnType(method.desc)));
 
       // -- the path from the dispatch to RESTORE_i: through the header of each enclosing loop
@@ -260,24 +305,24 @@ final class MethodWeaver {
         entries.add(restore);
       }
 
-      // -- restore
+      // -- restore: the frame is open (DISPATCH took it off the store); read it at its offsets
       restoreCode.add(restore);
+      frameBases(restoreCode, stackLocal, prims > 1 ? 0 : -1, refs > 1 ? 0 : -1);
       if (hasReceiver) {
-        restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-        restoreCode.add(pop(Kind.REF));
+        loadRef(restoreCode, recvPos);
         String recvType = receiverType(call, frame.getStack(below));
         if (!"java/lang/Object".equals(recvType)) {
           restoreCode.add(new TypeInsnNode(Opcodes.CHECKCAST, recvType));
         }
         restoreCode.add(new VarInsnNode(Opcodes.ASTORE, recvLocal));
       }
-      for (int k = locals.size() - 1; k >= 0; k--) {
-        Slot s = locals.get(k);
-        restore(restoreCode, s, stackLocal);
-        restoreCode.add(new VarInsnNode(s.kind.store, s.index));
+      for (int l = locals.size() - 1; l >= 0; l--) {
+        Slot sl = locals.get(l);
+        load(restoreCode, sl, localPos[l]);
+        restoreCode.add(new VarInsnNode(sl.kind.store, sl.index));
       }
-      for (Slot s : stack) {
-        restore(restoreCode, s, stackLocal);
+      for (int k = 0; k < stack.size(); k++) {
+        load(restoreCode, stack.get(k), stackPos[k]);
       }
       if (hasReceiver) {
         int[] argLocals = argLocals(args, recvLocal + 1);
@@ -296,6 +341,7 @@ final class MethodWeaver {
     if (index == 0) {
       return;
     }
+
     if (index > 0xFFFF) {
       throw fail(null, "more than 65535 suspendable call sites");
     }
@@ -318,7 +364,7 @@ final class MethodWeaver {
     tail.add(dispatch);
     tail.add(new LdcInsnNode(frameId));
     tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "popFrame", "(Ljava/lang/String;" + Names.STACK_DESC + ")I", false));
+    tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "openFrame", "(Ljava/lang/String;" + Names.STACK_DESC + ")I", false));
     if (resumeLocal >= 0) {
       tail.add(new InsnNode(Opcodes.DUP));
       tail.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));
@@ -425,32 +471,151 @@ final class MethodWeaver {
     return true;
   }
 
-  /** Emits the save of the value on top of the operand stack, of kind {@code k}, to the frame stack. */
-  private static void save(InsnList out, Kind k, int stackLocal) {
+  /*
+   * The locals that the capture and restore blocks use for the store's arrays and the frame's
+   * bases, and the spill area for operand stack values. Each block is straight-line code that
+   * writes them before reading them, so all call sites share them.
+   */
+  private static final class Scratch {
+    final int primArray;
+    final int primBase;
+    final int refArray;
+    final int refBase;
+    final int spillBase;
+
+    Scratch(int first) {
+      primArray = first;
+      primBase = first + 1;
+      refArray = first + 2;
+      refBase = first + 3;
+      spillBase = first + 4;
+    }
+  }
+
+  /*
+   * Emits: the frame's bases and arrays, read from the store's tops: primBase = primTop - prims
+   * (and the same for references) after a capture's reserveFrame, or the tops themselves (a
+   * count of 0) after a restore's openFrame. A count of 1 or less means the frame saves no
+   * value of that kind beside its header or id, and nothing is emitted for it.
+   */
+  private void frameBases(InsnList out, int stackLocal, int prims, int references) {
+    frameBase(out, stackLocal, prims, false);
+    frameBase(out, stackLocal, references, true);
+  }
+
+  private void frameBase(InsnList out, int stackLocal, int count, boolean references) {
+    if (count != 0 && count <= 1) {
+      return;
+    }
     out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    out.add(push(k));
+    out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, references ? "refTop" : "primTop", "I"));
+    if (count > 1) {
+      out.add(intConstant(count));
+      out.add(new InsnNode(Opcodes.ISUB));
+    }
+    out.add(new VarInsnNode(Opcodes.ISTORE, references ? scratch.refBase : scratch.primBase));
+    arrayOf(out, stackLocal, references);
   }
 
-  /** Emits the restore of slot {@code s} from the frame stack onto the operand stack (null for NULL). */
-  private void restore(InsnList out, Slot s, int stackLocal) {
-    if (s.kind == Kind.NULL) {
-      out.add(new InsnNode(Opcodes.ACONST_NULL));
-    } else {
-      out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-      out.add(pop(s.kind));
-      castIfNeeded(out, s);
-    }
+  private void arrayOf(InsnList out, int stackLocal, boolean references) {
+    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, references ? "refs" : "prims",
+        references ? "[Ljava/lang/Object;" : "[J"));
+    out.add(new VarInsnNode(Opcodes.ASTORE, references ? scratch.refArray : scratch.primArray));
   }
 
-  /** @return how many saved slots of {@code stack} and {@code locals} are references (or primitives) */
-  private static int count(List<Slot> stack, List<Slot> locals, boolean references) {
-    int n = 0;
-    for (List<Slot> slots : List.of(stack, locals)) {
-      for (Slot s : slots) {
-        n += s.kind != Kind.NULL && (s.kind == Kind.REF) == references ? 1 : 0;
-      }
+  /** Emits: base + pos, as an int on the operand stack. */
+  private static InsnList offset(int baseLocal, int pos) {
+    InsnList out = new InsnList();
+    out.add(new VarInsnNode(Opcodes.ILOAD, baseLocal));
+    if (pos != 0) {
+      out.add(intConstant(pos));
+      out.add(new InsnNode(Opcodes.IADD));
     }
-    return n;
+    return out;
+  }
+
+  /** @return the shortest instruction that pushes {@code v} (bytecode size counts against the 64 KiB method limit) */
+  private static AbstractInsnNode intConstant(int v) {
+    if (v >= -1 && v <= 5) {
+      return new InsnNode(Opcodes.ICONST_0 + v);
+    }
+    if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) {
+      return new IntInsnNode(Opcodes.BIPUSH, v);
+    }
+    if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+      return new IntInsnNode(Opcodes.SIPUSH, v);
+    }
+    return new LdcInsnNode(v);
+  }
+
+  /** Emits: prims[primBase + pos] = the local {@code slot} of kind {@code k}, as raw bits. */
+  private void storePrim(InsnList out, int pos, Kind k, int slot) {
+    out.add(new VarInsnNode(Opcodes.ALOAD, scratch.primArray));
+    out.add(offset(scratch.primBase, pos));
+    out.add(new VarInsnNode(k.load, slot));
+    switch (k) {
+      case INT:
+        out.add(new InsnNode(Opcodes.I2L));
+        break;
+      case FLOAT:
+        out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false));
+        out.add(new InsnNode(Opcodes.I2L));
+        break;
+      case DOUBLE:
+        out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Double", "doubleToRawLongBits", "(D)J", false));
+        break;
+      default:
+        break;
+    }
+    out.add(new InsnNode(Opcodes.LASTORE));
+  }
+
+  /** Emits: refs[refBase + pos] = the value {@code value} pushes. */
+  private void storeRef(InsnList out, int pos, AbstractInsnNode value) {
+    out.add(new VarInsnNode(Opcodes.ALOAD, scratch.refArray));
+    out.add(offset(scratch.refBase, pos));
+    out.add(value);
+    out.add(new InsnNode(Opcodes.AASTORE));
+  }
+
+  /** Emits: Stack.takeRef(refs, refBase + pos). */
+  private void loadRef(InsnList out, int pos) {
+    out.add(new VarInsnNode(Opcodes.ALOAD, scratch.refArray));
+    out.add(offset(scratch.refBase, pos));
+    out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "takeRef", "([Ljava/lang/Object;I)Ljava/lang/Object;", false));
+  }
+
+  /** Emits the restore of slot {@code s}, saved at {@code pos}, onto the operand stack (null for NULL). */
+  private void load(InsnList out, Slot s, int pos) {
+    switch (s.kind) {
+      case NULL:
+        out.add(new InsnNode(Opcodes.ACONST_NULL));
+        return;
+      case REF:
+        loadRef(out, pos);
+        castIfNeeded(out, s);
+        return;
+      default:
+        break;
+    }
+    out.add(new VarInsnNode(Opcodes.ALOAD, scratch.primArray));
+    out.add(offset(scratch.primBase, pos));
+    out.add(new InsnNode(Opcodes.LALOAD));
+    switch (s.kind) {
+      case INT:
+        out.add(new InsnNode(Opcodes.L2I));
+        break;
+      case FLOAT:
+        out.add(new InsnNode(Opcodes.L2I));
+        out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Float", "intBitsToFloat", "(I)F", false));
+        break;
+      case DOUBLE:
+        out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Double", "longBitsToDouble", "(J)D", false));
+        break;
+      default:
+        break;
+    }
   }
 
   private void castIfNeeded(InsnList out, Slot s) {
@@ -646,25 +811,20 @@ final class MethodWeaver {
   // ---------------------------------------------------------------- value kinds
 
   enum Kind {
-    INT(Opcodes.ILOAD, "I", "Int"),
-    FLOAT(Opcodes.FLOAD, "F", "Float"),
-    LONG(Opcodes.LLOAD, "J", "Long"),
-    DOUBLE(Opcodes.DLOAD, "D", "Double"),
-    REF(Opcodes.ALOAD, "Ljava/lang/Object;", "Ref"),
-    NULL(Opcodes.ALOAD, null, null);
+    INT(Opcodes.ILOAD),
+    FLOAT(Opcodes.FLOAD),
+    LONG(Opcodes.LLOAD),
+    DOUBLE(Opcodes.DLOAD),
+    REF(Opcodes.ALOAD),
+    NULL(Opcodes.ALOAD);
 
     /** The opcodes that load and store a local of this kind. */
     final int load;
     final int store;
-    /** The value's descriptor in the frame stack's push and pop methods, which are named after it. */
-    final String desc;
-    final String suffix;
 
-    Kind(int load, String desc, String suffix) {
+    Kind(int load) {
       this.load = load;
       this.store = load + (Opcodes.ISTORE - Opcodes.ILOAD);
-      this.desc = desc;
-      this.suffix = suffix;
     }
   }
 
@@ -695,14 +855,6 @@ final class MethodWeaver {
           throw error.get();
       }
     }
-  }
-
-  private static MethodInsnNode push(Kind k) {
-    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "push" + k.suffix, "(" + k.desc + Names.STACK_DESC + ")V", false);
-  }
-
-  private static MethodInsnNode pop(Kind k) {
-    return new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "pop" + k.suffix, "(" + Names.STACK_DESC + ")" + k.desc, false);
   }
 
   private static AbstractInsnNode zero(Type t) {
