@@ -43,6 +43,32 @@ public final class Channel<T> {
    * Select locks all its channels at once, in `id` order, so its poll of every case and its
    * registration on every channel are one atomic step; single operations take only their
    * channel's lock. Locks are always taken in `id` order, so they cannot deadlock.
+   *
+   * The rendezvous slot. A rendezvous channel whose waiters are one sender or one receiver at
+   * a time (a pipeline stage, a ring, CommsTime) hands over without the lock: `slot` holds the
+   * one parked waiter. A send that finds null parks its waiter there with one CAS (null -> w);
+   * a receive that finds a sender's waiter takes it with one CAS (w -> null), which is the
+   * claim: the taker owns the waiter, reads what it needs, decides it with a release store and
+   * wakes its strand (and the other way round for a parked receiver). So a hand-off costs one
+   * CAS on each side and no lock, queue link or unlock store. A waiter in the slot is a
+   * sender's if its item is non-null (items cannot be null), a receiver's otherwise.
+   *
+   * Everything else (a second sender or receiver, close, select, isClosed) takes the lock, and
+   * lock() first turns the slot off: it CASes the slot to GENERAL and queues the waiter it held,
+   * so that under the lock the channel is exactly the queue-based one above and no slot CAS can
+   * succeed. unlock() turns the slot back on (null) when both queues are empty and the channel
+   * is open; only the lock holder writes GENERAL or leaves it. Buffered channels never use the
+   * slot (it stays null).
+   *
+   * A waiter leaves the slot in one of three ways, each a successful CAS from w: taken by a
+   * counterparty (decided right after, without the lock), moved into a queue by a lock holder
+   * (its later claim or abort is under the lock, as above), or withdrawn by its own strand on
+   * cancellation (w -> null). A strand whose withdrawing CAS fails takes the lock: a queued
+   * waiter is aborted there as usual; one not queued and not yet decided belongs to a taker
+   * between its CAS and its decision (or about to queue it, see adopt), so it retries until one
+   * of the two shows. Waiters are recycled, so the slot can see the same waiter object leave
+   * and come back for another operation (ABA): a taker therefore checks the direction again
+   * after its CAS, and queues a waiter of its own direction under the lock (adopt) instead.
    */
   static final Object EMPTY = new Object();
   static final Object CLOSED = new Object();
@@ -54,9 +80,21 @@ public final class Channel<T> {
 
   private static final java.lang.invoke.VarHandle LOCKED =
       SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), Channel.class);
+  private static final java.lang.invoke.VarHandle SLOT;
+  /** The slot's value while the lock path owns the channel (see the notes). */
+  private static final Object GENERAL = new Object();
+
+  static {
+    try {
+      SLOT = java.lang.invoke.MethodHandles.lookup().findVarHandle(Channel.class, "slot", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   final long id = IDS.incrementAndGet();
   private volatile int locked;
+  private volatile Object slot; // rendezvous only: null, the one parked waiter, or GENERAL (see the notes)
   private final int capacity;
   private final String name;
   private final ArrayDeque<Object> buffer;
@@ -144,7 +182,8 @@ public final class Channel<T> {
    * @throws Suspendable never; marks that this method may suspend
    */
   public void send(T item) throws Suspendable {
-    Waiter w = offerOrRegister(Objects.requireNonNull(item, "item"));
+    Objects.requireNonNull(item, "item");
+    Waiter w = capacity == 0 ? slotSend(item) : offerOrRegister(item);
     if (w != null) {
       if (w.strand instanceof Fiber) {
         // Inlined Waiter.await: one woven frame between the caller and the primitive park.
@@ -181,7 +220,7 @@ public final class Channel<T> {
    */
   @SuppressWarnings("unchecked")
   public T receive() throws Suspendable {
-    Object x = pollOrRegister();
+    Object x = capacity == 0 ? slotReceive() : pollOrRegister();
     if (x instanceof Waiter) { // items cannot be Waiters: the type is package-private
       Waiter w = (Waiter) x;
       if (w.strand instanceof Fiber) {
@@ -321,7 +360,111 @@ public final class Channel<T> {
     return x;
   }
 
-  /* A waiter for the current strand: the carrier's spare for a fiber (see Waiter), else a new one. Caller holds the lock. */
+  /*
+   * A rendezvous send: takes a parked receiver from the slot, or parks in the empty slot; the
+   * lock path otherwise (see the notes). @return the waiter to wait on, or null if handed over
+   */
+  private Waiter slotSend(Object item) {
+    Waiter mine = null;
+    for (;;) {
+      Object s = slot;
+      if (s == null) {
+        if (mine == null) {
+          mine = waiter(item);
+        }
+        if (SLOT.compareAndSet(this, null, mine)) {
+          return mine;
+        }
+      } else if (s instanceof Waiter && ((Waiter) s).item == null) {
+        Waiter r = (Waiter) s;
+        if (SLOT.compareAndSet(this, r, null)) {
+          if (r.item != null) { // ABA: the waiter came back as a sender's
+            adopt(r);
+          } else {
+            Object strand = r.strand; // before the decision: a decided waiter may be recycled at once
+            r.item = item;
+            r.decideTaken();
+            giveBack(mine);
+            wake(strand);
+            return null;
+          }
+        }
+      } else {
+        giveBack(mine);
+        return offerOrRegister(item);
+      }
+    }
+  }
+
+  /*
+   * A rendezvous receive, like slotSend. @return the item, or the waiter to wait on
+   */
+  private Object slotReceive() {
+    Waiter mine = null;
+    for (;;) {
+      Object s = slot;
+      if (s == null) {
+        if (mine == null) {
+          mine = waiter(null);
+        }
+        if (SLOT.compareAndSet(this, null, mine)) {
+          return mine;
+        }
+      } else if (s instanceof Waiter && ((Waiter) s).item != null) {
+        Waiter w = (Waiter) s;
+        if (SLOT.compareAndSet(this, w, null)) {
+          Object item = w.item;
+          if (item == null) { // ABA: the waiter came back as a receiver's
+            adopt(w);
+          } else {
+            Object strand = w.strand; // before the decision, as in slotSend
+            w.decideTaken();
+            giveBack(mine);
+            wake(strand);
+            return item;
+          }
+        }
+      } else {
+        giveBack(mine);
+        return pollOrRegister();
+      }
+    }
+  }
+
+  /* Queues an open waiter that the caller took out of the slot but cannot complete (same direction). */
+  private void adopt(Waiter w) {
+    lock();
+    try {
+      (w.item != null ? senders : receivers).add(w);
+    } finally {
+      unlock();
+    }
+  }
+
+  /* Returns an unused waiter from waiter() as its carrier's spare. */
+  private static void giveBack(Waiter w) {
+    if (w != null) {
+      Thread t = Thread.currentThread();
+      if (t instanceof CarrierThread && ((CarrierThread) t).spareWaiter == null) {
+        w.item = null;
+        ((CarrierThread) t).spareWaiter = w;
+      }
+    }
+  }
+
+  /* Wakes a strand whose waiter a channel step completed: on its own carrier, a fiber runs next. */
+  private static void wake(Object strand) {
+    if (strand instanceof Fiber) {
+      ((Fiber) strand).unparkHandOff();
+    } else {
+      Strand.wake(strand);
+    }
+  }
+
+  /*
+   * A waiter for the current strand: the carrier's spare for a fiber (see Waiter), else a new
+   * one. The carrier's spare is its own; the lock or the slot's CAS publishes the waiter.
+   */
   private static Waiter waiter(Object item) {
     Thread t = Thread.currentThread();
     if (t instanceof CarrierThread) {
@@ -418,9 +561,29 @@ public final class Channel<T> {
   /* The channel's lock: its sections are a few field updates and never park (see SpinLocks). */
   void lock() {
     SpinLocks.lock(LOCKED, this);
+    if (capacity == 0) {
+      Object s = slot;
+      if (s != GENERAL) {
+        slotOff(s);
+      }
+    }
+  }
+
+  /* Under the lock: turns the slot off and queues the waiter it held (see the notes). */
+  private void slotOff(Object s) {
+    while (!SLOT.compareAndSet(this, s, GENERAL)) {
+      s = slot; // a slot operation got in between: null and waiters come and go, GENERAL only under the lock
+    }
+    if (s != null) {
+      Waiter w = (Waiter) s;
+      (w.item != null ? senders : receivers).add(w);
+    }
   }
 
   void unlock() {
+    if (capacity == 0 && !closed && receivers.isEmpty() && senders.isEmpty()) {
+      SLOT.setRelease(this, null); // the slot on again: nobody waits, nothing is left to do here
+    }
     SpinLocks.unlock(LOCKED, this);
   }
 
@@ -429,26 +592,39 @@ public final class Channel<T> {
     Object strand = woken;
     woken = null;
     unlock();
-    if (strand instanceof Fiber) {
-      ((Fiber) strand).unparkHandOff(); // on the same carrier the receiver (or sender) runs next
-    } else if (strand != null) {
-      Strand.wake(strand);
+    if (strand != null) {
+      wake(strand); // on the same carrier the receiver (or sender) runs next
     }
   }
 
+  /*
+   * Withdraws a wait that was cancelled. @return true if aborted; false if a counterparty
+   * decided it first (see the notes for a waiter that was in the slot)
+   */
   private boolean withdraw(Waiter w) {
-    lock();
-    try {
-      if (!w.abort()) {
-        return false;
-      }
-      WaitQueue q = w.queue;
-      if (q != null) {
-        q.remove(w);
-      }
+    if (slot == w && SLOT.compareAndSet(this, w, null)) {
+      w.abort(); // nobody else holds it any more
       return true;
-    } finally {
-      unlock();
+    }
+    for (;;) {
+      lock();
+      try {
+        WaitQueue q = w.queue;
+        if (q != null) {
+          if (!w.abort()) {
+            return false;
+          }
+          q.remove(w);
+          return true;
+        }
+        if (!w.isOpen()) {
+          return false;
+        }
+        // Out of the slot, not queued, not decided: a taker is between its CAS and its decision.
+      } finally {
+        unlock();
+      }
+      Thread.onSpinWait();
     }
   }
 }
