@@ -3,7 +3,11 @@ package io.krill.jcstress;
 import io.krill.fibers.Channel;
 import io.krill.fibers.ChannelClosedException;
 import io.krill.fibers.Continuation;
+import io.krill.fibers.Fiber;
+import io.krill.fibers.FiberScheduler;
+import io.krill.fibers.Suspendable;
 import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
@@ -11,29 +15,32 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * The lock-free rendezvous slot against a close: a blocking send and a blocking receive meet
- * in the slot (whichever comes first parks there) while a third thread closes the channel.
- * Either the value crosses exactly once and both return, or both throw
+ * The lock-free rendezvous slot against a close: a fiber's blocking send and a thread's
+ * blocking receive meet in the slot (whichever comes first parks there) while another thread
+ * closes the channel. Either the value crosses exactly once and both return, or both throw
  * {@link ChannelClosedException}; never one without the other. Result: send (1 sent, 2
- * closed), receive (42, or 0 closed).
+ * closed, 3 still running after {@link Patience#SECONDS}), receive (42, or 0 closed).
  */
 @JCStressTest
 @Outcome(id = "1, 42", expect = Expect.ACCEPTABLE, desc = "handed over before the close")
 @Outcome(id = "2, 0", expect = Expect.ACCEPTABLE, desc = "the close came first; both ends saw it")
 @Outcome(id = "1, 0", expect = Expect.FORBIDDEN, desc = "the send returned, the value was lost")
 @Outcome(id = "2, 42", expect = Expect.FORBIDDEN, desc = "the send failed, the value was delivered")
-@Outcome(expect = Expect.FORBIDDEN, desc = "anything else")
+@Outcome(expect = Expect.FORBIDDEN, desc = "anything else: a wake-up lost")
 @State
 public class ChannelSlotCloseTest {
-  private final Channel<Integer> channel = Channel.rendezvous();
+  private static final FiberScheduler LOOP = FiberScheduler.eventLoop(1);
 
-  @Actor
-  public void sender(II_Result r) {
+  private final Channel<Integer> channel = Channel.rendezvous();
+  private volatile int sent;
+  private final Fiber sender = Fiber.builder().scheduler(LOOP).start(this::send);
+
+  private void send() throws Suspendable {
     try {
-      Continuation.runOnThread(() -> channel.send(42));
-      r.r1 = 1;
+      channel.send(42);
+      sent = 1;
     } catch (ChannelClosedException e) {
-      r.r1 = 2;
+      sent = 2;
     }
   }
 
@@ -49,5 +56,10 @@ public class ChannelSlotCloseTest {
   @Actor
   public void closer() {
     channel.close();
+  }
+
+  @Arbiter
+  public void sendEnded(II_Result r) {
+    r.r1 = Patience.finishes(sender) ? sent : 3;
   }
 }
