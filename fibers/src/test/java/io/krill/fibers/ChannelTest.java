@@ -52,6 +52,34 @@ class ChannelTest extends CspTest {
   }
 
   @Test
+  void rendezvous_fromSlotToQueuesAndBack_eachItemOnceInOrder() {
+    // One waiter at a time uses the lock-free slot; a second waiter, a select and a close move
+    // the channel to its locked queues; once nobody waits it hands over through the slot again.
+    Channel<String> ch = Channel.rendezvous();
+    fiber(s, "a", () -> ch.send("a"));
+    s.runUntilIdle();
+    fiber(s, "b", () -> ch.send("b"));
+    s.runUntilIdle();
+    fiber(s, "selector", () -> log.add(Select.<String>create().onReceive(ch, x -> "select " + x).select()));
+    s.runUntilIdle();
+    fiber(s, "receiver", () -> {
+      log.add(ch.receive());
+      for (int i = 0; i < 3; i++) {
+        log.add(ch.receive());
+      }
+    });
+    fiber(s, "sender", () -> {
+      for (String x : List.of("c", "d", "e")) {
+        ch.send(x);
+      }
+      ch.close();
+    });
+    s.runUntilIdle();
+    assertThat(log).containsExactly("select a", "b", "c", "d", "e");
+    assertQuiescent(s);
+  }
+
+  @Test
   void buffered_sendsBeyondCapacity_waitUntilReceived() {
     Channel<Integer> ch = Channel.create(2);
     fiber(s, "sender", () -> {
