@@ -1,12 +1,5 @@
 package io.krill.jcstress;
 
-import io.krill.fibers.Channel;
-import io.krill.fibers.ChannelClosedException;
-import io.krill.fibers.Continuation;
-import io.krill.fibers.Fiber;
-import io.krill.fibers.FiberCancelledException;
-import io.krill.fibers.FiberScheduler;
-import io.krill.fibers.Suspendable;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -29,36 +22,19 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "anything else: a value lost or a wake-up lost")
 @State
 public class ChannelSlotCancelTest {
-  private static final FiberScheduler LOOP = FiberScheduler.eventLoop(1);
-
-  private final Channel<Integer> channel = Channel.rendezvous();
-  private volatile int sent;
-  private final Fiber sender = Fiber.builder().scheduler(LOOP).start(this::send);
-
-  private void send() throws Suspendable {
-    try {
-      channel.send(42);
-      sent = 1;
-    } catch (FiberCancelledException e) {
-      sent = 2;
-    }
-  }
+  private final SlotSender slot = new SlotSender();
 
   @Actor
   public void receiver(II_Result r) {
-    try {
-      r.r2 = Continuation.callOnThread(channel::receive);
-    } catch (ChannelClosedException e) {
-      r.r2 = 0;
-    }
+    r.r2 = slot.receive();
   }
 
   @Actor
   public void canceller(II_Result r) {
-    sender.cancel();
-    int s = Patience.finishes(sender) ? sent : 3;
+    slot.fiber.cancel();
+    int s = slot.sendOutcome();
     if (s != 1) {
-      channel.close(); // nothing will come: end the receive
+      slot.channel.close(); // nothing will come: end the receive
     }
     r.r1 = s;
   }

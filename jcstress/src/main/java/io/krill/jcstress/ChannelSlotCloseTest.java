@@ -1,11 +1,5 @@
 package io.krill.jcstress;
 
-import io.krill.fibers.Channel;
-import io.krill.fibers.ChannelClosedException;
-import io.krill.fibers.Continuation;
-import io.krill.fibers.Fiber;
-import io.krill.fibers.FiberScheduler;
-import io.krill.fibers.Suspendable;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Expect;
@@ -18,8 +12,8 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * The lock-free rendezvous slot against a close: a fiber's blocking send and a thread's
  * blocking receive meet in the slot (whichever comes first parks there) while another thread
  * closes the channel. Either the value crosses exactly once and both return, or both throw
- * {@link ChannelClosedException}; never one without the other. Result: send (1 sent, 2
- * closed, 3 still running after {@link Patience#SECONDS}), receive (42, or 0 closed).
+ * {@link io.krill.fibers.ChannelClosedException}; never one without the other. Result: send
+ * (1 sent, 2 closed, 3 still running after {@link Patience#SECONDS}), receive (42, or 0 closed).
  */
 @JCStressTest
 @Outcome(id = "1, 42", expect = Expect.ACCEPTABLE, desc = "handed over before the close")
@@ -29,37 +23,20 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "anything else: a wake-up lost")
 @State
 public class ChannelSlotCloseTest {
-  private static final FiberScheduler LOOP = FiberScheduler.eventLoop(1);
-
-  private final Channel<Integer> channel = Channel.rendezvous();
-  private volatile int sent;
-  private final Fiber sender = Fiber.builder().scheduler(LOOP).start(this::send);
-
-  private void send() throws Suspendable {
-    try {
-      channel.send(42);
-      sent = 1;
-    } catch (ChannelClosedException e) {
-      sent = 2;
-    }
-  }
+  private final SlotSender slot = new SlotSender();
 
   @Actor
   public void receiver(II_Result r) {
-    try {
-      r.r2 = Continuation.callOnThread(channel::receive);
-    } catch (ChannelClosedException e) {
-      r.r2 = 0;
-    }
+    r.r2 = slot.receive();
   }
 
   @Actor
   public void closer() {
-    channel.close();
+    slot.channel.close();
   }
 
   @Arbiter
   public void sendEnded(II_Result r) {
-    r.r1 = Patience.finishes(sender) ? sent : 3;
+    r.r1 = slot.sendOutcome();
   }
 }
