@@ -53,12 +53,12 @@ public final class Channel<T> {
    * CAS on each side and no lock, queue link or unlock store. A waiter in the slot is a
    * sender's if its item is non-null (items cannot be null), a receiver's otherwise.
    *
-   * Everything else (a second sender or receiver, close, select, isClosed) takes the lock, and
-   * lock() first turns the slot off: it CASes the slot to GENERAL and queues the waiter it held,
-   * so that under the lock the channel is exactly the queue-based one above and no slot CAS can
-   * succeed. unlock() turns the slot back on (null) when both queues are empty and the channel
-   * is open; only the lock holder writes GENERAL or leaves it. Buffered channels never use the
-   * slot (it stays null).
+   * Everything else (a second sender or receiver, close, select, trySend, tryReceive) takes
+   * the lock, and lock() first turns the slot off: it CASes the slot to GENERAL and queues the
+   * waiter it held, so that under the lock the channel is exactly the queue-based one above and
+   * no slot CAS can succeed. unlock() turns the slot back on (null) when both queues are empty
+   * and the channel is open; only the lock holder writes GENERAL or leaves it. Buffered
+   * channels never use the slot (it stays null).
    *
    * A waiter leaves the slot in one of three ways, each a successful CAS from w: taken by a
    * counterparty (decided right after, without the lock), moved into a queue by a lock holder
@@ -100,7 +100,7 @@ public final class Channel<T> {
   private final ArrayDeque<Object> buffer;
   private final WaitQueue senders = new WaitQueue();
   private final WaitQueue receivers = new WaitQueue();
-  private boolean closed;
+  private volatile boolean closed; // written under the lock
   private Object woken; // the strand a locked step completed, to wake after the unlock
 
   private Channel(int capacity, String name) {
@@ -156,12 +156,7 @@ public final class Channel<T> {
 
   /** @return true once {@link #close()} was called */
   public boolean isClosed() {
-    lock();
-    try {
-      return closed;
-    } finally {
-      unlock();
-    }
+    return closed; // volatile: no lock, so polling it does not turn the rendezvous slot off
   }
 
   @Override
