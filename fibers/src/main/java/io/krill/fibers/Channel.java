@@ -178,7 +178,7 @@ public final class Channel<T> {
    */
   public void send(T item) throws Suspendable {
     Objects.requireNonNull(item, "item");
-    Waiter w = capacity == 0 ? slotSend(item) : offerOrRegister(item);
+    Waiter w = capacity == 0 ? (Waiter) slotExchange(item) : offerOrRegister(item);
     if (w != null) {
       if (w.strand instanceof Fiber) {
         // Inlined Waiter.await: one woven frame between the caller and the primitive park.
@@ -215,7 +215,7 @@ public final class Channel<T> {
    */
   @SuppressWarnings("unchecked")
   public T receive() throws Suspendable {
-    Object x = capacity == 0 ? slotReceive() : pollOrRegister();
+    Object x = capacity == 0 ? slotExchange(null) : pollOrRegister();
     if (x instanceof Waiter) { // items cannot be Waiters: the type is package-private
       Waiter w = (Waiter) x;
       if (w.strand instanceof Fiber) {
@@ -356,10 +356,12 @@ public final class Channel<T> {
   }
 
   /*
-   * A rendezvous send: takes a parked receiver from the slot, or parks in the empty slot; the
-   * lock path otherwise (see the notes). @return the waiter to wait on, or null if handed over
+   * A rendezvous send (item non-null) or receive (item null) through the slot: takes the other
+   * side's parked waiter, or parks in the empty slot; the lock path otherwise (see the notes).
+   * @return for a send, null once handed over; for a receive, the item; else the waiter to wait on
    */
-  private Waiter slotSend(Object item) {
+  private Object slotExchange(Object item) {
+    boolean send = item != null;
     Waiter mine = null;
     for (;;) {
       Object s = slot;
@@ -370,58 +372,26 @@ public final class Channel<T> {
         if (SLOT.compareAndSet(this, null, mine)) {
           return mine;
         }
-      } else if (s instanceof Waiter && ((Waiter) s).item == null) {
-        Waiter r = (Waiter) s;
-        if (SLOT.compareAndSet(this, r, null)) {
-          if (r.item != null) { // ABA: the waiter came back as a sender's
-            adopt(r);
-          } else {
-            Object strand = r.strand; // before the decision: a decided waiter may be recycled at once
-            r.item = item;
-            r.decideTaken();
-            giveBack(mine);
-            wake(strand);
-            return null;
-          }
-        }
-      } else {
-        giveBack(mine);
-        return offerOrRegister(item);
-      }
-    }
-  }
-
-  /*
-   * A rendezvous receive, like slotSend. @return the item, or the waiter to wait on
-   */
-  private Object slotReceive() {
-    Waiter mine = null;
-    for (;;) {
-      Object s = slot;
-      if (s == null) {
-        if (mine == null) {
-          mine = waiter(null);
-        }
-        if (SLOT.compareAndSet(this, null, mine)) {
-          return mine;
-        }
-      } else if (s instanceof Waiter && ((Waiter) s).item != null) {
+      } else if (s instanceof Waiter && (((Waiter) s).item == null) == send) { // the other side waits
         Waiter w = (Waiter) s;
         if (SLOT.compareAndSet(this, w, null)) {
-          Object item = w.item;
-          if (item == null) { // ABA: the waiter came back as a receiver's
+          Object theirs = w.item;
+          if ((theirs == null) != send) { // ABA: the waiter came back for an operation on our side
             adopt(w);
           } else {
-            Object strand = w.strand; // before the decision, as in slotSend
+            Object strand = w.strand; // before the decision: a decided waiter may be recycled at once
+            if (send) {
+              w.item = item;
+            }
             w.decideTaken();
             giveBack(mine);
             wake(strand);
-            return item;
+            return theirs;
           }
         }
       } else {
         giveBack(mine);
-        return pollOrRegister();
+        return send ? offerOrRegister(item) : pollOrRegister();
       }
     }
   }
