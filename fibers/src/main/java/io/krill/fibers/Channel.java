@@ -43,6 +43,32 @@ public final class Channel<T> {
    * Select locks all its channels at once, in `id` order, so its poll of every case and its
    * registration on every channel are one atomic step; single operations take only their
    * channel's lock. Locks are always taken in `id` order, so they cannot deadlock.
+   *
+   * The rendezvous slot. A rendezvous channel whose waiters are one sender or one receiver at
+   * a time (a pipeline stage, a ring, CommsTime) hands over without the lock: `slot` holds the
+   * one parked waiter. A send that finds null parks its waiter there with one CAS (null -> w);
+   * a receive that finds a sender's waiter takes it with one CAS (w -> null), which is the
+   * claim: the taker owns the waiter, reads what it needs, decides it with a release store and
+   * wakes its strand (and the other way round for a parked receiver). So a hand-off costs one
+   * CAS on each side and no lock, queue link or unlock store. A waiter in the slot is a
+   * sender's if its item is non-null (items cannot be null), a receiver's otherwise.
+   *
+   * Everything else (a second sender or receiver, close, select, trySend, tryReceive) takes
+   * the lock, and lock() first turns the slot off: it CASes the slot to GENERAL and queues the
+   * waiter it held, so that under the lock the channel is exactly the queue-based one above and
+   * no slot CAS can succeed. unlock() turns the slot back on (null) when both queues are empty
+   * and the channel is open; only the lock holder writes GENERAL or leaves it. Buffered
+   * channels never use the slot (it stays null).
+   *
+   * A waiter leaves the slot in one of three ways, each a successful CAS from w: taken by a
+   * counterparty (decided right after, without the lock), moved into a queue by a lock holder
+   * (its later claim or abort is under the lock, as above), or withdrawn by its own strand on
+   * cancellation (w -> null). A strand whose withdrawing CAS fails takes the lock: a queued
+   * waiter is aborted there as usual; one not queued and not yet decided belongs to a taker
+   * between its CAS and its decision (or about to queue it, see adopt), so it retries until one
+   * of the two shows. Waiters are recycled, so the slot can see the same waiter object leave
+   * and come back for another operation (ABA): a taker therefore checks the direction again
+   * after its CAS, and queues a waiter of its own direction under the lock (adopt) instead.
    */
   static final Object EMPTY = new Object();
   static final Object CLOSED = new Object();
@@ -54,15 +80,27 @@ public final class Channel<T> {
 
   private static final java.lang.invoke.VarHandle LOCKED =
       SpinLocks.handle(java.lang.invoke.MethodHandles.lookup(), Channel.class);
+  private static final java.lang.invoke.VarHandle SLOT;
+  /** The slot's value while the lock path owns the channel (see the notes). */
+  private static final Object GENERAL = new Object();
+
+  static {
+    try {
+      SLOT = java.lang.invoke.MethodHandles.lookup().findVarHandle(Channel.class, "slot", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   final long id = IDS.incrementAndGet();
   private volatile int locked;
+  private volatile Object slot; // rendezvous only: null, the one parked waiter, or GENERAL (see the notes)
   private final int capacity;
   private final String name;
   private final ArrayDeque<Object> buffer;
   private final WaitQueue senders = new WaitQueue();
   private final WaitQueue receivers = new WaitQueue();
-  private boolean closed;
+  private volatile boolean closed; // written under the lock
   private Object woken; // the strand a locked step completed, to wake after the unlock
 
   private Channel(int capacity, String name) {
@@ -118,12 +156,7 @@ public final class Channel<T> {
 
   /** @return true once {@link #close()} was called */
   public boolean isClosed() {
-    lock();
-    try {
-      return closed;
-    } finally {
-      unlock();
-    }
+    return closed; // volatile: no lock, so polling it does not turn the rendezvous slot off
   }
 
   @Override
@@ -144,7 +177,8 @@ public final class Channel<T> {
    * @throws Suspendable never; marks that this method may suspend
    */
   public void send(T item) throws Suspendable {
-    Waiter w = offerOrRegister(Objects.requireNonNull(item, "item"));
+    Objects.requireNonNull(item, "item");
+    Waiter w = capacity == 0 ? (Waiter) slotExchange(item) : offerOrRegister(item);
     if (w != null) {
       if (w.strand instanceof Fiber) {
         // Inlined Waiter.await: one woven frame between the caller and the primitive park.
@@ -181,7 +215,7 @@ public final class Channel<T> {
    */
   @SuppressWarnings("unchecked")
   public T receive() throws Suspendable {
-    Object x = pollOrRegister();
+    Object x = capacity == 0 ? slotExchange(null) : pollOrRegister();
     if (x instanceof Waiter) { // items cannot be Waiters: the type is package-private
       Waiter w = (Waiter) x;
       if (w.strand instanceof Fiber) {
@@ -321,7 +355,81 @@ public final class Channel<T> {
     return x;
   }
 
-  /* A waiter for the current strand: the carrier's spare for a fiber (see Waiter), else a new one. Caller holds the lock. */
+  /*
+   * A rendezvous send (item non-null) or receive (item null) through the slot: takes the other
+   * side's parked waiter, or parks in the empty slot; the lock path otherwise (see the notes).
+   * @return for a send, null once handed over; for a receive, the item; else the waiter to wait on
+   */
+  private Object slotExchange(Object item) {
+    boolean send = item != null;
+    Waiter mine = null;
+    for (;;) {
+      Object s = slot;
+      if (s == null) {
+        if (mine == null) {
+          mine = waiter(item);
+        }
+        if (SLOT.compareAndSet(this, null, mine)) {
+          return mine;
+        }
+      } else if (s instanceof Waiter && (((Waiter) s).item == null) == send) { // the other side waits
+        Waiter w = (Waiter) s;
+        if (SLOT.compareAndSet(this, w, null)) {
+          Object theirs = w.item;
+          if ((theirs == null) != send) { // ABA: the waiter came back for an operation on our side
+            adopt(w);
+          } else {
+            Object strand = w.strand; // before the decision: a decided waiter may be recycled at once
+            if (send) {
+              w.item = item;
+            }
+            w.decideTaken();
+            giveBack(mine);
+            wake(strand);
+            return theirs;
+          }
+        }
+      } else {
+        giveBack(mine);
+        return send ? offerOrRegister(item) : pollOrRegister();
+      }
+    }
+  }
+
+  /* Queues an open waiter that the caller took out of the slot but cannot complete (same direction). */
+  private void adopt(Waiter w) {
+    lock();
+    try {
+      (w.item != null ? senders : receivers).add(w);
+    } finally {
+      unlock();
+    }
+  }
+
+  /* Returns an unused waiter from waiter() as its carrier's spare. */
+  private static void giveBack(Waiter w) {
+    if (w != null) {
+      Thread t = Thread.currentThread();
+      if (t instanceof CarrierThread && ((CarrierThread) t).spareWaiter == null) {
+        w.item = null;
+        ((CarrierThread) t).spareWaiter = w;
+      }
+    }
+  }
+
+  /* Wakes a strand whose waiter a channel step completed: on its own carrier, a fiber runs next. */
+  private static void wake(Object strand) {
+    if (strand instanceof Fiber) {
+      ((Fiber) strand).unparkHandOff();
+    } else {
+      Strand.wake(strand);
+    }
+  }
+
+  /*
+   * A waiter for the current strand: the carrier's spare for a fiber (see Waiter), else a new
+   * one. The carrier's spare is its own; the lock or the slot's CAS publishes the waiter.
+   */
   private static Waiter waiter(Object item) {
     Thread t = Thread.currentThread();
     if (t instanceof CarrierThread) {
@@ -418,9 +526,29 @@ public final class Channel<T> {
   /* The channel's lock: its sections are a few field updates and never park (see SpinLocks). */
   void lock() {
     SpinLocks.lock(LOCKED, this);
+    if (capacity == 0) {
+      Object s = slot;
+      if (s != GENERAL) {
+        slotOff(s);
+      }
+    }
+  }
+
+  /* Under the lock: turns the slot off and queues the waiter it held (see the notes). */
+  private void slotOff(Object s) {
+    while (!SLOT.compareAndSet(this, s, GENERAL)) {
+      s = slot; // a slot operation got in between: null and waiters come and go, GENERAL only under the lock
+    }
+    if (s != null) {
+      Waiter w = (Waiter) s;
+      (w.item != null ? senders : receivers).add(w);
+    }
   }
 
   void unlock() {
+    if (capacity == 0 && !closed && receivers.isEmpty() && senders.isEmpty()) {
+      SLOT.setRelease(this, null); // the slot on again: nobody waits, nothing is left to do here
+    }
     SpinLocks.unlock(LOCKED, this);
   }
 
@@ -429,26 +557,39 @@ public final class Channel<T> {
     Object strand = woken;
     woken = null;
     unlock();
-    if (strand instanceof Fiber) {
-      ((Fiber) strand).unparkHandOff(); // on the same carrier the receiver (or sender) runs next
-    } else if (strand != null) {
-      Strand.wake(strand);
+    if (strand != null) {
+      wake(strand); // on the same carrier the receiver (or sender) runs next
     }
   }
 
+  /*
+   * Withdraws a wait that was cancelled. @return true if aborted; false if a counterparty
+   * decided it first (see the notes for a waiter that was in the slot)
+   */
   private boolean withdraw(Waiter w) {
-    lock();
-    try {
-      if (!w.abort()) {
-        return false;
-      }
-      WaitQueue q = w.queue;
-      if (q != null) {
-        q.remove(w);
-      }
+    if (slot == w && SLOT.compareAndSet(this, w, null)) {
+      w.abort(); // nobody else holds it any more
       return true;
-    } finally {
-      unlock();
+    }
+    for (;;) {
+      lock();
+      try {
+        WaitQueue q = w.queue;
+        if (q != null) {
+          if (!w.abort()) {
+            return false;
+          }
+          q.remove(w);
+          return true;
+        }
+        if (!w.isOpen()) {
+          return false;
+        }
+        // Out of the slot, not queued, not decided: a taker is between its CAS and its decision.
+      } finally {
+        unlock();
+      }
+      Thread.onSpinWait();
     }
   }
 }

@@ -106,8 +106,18 @@ final class Waiter {
   }
 
   /**
+   * Decides a single-operation waiter that the caller took out of a channel's rendezvous slot
+   * with a CAS, which made the caller its only holder: a release store. The caller reads the
+   * waiter's strand first and never touches the waiter afterwards.
+   */
+  void decideTaken() {
+    DECISION.setRelease(this, this);
+  }
+
+  /**
    * Opens a recycled waiter again for another single operation. The caller holds the lock of
-   * the channel it will register with, which publishes these writes.
+   * the channel it will register with, or registers it with a CAS on the channel's rendezvous
+   * slot; either publishes these writes.
    */
   void reopen(Object newStrand, Object newItem) {
     strand = newStrand;

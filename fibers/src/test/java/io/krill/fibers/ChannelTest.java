@@ -52,6 +52,34 @@ class ChannelTest extends CspTest {
   }
 
   @Test
+  void rendezvous_fromSlotToQueuesAndBack_eachItemOnceInOrder() {
+    // One waiter at a time uses the lock-free slot; a second waiter, a select and a close move
+    // the channel to its locked queues; once nobody waits it hands over through the slot again.
+    Channel<String> ch = Channel.rendezvous();
+    fiber(s, "a", () -> ch.send("a"));
+    s.runUntilIdle();
+    fiber(s, "b", () -> ch.send("b"));
+    s.runUntilIdle();
+    fiber(s, "selector", () -> log.add(Select.<String>create().onReceive(ch, x -> "select " + x).select()));
+    s.runUntilIdle();
+    fiber(s, "receiver", () -> {
+      log.add(ch.receive());
+      for (int i = 0; i < 3; i++) {
+        log.add(ch.receive());
+      }
+    });
+    fiber(s, "sender", () -> {
+      for (String x : List.of("c", "d", "e")) {
+        ch.send(x);
+      }
+      ch.close();
+    });
+    s.runUntilIdle();
+    assertThat(log).containsExactly("select a", "b", "c", "d", "e");
+    assertQuiescent(s);
+  }
+
+  @Test
   void buffered_sendsBeyondCapacity_waitUntilReceived() {
     Channel<Integer> ch = Channel.create(2);
     fiber(s, "sender", () -> {
@@ -316,6 +344,57 @@ class ChannelTest extends CspTest {
   }
 
   // ------------------------------------------------------------------ stress
+
+  @Tag("stress")
+  @Test
+  void stress_cancelRacingTheSlotFromTheOtherLoop_eachItemDeliveredOnceOrWithdrawn() {
+    // A sender fiber waits in the rendezvous slot; the receiver on the other loop takes it while
+    // the test thread cancels the sender: the item is delivered exactly when the send returned.
+    int rounds = 3_000;
+    try (EventLoopScheduler loops = new EventLoopScheduler(2, true)) {
+      List<Object> homes = new ArrayList<>();
+      loops.group().forEach(homes::add);
+      Channel<Integer> ch = Channel.create(0, "slot");
+      List<Integer> received = new CopyOnWriteArrayList<>();
+      Fiber receiver = Fiber.builder().scheduler(loops).home(homes.get(1))
+          .uncaughtExceptionHandler((t, e) -> {}).start(() -> {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(1);
+            while (true) {
+              received.add(ch.receive());
+              for (int spin = random.nextInt(200); spin > 0; spin--) {
+                Thread.onSpinWait(); // lets the next sender get to the slot first, often
+              }
+            }
+          });
+      List<Integer> sent = new ArrayList<>();
+      java.util.SplittableRandom random = new java.util.SplittableRandom(2);
+      for (int i = 0; i < rounds; i++) {
+        int item = i;
+        AtomicInteger outcome = new AtomicInteger();
+        Fiber sender = Fiber.builder().scheduler(loops).home(homes.get(0)).start(() -> {
+          try {
+            ch.send(item);
+            outcome.set(1);
+          } catch (FiberCancelledException e) {
+            outcome.set(2);
+          }
+        });
+        for (int spin = random.nextInt(400); spin > 0; spin--) {
+          Thread.onSpinWait();
+        }
+        sender.cancel();
+        CspTestSupport.join(sender);
+        if (outcome.get() == 1) {
+          sent.add(item);
+        } else {
+          assertThat(outcome.get()).isEqualTo(2);
+        }
+      }
+      ch.close();
+      CspTestSupport.join(receiver);
+      assertThat(received).containsExactlyElementsOf(sent);
+    }
+  }
 
   @Tag("stress")
   @ParameterizedTest(name = "capacity {0}")
