@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS="${1:-2}"
 REQUESTS="${2:-300000}"
-mvn -B -q -o -pl httpd dependency:build-classpath -Dmdep.outputFile=target/h2load-cp.txt -Dmdep.includeScope=test >/dev/null
+mvn -B -q -o -pl httpd dependency:build-classpath -Dmdep.outputFile="$PWD/target/h2load-cp.txt" -Dmdep.includeScope=test >/dev/null
 CP="fibers/target/classes:netio/target/classes:httpd/target/classes:httpd/target/test-classes:$(cat target/h2load-cp.txt)"
 run() {
   local kind=$1

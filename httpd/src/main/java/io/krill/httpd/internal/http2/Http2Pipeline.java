@@ -29,7 +29,6 @@ import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
-import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -56,10 +55,10 @@ public final class Http2Pipeline {
    * Implementation notes.
    *
    * The server keeps its own HTTP/1.1 pipeline and strand per connection (Host.http1); this
-   * class only decides when to build it and what comes instead. Every stream channel gets
-   * Netty's Http2StreamFrameToHttpObjectCodec and StreamAdapter, so the server's exchange sees
-   * the HttpRequest / HttpContent / LastHttpContent it sees on HTTP/1.1 and writes the same
-   * response objects; its strand reads on demand (the stream channel's autoRead is off), so an
+   * class only decides when to build it and what comes instead. Every stream channel gets the
+   * one shared StreamCodec, so the server's exchange sees the HttpRequest / HttpContent /
+   * LastHttpContent it sees on HTTP/1.1 (made straight from the frames, without Netty's HTTP/1
+   * conversion) and writes the same response objects; its strand reads on demand (the stream channel's autoRead is off), so an
    * unread request body holds back WINDOW_UPDATE and the client stops at the stream's window.
    * The connection channel itself reads freely once it speaks HTTP/2: what a client may send is
    * bounded by the windows, the concurrent-stream limit and Netty's control-frame limits.
@@ -233,8 +232,7 @@ public final class Http2Pipeline {
         @Override
         protected void initChannel(Channel stream) {
           stream.config().setAutoRead(false);
-          stream.pipeline().addLast("h2-http", new Http2StreamFrameToHttpObjectCodec(true))
-              .addLast("h2-adapter", new StreamAdapter());
+          stream.pipeline().addLast("h2-stream", StreamCodec.INSTANCE);
           host.stream(stream);
         }
       };
