@@ -355,6 +355,7 @@ final class ServerCore {
     }
     for (HttpConnection c : connections) {
       c.wakeReader();
+      c.channel().pipeline().fireUserEventTriggered(UpgradeHandler.SHUTDOWN_EVENT); // an upgraded one ends itself
     }
     for (Channel ch : http2Connections) {
       Http2Pipeline.shutdown(ch, grace.toMillis()); // GOAWAY; streams in flight finish

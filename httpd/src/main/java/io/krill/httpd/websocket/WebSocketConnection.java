@@ -5,6 +5,7 @@ import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.VarHandles;
 import io.krill.httpd.Request;
+import io.krill.httpd.UpgradeHandler;
 import io.krill.netio.spi.ConnectionHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -31,6 +32,7 @@ import java.lang.invoke.VarHandle;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One upgraded connection: netio's connection core as the last handler of the WebSocket
@@ -61,6 +63,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   /** Close code sent when the peer's Close had none. */
   private static final int NO_STATUS = 1005;
   private static final int MAX_CONTROL_PAYLOAD = 125;
+  private static final String SHUTDOWN_REASON = "server shutting down";
 
   private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), WebSocketConnection.class, "state", int.class);
   private static final VarHandle SEND_LOCK =
@@ -169,6 +172,10 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
       abort(GOING_AWAY, "idle timeout");
       return;
     }
+    if (evt == UpgradeHandler.SHUTDOWN_EVENT) {
+      goingAway(ctx);
+      return;
+    }
     if (evt instanceof ChannelInputShutdownEvent) {
       // The peer ended its output without (or after) a Close: nothing more can arrive, and no
       // answer to a Close of ours will either.
@@ -213,6 +220,26 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   private static String reasonOf(Throwable cause) {
     String m = cause.getMessage() == null ? "" : cause.getMessage();
     return m.length() > 100 ? m.substring(0, 100) : m;
+  }
+
+  /*
+   * The server shuts down: Close 1001 now, receive() ends, and the peer's answering Close (read
+   * on until it comes, see channelReadComplete) ends the connection; a peer that does not answer
+   * within closeTimeout is cut off (the server's grace may cut it off sooner).
+   */
+  private void goingAway(ChannelHandlerContext ctx) {
+    if (!STATE.compareAndSet(this, OPEN, CLOSING)) {
+      return;
+    }
+    closeCode = GOING_AWAY;
+    closeReason = SHUTDOWN_REASON;
+    ctx.writeAndFlush(new CloseWebSocketFrame(GOING_AWAY, SHUTDOWN_REASON), ctx.voidPromise());
+    io.netty.util.concurrent.ScheduledFuture<?> cutOff = ctx.executor().schedule(() -> {
+      channel.close();
+    }, settings.closeTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    channel.closeFuture().addListener(f -> cutOff.cancel(false));
+    super.channelRead(ctx, CLOSED_MARK);
+    ctx.read();
   }
 
   /* Closes from this side without waiting for the answer: a Close frame if still open, then the connection. Any thread. */
@@ -369,12 +396,17 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     }
     closeCode = code;
     closeReason = reason;
+    channel.writeAndFlush(new CloseWebSocketFrame(code, reason), channel.voidPromise());
+    channel.read();
+    awaitPeerClose();
+  }
+
+  /* Waits up to closeTimeout for the peer's answering Close (which closes the connection), then closes. May suspend. */
+  private void awaitPeerClose() throws Suspendable {
     Object me = Strand.current();
     ChannelFutureListener wake = f -> Strand.wake(me);
     channel.closeFuture().addListener(wake);
     try {
-      channel.writeAndFlush(new CloseWebSocketFrame(code, reason), channel.voidPromise());
-      channel.read();
       long deadline = Strand.deadline(settings.closeTimeout().toNanos());
       while (channel.isActive()) {
         if (!Strand.park(this, deadline)) {
@@ -403,6 +435,8 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
       } else {
         close(NORMAL_CLOSURE, "");
       }
+    } else if (state == CLOSING && channel.isActive()) {
+      awaitPeerClose(); // the server's going-away Close is out: let the peer answer it
     }
     channel.close();
     closeQueue();

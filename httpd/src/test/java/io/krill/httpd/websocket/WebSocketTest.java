@@ -338,6 +338,38 @@ class WebSocketTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(ExecutionMode.class)
+  void shutdown_openSockets_closed1001BothSides(ExecutionMode mode) throws Exception {
+    if (mode == ExecutionMode.VIRTUAL && Runtime.version().feature() < 21) {
+      assertThatThrownBy(() -> builder().mode(mode).build()).isInstanceOf(IllegalArgumentException.class);
+      return;
+    }
+    BlockingQueue<String> seenByHandler = new LinkedBlockingQueue<>();
+    HttpServer server = start(builder().mode(mode).shutdownGrace(Duration.ofSeconds(60)).get("/echo",
+        WebSocketRoute.of(socket -> {
+          for (WebSocketMessage m; (m = socket.receive()) != null; ) {
+            socket.send(m.text());
+          }
+          seenByHandler.add(socket.closeCode() + " " + socket.closeReason());
+        })));
+    try (JdkClient a = JdkClient.connect(server.port(), "/echo"); JdkClient b = JdkClient.connect(server.port(), "/echo")) {
+      a.sendText("a");
+      b.sendText("b");
+      assertThat(a.next()).isEqualTo("text:a");
+      assertThat(b.next()).isEqualTo("text:b");
+      long start = System.nanoTime();
+      server.shutdown(Duration.ofSeconds(60));
+      // Not cut off when the grace ends: both Closes were exchanged well before.
+      assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(30));
+      assertThat(a.awaitClose()).isEqualTo("1001 server shutting down");
+      assertThat(b.awaitClose()).isEqualTo("1001 server shutting down");
+      assertThat(seenByHandler.poll(20, TimeUnit.SECONDS)).isEqualTo("1001 server shutting down");
+      assertThat(seenByHandler.poll(20, TimeUnit.SECONDS)).isEqualTo("1001 server shutting down");
+    }
+    assertThat(server.stats().openConnections()).isZero();
+  }
+
   @Test
   void subprotocol_offeredAndKnown_agreed() throws Exception {
     HttpServer server = start(builder().get("/chat", WebSocketRoute.of(WebSocketSettings.builder().subprotocols("chat.v2", "chat.v1").build(),
