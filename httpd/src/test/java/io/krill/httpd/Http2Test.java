@@ -484,6 +484,55 @@ class Http2Test {
     }
   }
 
+  @Test
+  void maxConnections_fullOfIdleH2Connections_oldestGoAwayAndNewClientServed() throws Exception {
+    try (HttpServer server = h2().maxConnections(2).build().start(); H2Client oldest = H2Client.connect(server.port())) {
+      assertThat(oldest.get("/hello").status()).isEqualTo(200);
+      LimitsTest.awaitIdle(server, 1); // idle since its stream closed: before the newer one's
+      try (H2Client newer = H2Client.connect(server.port())) {
+        assertThat(newer.get("/hello").status()).isEqualTo(200);
+        LimitsTest.awaitIdle(server, 2);
+        try (H2Client third = H2Client.connect(server.port())) {
+          assertThat(third.get("/hello").status()).isEqualTo(200);
+          long[] goAway = oldest.goAway.get(H2Client.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+          assertThat(goAway[0]).isEqualTo(Http2Error.NO_ERROR.code());
+          assertThat(oldest.channel.closeFuture().await(H2Client.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+          assertThat(newer.get("/hello").status()).as("the newer idle connection stays").isEqualTo(200);
+          assertThat(newer.goAway).isNotDone();
+        }
+      }
+      assertThat(server.stats().evictedConnections()).isEqualTo(1);
+      assertThat(server.stats().rejectedConnections()).isZero();
+    }
+  }
+
+  @Test
+  void maxConnections_h2ConnectionsWithStreamsInFlight_notEvictedNewClient503() throws Exception {
+    FiberCountDownLatch release = FiberCountDownLatch.create(1);
+    CountDownLatch entered = new CountDownLatch(2);
+    try (HttpServer server = h2().maxConnections(2).get("/slow", (req, res) -> {
+      entered.countDown();
+      release.await();
+      res.send("finished");
+    }).build().start(); H2Client a = H2Client.connect(server.port()); H2Client b = H2Client.connect(server.port())) {
+      H2Client.Stream sa = a.send("GET", "/slow", null);
+      H2Client.Stream sb = b.send("GET", "/slow", null);
+      assertThat(entered.await(20, TimeUnit.SECONDS)).isTrue();
+      LimitsTest.awaitIdle(server, 0);
+      try (RawHttp silent = RawHttp.connect(server.port())) {
+        assertThat(silent.read().status()).as("refused without waiting for a request").isEqualTo(503);
+      }
+      release.countDown();
+      assertThat(sa.await().text()).isEqualTo("finished");
+      assertThat(sb.await().text()).isEqualTo("finished");
+      assertThat(a.goAway).isNotDone();
+      assertThat(server.stats().rejectedConnections()).isEqualTo(1);
+      assertThat(server.stats().evictedConnections()).isZero();
+    } finally {
+      release.countDown();
+    }
+  }
+
   /* The count drops when the server sees the close, which may be just after the client does. */
   static void awaitNoOpenConnections(HttpServer server) throws InterruptedException {
     for (int i = 0; i < 200 && server.stats().openConnections() != 0; i++) {

@@ -23,11 +23,13 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
@@ -105,17 +107,40 @@ public final class Http2Pipeline {
     void stream(Channel stream);
 
     /**
-     * {@code ch} speaks HTTP/2 from now on; the server tracks it for shutdown and counting.
+     * {@code ch} speaks HTTP/2 from now on; the server tracks it for shutdown, counting and
+     * eviction at its connection limit.
      *
      * @param ch the connection
+     * @param idle the connection's idle state, for eviction
      */
-    void http2(Channel ch);
+    void http2(Channel ch, Idle idle);
 
     /** @param bytes bytes read from an HTTP/2 connection (after TLS) */
     void bytesIn(long bytes);
 
     /** @param bytes bytes written to an HTTP/2 connection (before TLS) */
     void bytesOut(long bytes);
+  }
+
+  /**
+   * An HTTP/2 connection as the server's eviction at its connection limit sees it: idle while no
+   * stream is open. Any thread.
+   */
+  public interface Idle {
+    /**
+     * @return while no stream is open, the {@link System#nanoTime()} at which the idle timeout
+     *     would close the connection (so the smallest key waited longest, as for HTTP/1.1); 0
+     *     while a stream is open
+     */
+    long idleKey();
+
+    /**
+     * Closes the connection gracefully (GOAWAY {@code NO_ERROR}; a stream opened in the same
+     * instant still finishes) if no stream is open.
+     *
+     * @return true if it was idle and is now closing
+     */
+    boolean closeIfIdle();
   }
 
   /**
@@ -169,20 +194,53 @@ public final class Http2Pipeline {
     });
   }
 
-  /** One connection's protocol choice and its HTTP/2 handlers. Loop thread only. */
-  private static final class Connection {
+  /** One connection's protocol choice and its HTTP/2 handlers. Loop thread only, but for {@link Idle}. */
+  private static final class Connection extends Http2ConnectionAdapter implements Idle {
     final Channel ch;
     final Http2Options options;
     final long idleTimeoutNanos;
     final Host host;
     ScheduledFuture<?> handshakeTimer;
     Http2FrameCodec codec;
+    /* Written on the loop by the codec's stream events, read by eviction on the accepting loop. */
+    private volatile long idleKey;
 
     Connection(Channel ch, Http2Options options, long idleTimeoutNanos, Host host) {
       this.ch = ch;
       this.options = options;
       this.idleTimeoutNanos = idleTimeoutNanos;
       this.host = host;
+    }
+
+    @Override
+    public long idleKey() {
+      return idleKey;
+    }
+
+    @Override
+    public boolean closeIfIdle() {
+      if (idleKey == 0) {
+        return false;
+      }
+      ch.close(); // the frame codec's graceful close: GOAWAY, then close once no stream is open
+      return true;
+    }
+
+    @Override
+    public void onStreamActive(Http2Stream stream) {
+      idleKey = 0;
+    }
+
+    @Override
+    public void onStreamClosed(Http2Stream stream) {
+      if (codec.connection().numActiveStreams() == 0) {
+        becameIdle();
+      }
+    }
+
+    private void becameIdle() {
+      long key = System.nanoTime() + idleTimeoutNanos;
+      idleKey = key == 0 ? 1 : key;
     }
 
     void handshakeDone() {
@@ -224,6 +282,8 @@ public final class Http2Pipeline {
       // Netty applies the stream limit once the client acknowledges our SETTINGS; a client that
       // never does must not get unbounded streams (and strands) meanwhile.
       codec.connection().remote().maxActiveStreams(options.maxConcurrentStreams());
+      codec.connection().addListener(this);
+      becameIdle(); // no stream yet (an upgrade's stream 1 follows at once)
       return codec;
     }
 
@@ -242,7 +302,7 @@ public final class Http2Pipeline {
     /* Installs HTTP/2 at the end of the pipeline, the client preface not yet read. */
     void http2() {
       ChannelPipeline p = ch.pipeline();
-      host.http2(ch);
+      host.http2(ch, this);
       p.addLast("h2-bytes", new ByteCounter(host));
       p.addLast("h2-continuation", new ContinuationGuard(options.maxContinuationFrames()));
       p.addLast("h2-codec", newCodec());
@@ -262,7 +322,7 @@ public final class Http2Pipeline {
       p.addBefore(upgradeCtx.name(), "h2-continuation", new ContinuationGuard(options.maxContinuationFrames()));
       addWatch(p);
       host.leaveHttp1(ch);
-      host.http2(ch);
+      host.http2(ch, this);
       ch.config().setAutoRead(true);
     }
 
