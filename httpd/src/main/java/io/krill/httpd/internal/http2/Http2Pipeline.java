@@ -8,7 +8,6 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -100,7 +99,7 @@ public final class Http2Pipeline {
 
     /**
      * Starts serving one stream: adds the connection handler to {@code stream}'s pipeline
-     * (after this class's adapters) and starts its strand.
+     * (after this package's stream codec) and starts its strand.
      *
      * @param stream the stream channel
      */
@@ -288,14 +287,7 @@ public final class Http2Pipeline {
     }
 
     Http2MultiplexHandler newMultiplexer() {
-      ChannelInitializer<Channel> streams = new ChannelInitializer<Channel>() {
-        @Override
-        protected void initChannel(Channel stream) {
-          stream.config().setAutoRead(false);
-          stream.pipeline().addLast("h2-stream", StreamCodec.INSTANCE);
-          host.stream(stream);
-        }
-      };
+      StreamCodec streams = new StreamCodec(host);
       return new Http2MultiplexHandler(streams, streams);
     }
 

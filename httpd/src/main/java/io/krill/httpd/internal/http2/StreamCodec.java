@@ -33,10 +33,11 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The one handler of a stream channel before the server's connection handler: turns the
- * stream's HEADERS and DATA frames into the request head and body pieces the exchange reads
- * on HTTP/1.1, and the response objects the exchange writes into HEADERS and DATA frames. One
- * shared instance serves every stream of every connection. Runs on the connection's event loop.
+ * The one handler of a stream channel before the server's connection handler: sets the stream
+ * up for the server when it is added, then turns the stream's HEADERS and DATA frames into the
+ * request head and body pieces the exchange reads on HTTP/1.1, and the response objects the
+ * exchange writes into HEADERS and DATA frames. One instance serves every stream of a
+ * connection. Runs on the connection's event loop.
  */
 @ChannelHandler.Sharable
 final class StreamCodec extends ChannelDuplexHandler {
@@ -57,13 +58,26 @@ final class StreamCodec extends ChannelDuplexHandler {
    * last with a void promise: a failure of one fails the stream, and the last frame's promise
    * with it.
    */
-  static final StreamCodec INSTANCE = new StreamCodec();
-
   private static final HttpHeadersFactory REQUEST_HEADERS =
       DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
   private static final AsciiString COOKIE_SEPARATOR = AsciiString.cached("; ");
 
-  private StreamCodec() {}
+  private final Http2Pipeline.Host host;
+
+  StreamCodec(Http2Pipeline.Host host) {
+    this.host = host;
+  }
+
+  /*
+   * The multiplexer adds this to each new stream channel: the stream is set up right here, with
+   * no initializer added and removed per stream. Reads are on demand (the strand's), so an
+   * unread body holds back WINDOW_UPDATE.
+   */
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    ctx.channel().config().setAutoRead(false);
+    host.stream(ctx.channel());
+  }
 
   // ------------------------------------------------------------------ inbound: frames to the request
 
