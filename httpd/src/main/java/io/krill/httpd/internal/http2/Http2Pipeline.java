@@ -287,7 +287,7 @@ public final class Http2Pipeline {
     }
 
     Http2MultiplexHandler newMultiplexer() {
-      StreamCodec streams = new StreamCodec(host);
+      StreamCodec streams = new StreamCodec(host, ch);
       return new Http2MultiplexHandler(streams, streams);
     }
 

@@ -1,6 +1,7 @@
 package io.krill.httpd.internal.http2;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -63,9 +64,14 @@ final class StreamCodec extends ChannelDuplexHandler {
   private static final AsciiString COOKIE_SEPARATOR = AsciiString.cached("; ");
 
   private final Http2Pipeline.Host host;
+  private final Channel connection;
+  /* Loop thread only: a flush of the connection is queued behind the strands that run now. */
+  private boolean flushQueued;
+  private final Runnable flushConnection = this::flushConnection;
 
-  StreamCodec(Http2Pipeline.Host host) {
+  StreamCodec(Http2Pipeline.Host host, Channel connection) {
     this.host = host;
+    this.connection = connection;
   }
 
   /*
@@ -148,6 +154,26 @@ final class StreamCodec extends ChannelDuplexHandler {
   }
 
   // ------------------------------------------------------------------ outbound: the response to frames
+
+  /*
+   * A stream's strand runs as a task of the connection's loop, not inside the connection's
+   * read (where Netty's multiplexer gathers the streams' flushes into one): a flush per stream
+   * would cost the connection a pass of the flow controller and a socket write per response.
+   * So a stream's flush queues one flush of the connection behind the tasks queued now (the
+   * other streams' strands), and every response written meanwhile goes out with it.
+   */
+  @Override
+  public void flush(ChannelHandlerContext ctx) {
+    if (!flushQueued) {
+      flushQueued = true;
+      ctx.executor().execute(flushConnection);
+    }
+  }
+
+  private void flushConnection() {
+    flushQueued = false;
+    connection.flush();
+  }
 
   @Override
   public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
