@@ -24,6 +24,7 @@ import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -72,6 +73,8 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   private final Request request;
   private final WebSocketSettings settings;
   private final long sendTimeoutNanos;
+  /* A TLS handler holds what is written until it encrypts: a send must not hand it the caller's array. */
+  private final boolean tls;
   private volatile int state;
   private volatile int closeCode;
   private volatile String closeReason;
@@ -87,6 +90,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     super(channel);
     this.request = request;
     this.settings = settings;
+    this.tls = channel.pipeline().get(SslHandler.class) != null;
     this.sendTimeoutNanos = settings.sendTimeout().toNanos();
   }
 
@@ -311,7 +315,23 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   @Override
   public void send(byte[] data) throws IOException, Suspendable {
     checkOpen();
-    write(new BinaryWebSocketFrame(channel.alloc().buffer(data.length).writeBytes(data)));
+    write(new BinaryWebSocketFrame(payload(data)));
+  }
+
+  /*
+   * The payload as a buffer. On the channel's loop without TLS the pipeline is done with the
+   * caller's array before writeAndFlush returns (the frame encoder copies a small payload next
+   * to its header or, like the deflate encoder, reads it at once; the transport copies a heap
+   * buffer to direct memory as it queues it), so the array is wrapped, not copied into a pooled
+   * buffer first: an echo then copies each message once on its way in, once on its way out. On
+   * another thread the write is queued, and the caller may reuse its array once send returns:
+   * copy.
+   */
+  private ByteBuf payload(byte[] data) {
+    if (!tls && channel.eventLoop().inEventLoop()) {
+      return Unpooled.wrappedBuffer(data);
+    }
+    return channel.alloc().buffer(data.length).writeBytes(data);
   }
 
   @Override
