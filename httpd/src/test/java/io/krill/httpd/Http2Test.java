@@ -10,6 +10,10 @@ import io.krill.httpd.http2.Http2Options;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.Tls;
 import io.krill.testkit.RawHttp;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
@@ -84,6 +88,23 @@ class Http2Test {
       assertThat(server.stats().openConnections()).isEqualTo(1);
       assertThat(server.stats().bytesIn()).isGreaterThan(body.length);
       assertThat(server.stats().bytesOut()).isGreaterThan(body.length);
+    }
+  }
+
+  @Test
+  void priorKnowledge_bodyWithTrailersAndSplitCookies_readAsOneRequest() throws Exception {
+    try (HttpServer server = h2().get("/cookie", (req, res) -> res.send(req.header("cookie"))).build().start();
+        H2Client c = H2Client.connect(server.port())) {
+      H2Client.Stream s = c.open(true);
+      s.channel.write(new DefaultHttp2HeadersFrame(
+          new DefaultHttp2Headers().method("POST").path("/echo").scheme("http").authority("localhost"), false));
+      s.channel.write(new DefaultHttp2DataFrame(Unpooled.copiedBuffer("abc", StandardCharsets.US_ASCII), false));
+      s.channel.writeAndFlush(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().add("x-checksum", "1"), true));
+      H2Client.Response echo = s.await();
+      assertThat(echo.status()).isEqualTo(200);
+      assertThat(echo.text()).isEqualTo("abc");
+      // RFC 9113 8.2.3: cookie fields split for compression are one field again for the handler
+      assertThat(c.request("GET", "/cookie", null, "cookie", "a=1", "cookie", "b=2").text()).isEqualTo("a=1; b=2");
     }
   }
 

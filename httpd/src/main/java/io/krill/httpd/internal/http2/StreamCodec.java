@@ -29,6 +29,8 @@ import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.AsciiString;
 import java.util.Iterator;
 import java.util.Map;
@@ -173,6 +175,24 @@ final class StreamCodec extends ChannelDuplexHandler {
   private void flushConnection() {
     flushQueued = false;
     connection.flush();
+  }
+
+  /*
+   * A stream closed before the client ended its side is reset (RST_STREAM CANCEL) as it closes,
+   * and a reset drops the DATA frames flow control still holds for it: what the stream wrote
+   * goes out first, as it did when every stream flushed at once.
+   */
+  @Override
+  public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+    if (flushQueued && !clientEnded((Http2StreamChannel) ctx.channel())) {
+      connection.flush();
+    }
+    ctx.close(promise);
+  }
+
+  private static boolean clientEnded(Http2StreamChannel stream) {
+    Http2Stream.State s = stream.stream().state();
+    return s == Http2Stream.State.HALF_CLOSED_REMOTE || s == Http2Stream.State.CLOSED;
   }
 
   @Override
