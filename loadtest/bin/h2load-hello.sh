@@ -10,8 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS="${1:-2}"
 REQUESTS="${2:-300000}"
-mvn -B -q -o -pl httpd dependency:build-classpath -Dmdep.outputFile=target/h2load-cp.txt -Dmdep.includeScope=test >/dev/null
+mvn -B -q -o -pl httpd dependency:build-classpath -Dmdep.outputFile="$PWD/target/h2load-cp.txt" -Dmdep.includeScope=test >/dev/null
 CP="fibers/target/classes:netio/target/classes:httpd/target/classes:httpd/target/test-classes:$(cat target/h2load-cp.txt)"
+# utime + stime of a process, in clock ticks
+cpu_ticks() {
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
 run() {
   local kind=$1
   coproc SRV { taskset -c 0 java -Xms512m -Xmx512m -cp "$CP" io.krill.httpd.Http2HelloMain "$kind" 2>/dev/null; }
@@ -19,8 +23,15 @@ run() {
   read -r line <&"${SRV[0]}"
   port=${line#port }
   timeout 300 taskset -c 1 h2load -n 100000 -c 10 -m 100 -t 1 "http://127.0.0.1:$port/hello" >/dev/null 2>&1
-  echo "$kind $(timeout 600 taskset -c 1 h2load -n "$REQUESTS" -c 10 -m 100 -t 1 "http://127.0.0.1:$port/hello" 2>&1 \
-    | grep -E '^finished in|succeeded' | tr '\n' ' ')"
+  local jvm before after
+  jvm=$(pgrep -P "$SRV_PID" | head -1)
+  before=$(cpu_ticks "$jvm")
+  local out
+  out=$(timeout 600 taskset -c 1 h2load -n "$REQUESTS" -c 10 -m 100 -t 1 "http://127.0.0.1:$port/hello" 2>&1 \
+    | grep -E '^finished in|succeeded' | tr '\n' ' ')
+  after=$(cpu_ticks "$jvm")
+  # Server CPU per request: less sensitive than req/s to other processes sharing the cores.
+  echo "$kind $out server-cpu-ns-per-request $(( (after - before) * 1000000000 / $(getconf CLK_TCK) / REQUESTS ))"
   eval "exec ${SRV[1]}>&-"
   wait "$SRV_PID" 2>/dev/null || true
 }

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -75,7 +76,7 @@ final class ServerCore {
   /* HTTP/2 on: connections still choosing their protocol, those speaking HTTP/2, and the streams' connection handlers. */
   private final Http2Options http2;
   private final Set<Channel> negotiating = ConcurrentHashMap.newKeySet();
-  private final Set<Channel> http2Connections = ConcurrentHashMap.newKeySet();
+  private final Map<Channel, Http2Pipeline.Idle> http2Connections = new ConcurrentHashMap<>();
   private final Set<HttpConnection> streams = ConcurrentHashMap.newKeySet();
   volatile boolean shuttingDown;
   private final HttpDecoderConfig decoderConfig;
@@ -179,7 +180,7 @@ final class ServerCore {
     if (http2 != null) {
       negotiating.add(ch);
       ch.closeFuture().addListener(f -> {
-        if (negotiating.remove(ch) || http2Connections.remove(ch)) {
+        if (negotiating.remove(ch) || http2Connections.remove(ch) != null) {
           stats.open.decrement();
         }
       });
@@ -226,7 +227,8 @@ final class ServerCore {
   }
 
   /**
-   * At maxConnections: closes the idle connections that waited longest (an eighth of the idle
+   * At maxConnections: closes the idle connections (HTTP/1.1 ones waiting for a request, HTTP/2
+   * ones without an open stream) that waited longest (an eighth of the idle
    * ones, at least one and at most {@link #EVICT_MAX}, as nginx does), so a new client gets a
    * place. Their count leaves the open count at once. One pass over the connections; runs only
    * while the server is full.
@@ -238,7 +240,13 @@ final class ServerCore {
     for (HttpConnection c : connections) {
       long key = c.idleKey();
       if (key != 0) {
-        idle.add(new Candidate(key, c));
+        idle.add(new Candidate(key, c, null));
+      }
+    }
+    for (Map.Entry<Channel, Http2Pipeline.Idle> e : http2Connections.entrySet()) {
+      long key = e.getValue().idleKey();
+      if (key != 0) {
+        idle.add(new Candidate(key, null, e.getKey()));
       }
     }
     if (idle.isEmpty()) {
@@ -249,7 +257,9 @@ final class ServerCore {
     int closed = 0;
     for (int i = 0; i < idle.size() && closed < want; i++) {
       HttpConnection c = idle.get(i).connection();
-      if (c.closeIfIdle()) {
+      if (c == null) {
+        closed += evictHttp2(idle.get(i).http2());
+      } else if (c.closeIfIdle()) {
         closed++;
         stats.evicted.increment();
         if (connections.remove(c)) {
@@ -260,7 +270,20 @@ final class ServerCore {
     return closed;
   }
 
-  /** @return how many connections are idle now (waiting for a head, none begun) */
+  /* GOAWAY on an HTTP/2 connection without streams; its count leaves the open count at once. @return 1 if closed */
+  private int evictHttp2(Channel ch) {
+    Http2Pipeline.Idle c = http2Connections.get(ch);
+    if (c == null || !c.closeIfIdle()) {
+      return 0;
+    }
+    stats.evicted.increment();
+    if (http2Connections.remove(ch) != null) {
+      stats.open.decrement();
+    }
+    return 1;
+  }
+
+  /** @return how many connections are idle now (waiting for a head, none begun; HTTP/2 without streams) */
   int idleConnections() {
     int n = 0;
     for (HttpConnection c : connections) {
@@ -268,10 +291,16 @@ final class ServerCore {
         n++;
       }
     }
+    for (Http2Pipeline.Idle c : http2Connections.values()) {
+      if (c.idleKey() != 0) {
+        n++;
+      }
+    }
     return n;
   }
 
-  private record Candidate(long key, HttpConnection connection) {}
+  /* An idle HTTP/1.1 connection, or an idle HTTP/2 one's channel. */
+  private record Candidate(long key, HttpConnection connection, Channel http2) {}
 
   /* What the HTTP/2 pipeline asks of the server; on the connection's loop. */
   private final class Http2Host implements Http2Pipeline.Host {
@@ -301,9 +330,9 @@ final class ServerCore {
     }
 
     @Override
-    public void http2(Channel ch) {
+    public void http2(Channel ch, Http2Pipeline.Idle idle) {
       negotiating.remove(ch);
-      http2Connections.add(ch);
+      http2Connections.put(ch, idle);
     }
 
     @Override
@@ -355,8 +384,9 @@ final class ServerCore {
     }
     for (HttpConnection c : connections) {
       c.wakeReader();
+      c.channel().pipeline().fireUserEventTriggered(UpgradeHandler.SHUTDOWN_EVENT); // an upgraded one ends itself
     }
-    for (Channel ch : http2Connections) {
+    for (Channel ch : http2Connections.keySet()) {
       Http2Pipeline.shutdown(ch, grace.toMillis()); // GOAWAY; streams in flight finish
     }
     for (Channel ch : negotiating) {
@@ -369,7 +399,7 @@ final class ServerCore {
     for (HttpConnection c : new ArrayList<>(connections)) {
       c.channel().close();
     }
-    for (Channel ch : new ArrayList<>(http2Connections)) {
+    for (Channel ch : new ArrayList<>(http2Connections.keySet())) {
       ch.pipeline().firstContext().close(); // past the frame codec's graceful close
     }
     for (HttpConnection c : new ArrayList<>(streams)) {

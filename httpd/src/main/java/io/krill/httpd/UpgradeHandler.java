@@ -13,6 +13,19 @@ import io.netty.handler.codec.http.HttpRequest;
  */
 public interface UpgradeHandler extends Handler {
   /**
+   * The user event a server fires through the pipeline of each of its HTTP/1.1 connections when
+   * it begins to shut down. A connection taken over by an upgrade ends itself on it within the
+   * shutdown grace (a WebSocket sends Close 1001, going away); the server's own handlers ignore
+   * it.
+   */
+  Object SHUTDOWN_EVENT = new Object() {
+    @Override
+    public String toString() {
+      return "server shutdown";
+    }
+  };
+
+  /**
    * Serves a request routed here instead of {@link #handle}: either answers it through
    * {@code response} like any handler (a refused upgrade), or takes the connection over and
    * serves it until it ends. May suspend.

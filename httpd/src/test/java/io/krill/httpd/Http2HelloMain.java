@@ -2,6 +2,7 @@ package io.krill.httpd;
 
 import io.krill.fibers.FiberScheduler;
 import io.krill.httpd.http2.Http2Options;
+import io.krill.netio.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -12,8 +13,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
@@ -26,7 +25,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * The HTTP/2 hello servers a benchmark compares with h2load: {@code httpd} (h2c, a fiber per
  * stream, one carrier) or {@code netty} (raw Netty HTTP/2: the frame codec and multiplexer with
- * an async handler per stream, one event loop). Prints {@code port N}; stops when stdin ends.
+ * an async handler per stream, one event loop of the carriers' transport). Prints {@code port N}; stops when stdin ends.
  * Not a test: run by hand, see docs/results/2026-11-25-http2.md.
  */
 public final class Http2HelloMain {
@@ -50,8 +49,10 @@ public final class Http2HelloMain {
         scheduler.close();
       };
     } else {
-      EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-      Channel ch = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+      // The transport httpd's carriers use (epoll when it loads): the comparison is of the HTTP/2 layers only.
+      Transport transport = Transport.AUTO.resolve();
+      EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, transport.newIoHandlerFactory());
+      Channel ch = new ServerBootstrap().group(group).channel(transport.serverChannel())
           .childHandler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {

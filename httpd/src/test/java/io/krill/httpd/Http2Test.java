@@ -10,6 +10,10 @@ import io.krill.httpd.http2.Http2Options;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.Tls;
 import io.krill.testkit.RawHttp;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
@@ -84,6 +88,23 @@ class Http2Test {
       assertThat(server.stats().openConnections()).isEqualTo(1);
       assertThat(server.stats().bytesIn()).isGreaterThan(body.length);
       assertThat(server.stats().bytesOut()).isGreaterThan(body.length);
+    }
+  }
+
+  @Test
+  void priorKnowledge_bodyWithTrailersAndSplitCookies_readAsOneRequest() throws Exception {
+    try (HttpServer server = h2().get("/cookie", (req, res) -> res.send(req.header("cookie"))).build().start();
+        H2Client c = H2Client.connect(server.port())) {
+      H2Client.Stream s = c.open(true);
+      s.channel.write(new DefaultHttp2HeadersFrame(
+          new DefaultHttp2Headers().method("POST").path("/echo").scheme("http").authority("localhost"), false));
+      s.channel.write(new DefaultHttp2DataFrame(Unpooled.copiedBuffer("abc", StandardCharsets.US_ASCII), false));
+      s.channel.writeAndFlush(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().add("x-checksum", "1"), true));
+      H2Client.Response echo = s.await();
+      assertThat(echo.status()).isEqualTo(200);
+      assertThat(echo.text()).isEqualTo("abc");
+      // RFC 9113 8.2.3: cookie fields split for compression are one field again for the handler
+      assertThat(c.request("GET", "/cookie", null, "cookie", "a=1", "cookie", "b=2").text()).isEqualTo("a=1; b=2");
     }
   }
 
@@ -481,6 +502,55 @@ class Http2Test {
     } finally {
       release.countDown();
       server.close();
+    }
+  }
+
+  @Test
+  void maxConnections_fullOfIdleH2Connections_oldestGoAwayAndNewClientServed() throws Exception {
+    try (HttpServer server = h2().maxConnections(2).build().start(); H2Client oldest = H2Client.connect(server.port())) {
+      assertThat(oldest.get("/hello").status()).isEqualTo(200);
+      LimitsTest.awaitIdle(server, 1); // idle since its stream closed: before the newer one's
+      try (H2Client newer = H2Client.connect(server.port())) {
+        assertThat(newer.get("/hello").status()).isEqualTo(200);
+        LimitsTest.awaitIdle(server, 2);
+        try (H2Client third = H2Client.connect(server.port())) {
+          assertThat(third.get("/hello").status()).isEqualTo(200);
+          long[] goAway = oldest.goAway.get(H2Client.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+          assertThat(goAway[0]).isEqualTo(Http2Error.NO_ERROR.code());
+          assertThat(oldest.channel.closeFuture().await(H2Client.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+          assertThat(newer.get("/hello").status()).as("the newer idle connection stays").isEqualTo(200);
+          assertThat(newer.goAway).isNotDone();
+        }
+      }
+      assertThat(server.stats().evictedConnections()).isEqualTo(1);
+      assertThat(server.stats().rejectedConnections()).isZero();
+    }
+  }
+
+  @Test
+  void maxConnections_h2ConnectionsWithStreamsInFlight_notEvictedNewClient503() throws Exception {
+    FiberCountDownLatch release = FiberCountDownLatch.create(1);
+    CountDownLatch entered = new CountDownLatch(2);
+    try (HttpServer server = h2().maxConnections(2).get("/slow", (req, res) -> {
+      entered.countDown();
+      release.await();
+      res.send("finished");
+    }).build().start(); H2Client a = H2Client.connect(server.port()); H2Client b = H2Client.connect(server.port())) {
+      H2Client.Stream sa = a.send("GET", "/slow", null);
+      H2Client.Stream sb = b.send("GET", "/slow", null);
+      assertThat(entered.await(20, TimeUnit.SECONDS)).isTrue();
+      LimitsTest.awaitIdle(server, 0);
+      try (RawHttp silent = RawHttp.connect(server.port())) {
+        assertThat(silent.read().status()).as("refused without waiting for a request").isEqualTo(503);
+      }
+      release.countDown();
+      assertThat(sa.await().text()).isEqualTo("finished");
+      assertThat(sb.await().text()).isEqualTo("finished");
+      assertThat(a.goAway).isNotDone();
+      assertThat(server.stats().rejectedConnections()).isEqualTo(1);
+      assertThat(server.stats().evictedConnections()).isZero();
+    } finally {
+      release.countDown();
     }
   }
 

@@ -102,7 +102,7 @@ class LimitsTest {
     }
   }
 
-  private static void awaitIdle(HttpServer server, int n) throws InterruptedException {
+  static void awaitIdle(HttpServer server, int n) throws InterruptedException {
     long deadline = System.nanoTime() + 10_000_000_000L;
     while (server.idleConnections() != n && System.nanoTime() < deadline) {
       Thread.sleep(5);

@@ -5,6 +5,7 @@ import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.VarHandles;
 import io.krill.httpd.Request;
+import io.krill.httpd.UpgradeHandler;
 import io.krill.netio.spi.ConnectionHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -23,6 +24,7 @@ import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -31,6 +33,7 @@ import java.lang.invoke.VarHandle;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One upgraded connection: netio's connection core as the last handler of the WebSocket
@@ -61,6 +64,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   /** Close code sent when the peer's Close had none. */
   private static final int NO_STATUS = 1005;
   private static final int MAX_CONTROL_PAYLOAD = 125;
+  private static final String SHUTDOWN_REASON = "server shutting down";
 
   private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), WebSocketConnection.class, "state", int.class);
   private static final VarHandle SEND_LOCK =
@@ -69,6 +73,8 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   private final Request request;
   private final WebSocketSettings settings;
   private final long sendTimeoutNanos;
+  /* A TLS handler holds what is written until it encrypts: a send must not hand it the caller's array. */
+  private final boolean tls;
   private volatile int state;
   private volatile int closeCode;
   private volatile String closeReason;
@@ -84,6 +90,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     super(channel);
     this.request = request;
     this.settings = settings;
+    this.tls = channel.pipeline().get(SslHandler.class) != null;
     this.sendTimeoutNanos = settings.sendTimeout().toNanos();
   }
 
@@ -169,6 +176,10 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
       abort(GOING_AWAY, "idle timeout");
       return;
     }
+    if (evt == UpgradeHandler.SHUTDOWN_EVENT) {
+      goingAway(ctx);
+      return;
+    }
     if (evt instanceof ChannelInputShutdownEvent) {
       // The peer ended its output without (or after) a Close: nothing more can arrive, and no
       // answer to a Close of ours will either.
@@ -213,6 +224,26 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   private static String reasonOf(Throwable cause) {
     String m = cause.getMessage() == null ? "" : cause.getMessage();
     return m.length() > 100 ? m.substring(0, 100) : m;
+  }
+
+  /*
+   * The server shuts down: Close 1001 now, receive() ends, and the peer's answering Close (read
+   * on until it comes, see channelReadComplete) ends the connection; a peer that does not answer
+   * within closeTimeout is cut off (the server's grace may cut it off sooner).
+   */
+  private void goingAway(ChannelHandlerContext ctx) {
+    if (!STATE.compareAndSet(this, OPEN, CLOSING)) {
+      return;
+    }
+    closeCode = GOING_AWAY;
+    closeReason = SHUTDOWN_REASON;
+    ctx.writeAndFlush(new CloseWebSocketFrame(GOING_AWAY, SHUTDOWN_REASON), ctx.voidPromise());
+    io.netty.util.concurrent.ScheduledFuture<?> cutOff = ctx.executor().schedule(() -> {
+      channel.close();
+    }, settings.closeTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    channel.closeFuture().addListener(f -> cutOff.cancel(false));
+    super.channelRead(ctx, CLOSED_MARK);
+    ctx.read();
   }
 
   /* Closes from this side without waiting for the answer: a Close frame if still open, then the connection. Any thread. */
@@ -284,7 +315,23 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   @Override
   public void send(byte[] data) throws IOException, Suspendable {
     checkOpen();
-    write(new BinaryWebSocketFrame(channel.alloc().buffer(data.length).writeBytes(data)));
+    write(new BinaryWebSocketFrame(payload(data)));
+  }
+
+  /*
+   * The payload as a buffer. On the channel's loop without TLS the pipeline is done with the
+   * caller's array before writeAndFlush returns (the frame encoder copies a small payload next
+   * to its header or, like the deflate encoder, reads it at once; the transport copies a heap
+   * buffer to direct memory as it queues it), so the array is wrapped, not copied into a pooled
+   * buffer first: an echo then copies each message once on its way in, once on its way out. On
+   * another thread the write is queued, and the caller may reuse its array once send returns:
+   * copy.
+   */
+  private ByteBuf payload(byte[] data) {
+    if (!tls && channel.eventLoop().inEventLoop()) {
+      return Unpooled.wrappedBuffer(data);
+    }
+    return channel.alloc().buffer(data.length).writeBytes(data);
   }
 
   @Override
@@ -369,12 +416,17 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     }
     closeCode = code;
     closeReason = reason;
+    channel.writeAndFlush(new CloseWebSocketFrame(code, reason), channel.voidPromise());
+    channel.read();
+    awaitPeerClose();
+  }
+
+  /* Waits up to closeTimeout for the peer's answering Close (which closes the connection), then closes. May suspend. */
+  private void awaitPeerClose() throws Suspendable {
     Object me = Strand.current();
     ChannelFutureListener wake = f -> Strand.wake(me);
     channel.closeFuture().addListener(wake);
     try {
-      channel.writeAndFlush(new CloseWebSocketFrame(code, reason), channel.voidPromise());
-      channel.read();
       long deadline = Strand.deadline(settings.closeTimeout().toNanos());
       while (channel.isActive()) {
         if (!Strand.park(this, deadline)) {
@@ -403,6 +455,8 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
       } else {
         close(NORMAL_CLOSURE, "");
       }
+    } else if (state == CLOSING && channel.isActive()) {
+      awaitPeerClose(); // the server's going-away Close is out: let the peer answer it
     }
     channel.close();
     closeQueue();

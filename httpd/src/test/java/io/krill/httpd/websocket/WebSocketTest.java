@@ -88,6 +88,15 @@ class WebSocketTest {
     }
   }
 
+  /* VIRTUAL before JDK 21: the builder refuses it (checked here), and the test has nothing more to run. */
+  private static boolean refusedOnThisJdk(ExecutionMode mode) {
+    if (mode == ExecutionMode.VIRTUAL && Runtime.version().feature() < 21) {
+      assertThatThrownBy(() -> builder().mode(mode).build()).isInstanceOf(IllegalArgumentException.class);
+      return true;
+    }
+    return false;
+  }
+
   private HttpServer start(HttpServer.Builder b) throws IOException {
     HttpServer s = b.build().start();
     servers.add(s);
@@ -101,8 +110,7 @@ class WebSocketTest {
   @ParameterizedTest
   @EnumSource(ExecutionMode.class)
   void echo_textAndBinary_inEveryMode(ExecutionMode mode) throws Exception {
-    if (mode == ExecutionMode.VIRTUAL && Runtime.version().feature() < 21) {
-      assertThatThrownBy(() -> builder().mode(mode).build()).isInstanceOf(IllegalArgumentException.class);
+    if (refusedOnThisJdk(mode)) {
       return;
     }
     HttpServer server = start(builder().mode(mode).get("/echo", WebSocketRoute.of(ECHO)));
@@ -336,6 +344,37 @@ class WebSocketTest {
     try (JdkClient c = JdkClient.connect(server.port(), "/echo")) {
       assertThat(c.awaitClose()).isEqualTo("1001 idle timeout");
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ExecutionMode.class)
+  void shutdown_openSockets_closed1001BothSides(ExecutionMode mode) throws Exception {
+    if (refusedOnThisJdk(mode)) {
+      return;
+    }
+    BlockingQueue<String> seenByHandler = new LinkedBlockingQueue<>();
+    HttpServer server = start(builder().mode(mode).shutdownGrace(Duration.ofSeconds(60)).get("/echo",
+        WebSocketRoute.of(socket -> {
+          for (WebSocketMessage m; (m = socket.receive()) != null; ) {
+            socket.send(m.text());
+          }
+          seenByHandler.add(socket.closeCode() + " " + socket.closeReason());
+        })));
+    try (JdkClient a = JdkClient.connect(server.port(), "/echo"); JdkClient b = JdkClient.connect(server.port(), "/echo")) {
+      a.sendText("a");
+      b.sendText("b");
+      assertThat(a.next()).isEqualTo("text:a");
+      assertThat(b.next()).isEqualTo("text:b");
+      long start = System.nanoTime();
+      server.shutdown(Duration.ofSeconds(60));
+      // Not cut off when the grace ends: both Closes were exchanged well before.
+      assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(30));
+      assertThat(a.awaitClose()).isEqualTo("1001 server shutting down");
+      assertThat(b.awaitClose()).isEqualTo("1001 server shutting down");
+      assertThat(seenByHandler.poll(20, TimeUnit.SECONDS)).isEqualTo("1001 server shutting down");
+      assertThat(seenByHandler.poll(20, TimeUnit.SECONDS)).isEqualTo("1001 server shutting down");
+    }
+    assertThat(server.stats().openConnections()).isZero();
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.krill.httpd.websocket.WebSocketMessage;
 import io.krill.httpd.websocket.WebSocketRoute;
 import io.krill.httpd.websocket.WebSocketSettings;
 import io.krill.loadtest.internal.ServerArgs;
+import io.krill.netio.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -15,8 +16,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
@@ -30,7 +29,7 @@ import java.util.List;
  * One WebSocket echo server of the comparison, alone in its JVM: {@code fiber} and
  * {@code virtual} (httpd's {@link WebSocketRoute} with a blocking-style echo loop, a fiber or a
  * virtual thread per socket) and {@code netty} (Netty's {@link WebSocketServerProtocolHandler}
- * and an async echo handler). Each echoes every text or binary message at once, flushed, without
+ * and an async echo handler, on the carriers' transport). Each echoes every text or binary message at once, flushed, without
  * compression. Listens on 127.0.0.1 at {@code /echo}, prints {@code port N}, and serves until its
  * standard input closes or {@code MAX_SECONDS} pass.
  *
@@ -83,9 +82,11 @@ public final class WebSocketEchoServerMain {
   }
 
   private static int netty() throws InterruptedException {
+    // The transport httpd's carriers use (epoll when it loads): the comparison is of the WebSocket layers only.
+    Transport transport = Transport.AUTO.resolve();
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
-        NioIoHandler.newFactory());
-    Channel ch = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        transport.newIoHandlerFactory());
+    Channel ch = new ServerBootstrap().group(group).channel(transport.serverChannel())
         .option(ChannelOption.SO_BACKLOG, EchoServerMain.BACKLOG)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childHandler(new ChannelInitializer<Channel>() {

@@ -8,7 +8,6 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -23,13 +22,14 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
-import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -56,10 +56,10 @@ public final class Http2Pipeline {
    * Implementation notes.
    *
    * The server keeps its own HTTP/1.1 pipeline and strand per connection (Host.http1); this
-   * class only decides when to build it and what comes instead. Every stream channel gets
-   * Netty's Http2StreamFrameToHttpObjectCodec and StreamAdapter, so the server's exchange sees
-   * the HttpRequest / HttpContent / LastHttpContent it sees on HTTP/1.1 and writes the same
-   * response objects; its strand reads on demand (the stream channel's autoRead is off), so an
+   * class only decides when to build it and what comes instead. Every stream channel gets the
+   * one shared StreamCodec, so the server's exchange sees the HttpRequest / HttpContent /
+   * LastHttpContent it sees on HTTP/1.1 (made straight from the frames, without Netty's HTTP/1
+   * conversion) and writes the same response objects; its strand reads on demand (the stream channel's autoRead is off), so an
    * unread request body holds back WINDOW_UPDATE and the client stops at the stream's window.
    * The connection channel itself reads freely once it speaks HTTP/2: what a client may send is
    * bounded by the windows, the concurrent-stream limit and Netty's control-frame limits.
@@ -99,24 +99,47 @@ public final class Http2Pipeline {
 
     /**
      * Starts serving one stream: adds the connection handler to {@code stream}'s pipeline
-     * (after this class's adapters) and starts its strand.
+     * (after this package's stream codec) and starts its strand.
      *
      * @param stream the stream channel
      */
     void stream(Channel stream);
 
     /**
-     * {@code ch} speaks HTTP/2 from now on; the server tracks it for shutdown and counting.
+     * {@code ch} speaks HTTP/2 from now on; the server tracks it for shutdown, counting and
+     * eviction at its connection limit.
      *
      * @param ch the connection
+     * @param idle the connection's idle state, for eviction
      */
-    void http2(Channel ch);
+    void http2(Channel ch, Idle idle);
 
     /** @param bytes bytes read from an HTTP/2 connection (after TLS) */
     void bytesIn(long bytes);
 
     /** @param bytes bytes written to an HTTP/2 connection (before TLS) */
     void bytesOut(long bytes);
+  }
+
+  /**
+   * An HTTP/2 connection as the server's eviction at its connection limit sees it: idle while no
+   * stream is open. Any thread.
+   */
+  public interface Idle {
+    /**
+     * @return while no stream is open, the {@link System#nanoTime()} at which the idle timeout
+     *     would close the connection (so the smallest key waited longest, as for HTTP/1.1); 0
+     *     while a stream is open
+     */
+    long idleKey();
+
+    /**
+     * Closes the connection gracefully (GOAWAY {@code NO_ERROR}; a stream opened in the same
+     * instant still finishes) if no stream is open.
+     *
+     * @return true if it was idle and is now closing
+     */
+    boolean closeIfIdle();
   }
 
   /**
@@ -170,20 +193,53 @@ public final class Http2Pipeline {
     });
   }
 
-  /** One connection's protocol choice and its HTTP/2 handlers. Loop thread only. */
-  private static final class Connection {
+  /** One connection's protocol choice and its HTTP/2 handlers. Loop thread only, but for {@link Idle}. */
+  private static final class Connection extends Http2ConnectionAdapter implements Idle {
     final Channel ch;
     final Http2Options options;
     final long idleTimeoutNanos;
     final Host host;
     ScheduledFuture<?> handshakeTimer;
     Http2FrameCodec codec;
+    /* Written on the loop by the codec's stream events, read by eviction on the accepting loop. */
+    private volatile long idleKey;
 
     Connection(Channel ch, Http2Options options, long idleTimeoutNanos, Host host) {
       this.ch = ch;
       this.options = options;
       this.idleTimeoutNanos = idleTimeoutNanos;
       this.host = host;
+    }
+
+    @Override
+    public long idleKey() {
+      return idleKey;
+    }
+
+    @Override
+    public boolean closeIfIdle() {
+      if (idleKey == 0) {
+        return false;
+      }
+      ch.close(); // the frame codec's graceful close: GOAWAY, then close once no stream is open
+      return true;
+    }
+
+    @Override
+    public void onStreamActive(Http2Stream stream) {
+      idleKey = 0;
+    }
+
+    @Override
+    public void onStreamClosed(Http2Stream stream) {
+      if (codec.connection().numActiveStreams() == 0) {
+        becameIdle();
+      }
+    }
+
+    private void becameIdle() {
+      long key = System.nanoTime() + idleTimeoutNanos;
+      idleKey = key == 0 ? 1 : key;
     }
 
     void handshakeDone() {
@@ -225,26 +281,20 @@ public final class Http2Pipeline {
       // Netty applies the stream limit once the client acknowledges our SETTINGS; a client that
       // never does must not get unbounded streams (and strands) meanwhile.
       codec.connection().remote().maxActiveStreams(options.maxConcurrentStreams());
+      codec.connection().addListener(this);
+      becameIdle(); // no stream yet (an upgrade's stream 1 follows at once)
       return codec;
     }
 
     Http2MultiplexHandler newMultiplexer() {
-      ChannelInitializer<Channel> streams = new ChannelInitializer<Channel>() {
-        @Override
-        protected void initChannel(Channel stream) {
-          stream.config().setAutoRead(false);
-          stream.pipeline().addLast("h2-http", new Http2StreamFrameToHttpObjectCodec(true))
-              .addLast("h2-adapter", new StreamAdapter());
-          host.stream(stream);
-        }
-      };
+      StreamCodec streams = new StreamCodec(host, ch);
       return new Http2MultiplexHandler(streams, streams);
     }
 
     /* Installs HTTP/2 at the end of the pipeline, the client preface not yet read. */
     void http2() {
       ChannelPipeline p = ch.pipeline();
-      host.http2(ch);
+      host.http2(ch, this);
       p.addLast("h2-bytes", new ByteCounter(host));
       p.addLast("h2-continuation", new ContinuationGuard(options.maxContinuationFrames()));
       p.addLast("h2-codec", newCodec());
@@ -264,7 +314,7 @@ public final class Http2Pipeline {
       p.addBefore(upgradeCtx.name(), "h2-continuation", new ContinuationGuard(options.maxContinuationFrames()));
       addWatch(p);
       host.leaveHttp1(ch);
-      host.http2(ch);
+      host.http2(ch, this);
       ch.config().setAutoRead(true);
     }
 
