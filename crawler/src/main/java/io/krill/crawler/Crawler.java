@@ -375,7 +375,9 @@ public final class Crawler {
       if (stopReason == null) {
         addSeeds(live.takeSeeds());
       }
-      if (stopReason == null && !pageLimit && !live.paused()) {
+      // a shared frontier's unsettled pages hold their slot until their outcome is durable (see SharedFrontier)
+      boolean room = shared == null || stats.inFlight.get() + shared.unsettled() < config.maxInFlight;
+      if (stopReason == null && !pageLimit && !live.paused() && room) {
         Frontier.Work w = frontier.next(System.nanoTime());
         if (w != null && shared != null && !shared.admit(w)) {
           continue; // its host moved to another node

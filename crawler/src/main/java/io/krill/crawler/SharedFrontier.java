@@ -33,6 +33,15 @@ public interface SharedFrontier {
   /** Called when admitted work has ended and its output has been handed to the writer. */
   void finished(Frontier.Work work);
 
+  /**
+   * Fetches that have ended here but whose outcome is not durable in the shared frontier yet: the
+   * dispatcher counts them against {@code --max-in-flight} with the work in flight, so that a node
+   * that dies has at most that many pages whose fetch another node repeats.
+   *
+   * @return how many; the implementation wakes the dispatcher when the count drops
+   */
+  int unsettled();
+
   /** @return true once the whole crawl, on every node, has nothing left to do */
   boolean drained();
 

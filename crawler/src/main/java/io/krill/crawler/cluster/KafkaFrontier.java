@@ -61,6 +61,15 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
    * (3) a new owner rebuilds p from the changelog (last record per URL wins: compaction keeps
    *     it) and consumes p from the committed offset; queued URLs are fetched again only if
    *     the dead owner had them in flight (their "done" never made it).
+   * (4) exact depth: the owner of a page keeps its out-links (in memory and in the page's "d"
+   *     changelog record), routes only those within --max-depth, and when the page's depth drops
+   *     later (a shorter path found by any node) routes them again at the lower depth; the owner of
+   *     each target deduplicates, lowers, and passes the drop on in turn. Depths only drop, so it
+   *     ends; links beyond the limit never travel, so a trap web drains. A new owner routes the
+   *     links of its done pages once more (the old owner may have died between a page's record and
+   *     its links' ack); the targets' owners drop what they know at that depth already.
+   * (5) a fetched page holds its fetch slot until its outcome is acked (unsettled()): a node
+   *     killed at any moment leaves at most --max-in-flight pages another node fetches again.
    * Politeness across a hand-over: the changelog also holds "host -> last fetch" (written with
    * each outcome); a new owner defers a host's URLs until that time plus the delay, and a
    * leaving owner stops handing out p's URLs and waits (bounded) for its fetches of p to end
@@ -70,6 +79,7 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
    * unconsumed) for STABLE_MS, or when another node has ended so and it is idle itself.
    */
   static final String HOST_PREFIX = "host ";
+  private static final String KEEP_DEPTH = "=";
   private static final long STATUS_INTERVAL_MS = 500;
   private static final long STABLE_MS = 3000;
   private static final long LIVE_MS = 5000;
@@ -101,6 +111,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
   private volatile LongSupplier fetched = () -> 0;
   private volatile LongSupplier errors = () -> 0;
   private volatile long lag;
+  private volatile int maxDepth = Frontier.UNLIMITED_DEPTH;
+  /* Pages fetched here whose outcome Kafka has not acked yet (they hold their fetch slot). */
+  private final Set<String> unsettled = ConcurrentHashMap.newKeySet();
   private volatile boolean assignedOnce;
   private volatile boolean finished;
   private volatile boolean closing;
@@ -135,11 +148,29 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
     int depth;
     String parent;
     boolean done;
+    /* The page's out-links ("=" before a target that keeps the depth), once it was fetched; null before. */
+    List<String> links;
+    /* The depth the links were last routed at, while this node owns the page; MAX_VALUE: not yet. */
+    int linkedDepth = Integer.MAX_VALUE;
 
     Entry(int depth, String parent, boolean done) {
       this.depth = depth;
       this.parent = parent;
       this.done = done;
+    }
+
+    void addLinks(List<String> targets, int step) {
+      if (links == null) {
+        links = new ArrayList<>(targets.size());
+      }
+      for (String t : targets) {
+        links.add(step == 0 ? KEEP_DEPTH + t : t);
+      }
+    }
+
+    /* The changelog value of a page done: its depth and its links (a new owner routes them again from it). */
+    String doneRecord() {
+      return "d\t" + depth + (links == null || links.isEmpty() ? "" : "\t" + String.join("\n", links));
     }
   }
 
@@ -172,6 +203,7 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
   @Override
   public void attach(Frontier f, Runnable wakeUp, IntSupplier pending) {
     this.frontier = f;
+    this.maxDepth = f.maxDepth();
     this.wake = wakeUp;
     this.pendingCommits = pending;
     f.router(this);
@@ -196,6 +228,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
     }
     PartitionState ps = owned.get(p);
     if (ps != null && !ps.revoking && failure.get() == null) {
+      if (work.kind() == Frontier.WorkKind.FETCH) {
+        unsettled.remove(work.url().url()); // a page fetched again (a retry) is counted in flight
+      }
       return true;
     }
     if (counted) {
@@ -209,9 +244,17 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
 
   @Override
   public void finished(Frontier.Work work) {
+    if (work.kind() == Frontier.WorkKind.FETCH) {
+      unsettled.add(work.url().url()); // before the in-flight count drops: the two together bound the re-fetches
+    }
     if (work.kind() != Frontier.WorkKind.RESOLVE) {
       inFlight.decrementAndGet(partition(work.hostKey()));
     }
+  }
+
+  @Override
+  public int unsettled() {
+    return unsettled.size();
   }
 
   @Override
@@ -250,6 +293,51 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
     outbox.add(new Link(url, depth, parent));
   }
 
+  /* Note 4: the page's owner keeps its links, so a later drop of its depth routes them again. */
+  @Override
+  public void found(CrawlUrl from, List<String> targets, int step, String parent) {
+    PartitionState ps = owned.get(partition(from.url()));
+    int depth = from.depth();
+    if (ps != null) {
+      synchronized (ps) {
+        Entry e = ps.urls.get(from.url());
+        if (e != null) {
+          depth = Math.min(depth, e.depth); // lowered while it was being fetched
+          e.addLinks(targets, step);
+          e.linkedDepth = Math.min(e.linkedDepth, depth);
+        }
+      }
+    }
+    if (depth + step <= maxDepth) { // beyond the limit: kept with the page, never sent (a trap web drains)
+      for (String t : targets) {
+        route(t, depth + step, parent);
+      }
+    }
+  }
+
+  /* The page's links at its current depth, if it is lower than the one they were routed at; call holding ps. */
+  private List<Link> relink(String url, Entry e) {
+    if (e.links == null || e.depth >= e.linkedDepth) {
+      return List.of();
+    }
+    List<Link> out = new ArrayList<>();
+    for (String l : e.links) {
+      boolean keep = l.startsWith(KEEP_DEPTH);
+      int d = e.depth + (keep ? 0 : 1);
+      if (d <= maxDepth) {
+        out.add(new Link(keep ? l.substring(KEEP_DEPTH.length()) : l, d, url));
+      }
+    }
+    e.linkedDepth = e.depth;
+    return out;
+  }
+
+  private void sendLinks(List<Link> links) {
+    for (Link l : links) {
+      send(topics.urls(), partition(l.url()), l.url(), l.depth() + "\t" + (l.parent() == null ? "" : l.parent()));
+    }
+  }
+
   @Override
   public void completed(Collection<String> urls) {
     outboxPending.incrementAndGet();
@@ -286,10 +374,10 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
   /* Links first, flushed; only then the outcomes of the pages they came from (note 2). */
   private void sendBatch(List<Object> batch) {
     boolean anyDone = false;
+    List<String> settled = new ArrayList<>();
     for (Object o : batch) {
       if (o instanceof Link l) {
-        int p = partition(l.url());
-        send(topics.urls(), p, l.url(), l.depth() + "\t" + (l.parent() == null ? "" : l.parent()));
+        sendLinks(List.of(l));
       } else {
         anyDone = true;
       }
@@ -303,10 +391,10 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
         Set<String> hosts = new HashSet<>();
         for (String url : d.urls()) {
           String hostKey = UrlNormalizer.hostKey(url);
-          int p = partition(hostKey);
-          int depth = markDone(p, url, hostKey, d.time());
-          send(topics.state(), p, url, "d\t" + depth);
-          hosts.add(hostKey);
+          if (markDone(partition(hostKey), url, hostKey, d.time())) {
+            hosts.add(hostKey);
+          }
+          settled.add(url);
         }
         for (String h : hosts) {
           send(topics.state(), partition(h), HOST_PREFIX + h, "t\t" + d.time());
@@ -314,28 +402,37 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
       }
     }
     producer.flush();
+    if (unsettled.removeAll(settled)) {
+      wake.run(); // their slots are free
+    }
   }
 
-  private int markDone(int p, String url, String hostKey, long time) {
+  /*
+   * Records a page done (with its links) in the partition's changelog. A partition no longer
+   * owned gets nothing: its new owner fetches the page again (it was in flight at the loss).
+   */
+  private boolean markDone(int p, String url, String hostKey, long time) {
     PartitionState ps = owned.get(p);
     if (ps == null) {
-      return 0;
+      return false;
     }
+    List<Link> again;
     synchronized (ps) {
       Entry e = ps.urls.get(url);
       if (e == null) {
-        ps.urls.put(url, new Entry(0, null, true));
-        ps.hostLastFetch.put(hostKey, time);
-        return 0;
-      }
-      if (!e.done) {
+        e = new Entry(0, null, true);
+        ps.urls.put(url, e);
+      } else if (!e.done) {
         e.done = true;
         e.parent = null;
         ps.pending--;
       }
       ps.hostLastFetch.put(hostKey, time);
-      return e.depth;
+      again = relink(url, e); // lowered after its links were routed
+      sendLinks(again);
+      send(topics.state(), p, url, e.doneRecord()); // under the lock: the changelog's last record is the latest state
     }
+    return true;
   }
 
   private void send(String topic, int partition, String key, String value) {
@@ -404,21 +501,31 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
       return;
     }
     boolean lower;
+    boolean done;
     synchronized (ps) {
       Entry e = ps.urls.get(url);
-      if (e != null && (e.done || e.depth <= depth)) {
+      if (e != null && e.depth <= depth) {
         return;
       }
       lower = e != null;
+      done = lower && e.done;
       if (lower) {
+        // a shorter path: a page fetched (or being fetched) with its links passes the drop on to them
         e.depth = depth;
-        e.parent = parent;
+        if (!e.done) {
+          e.parent = parent;
+        }
+        sendLinks(relink(url, e));
       } else {
-        ps.urls.put(url, new Entry(depth, parent, false));
+        e = new Entry(depth, parent, false);
+        ps.urls.put(url, e);
         ps.pending++;
       }
+      send(topics.state(), p, url, done ? e.doneRecord() : "q\t" + depth + "\t" + (parent == null ? "" : parent));
     }
-    send(topics.state(), p, url, "q\t" + depth + "\t" + (parent == null ? "" : parent));
+    if (done) {
+      return;
+    }
     if (lower) {
       frontier.lower(url, depth, parent);
     } else {
@@ -544,6 +651,8 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
       List<CrawlUrl> queued = new ArrayList<>();
       synchronized (ps) {
         for (Map.Entry<String, Entry> e : ps.urls.entrySet()) {
+          // note 4: the previous owner may have died between a page's record and its links' ack
+          sendLinks(relink(e.getKey(), e.getValue()));
           if (!e.getValue().done) {
             ps.pending++;
             queued.add(new CrawlUrl(e.getKey(), e.getValue().depth, e.getValue().parent, 0,
@@ -569,7 +678,11 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
     }
     int depth = Integer.parseInt(f[1]);
     if (f[0].equals("d")) {
-      ps.urls.put(key, new Entry(depth, null, true));
+      Entry e = new Entry(depth, null, true);
+      if (f.length > 2 && !f[2].isEmpty()) {
+        e.links = new ArrayList<>(List.of(f[2].split("\n")));
+      }
+      ps.urls.put(key, e);
     } else {
       Entry e = ps.urls.get(key);
       if (e == null || !e.done) {
@@ -620,6 +733,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
       }
     }
     leaving.forEach(ps -> owned.remove(ps.partition));
+    // outcomes not acked by now are the next owner's to fetch again: they no longer hold a slot here
+    unsettled.removeIf(url -> leaving.stream().anyMatch(ps -> ps.partition == partition(UrlNormalizer.hostKey(url))));
+    wake.run();
     console.println("krill crawl: node " + node + " handed over partitions "
         + partitions.stream().map(TopicPartition::partition).sorted().toList() + "; owns " + new TreeSet<>(owned.keySet()));
   }
