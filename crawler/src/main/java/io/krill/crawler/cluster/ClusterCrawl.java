@@ -227,6 +227,24 @@ public final class ClusterCrawl {
     return describe(options, latest.values(), System.currentTimeMillis());
   }
 
+  /**
+   * Reads the pages each node of the crawl has fetched, from its status topic.
+   *
+   * @param options where and what
+   * @return node name to pages fetched, as last published (an empty map before the first status)
+   * @throws ClusterException UNREACHABLE
+   */
+  public static Map<String, Long> fetchedByNode(Options options) throws ClusterException {
+    Map<String, Long> fetched = new TreeMap<>();
+    for (ConsumerRecord<String, String> r : readAll(options, new Topics(options.crawlId()).status())) {
+      NodeStatus s = KafkaFrontier.parse(r.value());
+      if (s != null) {
+        fetched.put(s.node(), s.fetched());
+      }
+    }
+    return fetched;
+  }
+
   static String describe(Options options, Collection<NodeStatus> nodes, long now) {
     StringBuilder b = new StringBuilder();
     long alive = 0;
