@@ -272,7 +272,9 @@ public final class ClusterCrawl {
     b.append(String.format(Locale.ROOT, "%-32s %-9s %-18s %8s %9s %8s %7s %6s%n", "node", "state", "partitions", "queued",
         "in-flight", "fetched", "errors", "age"));
     for (NodeStatus s : nodes) {
-      b.append(String.format(Locale.ROOT, "%-32s %-9s %-18s %8d %9d %8d %7d %5ds%n", s.node(), s.state(), s.partitions(),
+      // a node that stopped publishing while crawling was killed or cut off: its partitions move on
+      String state = s.state().equals("crawling") && now - s.time() >= 5000 ? "silent" : s.state();
+      b.append(String.format(Locale.ROOT, "%-32s %-9s %-18s %8d %9d %8d %7d %5ds%n", s.node(), state, s.partitions(),
           s.queued(), s.inFlight(), s.fetched(), s.errors(), Math.max(0, (now - s.time()) / 1000)));
     }
     return b.toString();

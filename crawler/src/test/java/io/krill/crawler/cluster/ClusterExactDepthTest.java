@@ -129,11 +129,18 @@ class ClusterExactDepthTest {
         Thread.sleep(20);
       }
       assertThat(web.accessLog().total()).as("requests before the node left").isLessThan(truth.size());
+      // --status of a running crawl: every node, every partition owned, the counts
+      String running = ClusterCrawl.status(o, System.err);
+      assertThat(running).startsWith("crawl leave: 3 nodes crawling, partitions owned 6/6, queued ")
+          .containsPattern("in flight \\d+, fetched [1-9]\\d*, errors \\d+\\n").doesNotContain("(finished)");
+      assertThat(running.lines().filter(l -> l.contains(" crawling ")).count()).isEqualTo(3);
       leaver.stop(); // leaves the group: its partitions, with their pages' links, move to the others
       assertThat(nodes.get(0).get(120, TimeUnit.SECONDS).stoppedBy()).isEqualTo("stopped");
       for (Future<CrawlSummary> f : nodes.subList(1, 3)) {
         assertThat(f.get(240, TimeUnit.SECONDS).stoppedBy()).isEqualTo("done");
       }
+      String finished = ClusterCrawl.status(o, System.err);
+      assertThat(finished).startsWith("crawl leave: 0 nodes crawling").contains("(finished)").contains(" left ");
     } finally {
       pool.shutdownNow();
     }
