@@ -181,6 +181,7 @@ public final class Crawler {
     earlier = replay == null ? null : CrawlSummary.Totals.read(dir.resolve(JSONL)); // cut at the journal's position
     writer = new OutputWriter(warc, jsonl, new Journal(dir), frontier, config, this::signal);
     if (shared != null) {
+      shared.resolver(resolver);
       shared.attach(frontier, this::signal, writer::pending);
     }
     writer.reportTo(live.attach(frontier, resolver, replay == null ? 0 : LineOutput.countLines(dir.resolve(JSONL))));

@@ -23,6 +23,14 @@ public interface SharedFrontier {
   void attach(Frontier frontier, Runnable wake, IntSupplier pendingCommits);
 
   /**
+   * The crawl's DNS resolver (with its cache), for a shared frontier that keys hosts by address;
+   * called once before {@link #attach}.
+   *
+   * @param resolver the resolver the fetches use
+   */
+  default void resolver(io.krill.netio.dns.DnsResolver resolver) {}
+
+  /**
    * Decides whether {@code work}, just handed out by the frontier, may start on this node.
    *
    * @return true to start it; false if its host is no longer this node's (the implementation

@@ -6,6 +6,10 @@ import io.krill.crawler.SharedFrontier;
 import io.krill.crawler.frontier.CrawlUrl;
 import io.krill.crawler.frontier.Frontier;
 import io.krill.crawler.frontier.UrlNormalizer;
+import io.krill.fibers.Continuation;
+import io.krill.netio.dns.DnsResolver;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -70,6 +74,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
    *     its links' ack); the targets' owners drop what they know at that depth already.
    * (5) a fetched page holds its fetch slot until its outcome is acked (unsettled()): a node
    *     killed at any moment leaves at most --max-in-flight pages another node fetches again.
+   * (6) --partition-by ip: the finder resolves a link's host (the crawl's resolver and cache, once
+   *     per host on this node) and keys it by its lowest address; the owner remembers the
+   *     partition each host's URLs came from, and the dispatcher's checks read only that map.
    * Politeness across a hand-over: the changelog also holds "host -> last fetch" (written with
    * each outcome); a new owner defers a host's URLs until that time plus the delay, and a
    * leaving owner stops handing out p's URLs and waits (bounded) for its fetches of p to end
@@ -112,6 +119,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
   private volatile LongSupplier errors = () -> 0;
   private volatile long lag;
   private volatile int maxDepth = Frontier.UNLIMITED_DEPTH;
+  private volatile DnsResolver resolver;
+  /* --partition-by ip: each host key's partition, as this node resolved it or consumed its URLs (note 6). */
+  private final Map<String, Integer> hostPartitions = new ConcurrentHashMap<>();
   /* Pages fetched here whose outcome Kafka has not acked yet (they hold their fetch slot). */
   private final Set<String> unsettled = ConcurrentHashMap.newKeySet();
   private volatile boolean assignedOnce;
@@ -201,6 +211,11 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
   // ------------------------------------------------------------------ SharedFrontier
 
   @Override
+  public void resolver(DnsResolver r) {
+    this.resolver = r;
+  }
+
+  @Override
   public void attach(Frontier f, Runnable wakeUp, IntSupplier pending) {
     this.frontier = f;
     this.maxDepth = f.maxDepth();
@@ -222,7 +237,7 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
   @Override
   public boolean admit(Frontier.Work work) {
     int p = partition(work.hostKey());
-    boolean counted = work.kind() != Frontier.WorkKind.RESOLVE;
+    boolean counted = work.kind() != Frontier.WorkKind.RESOLVE && p >= 0;
     if (counted) {
       inFlight.incrementAndGet(p); // before the check: a hand-over waits for this count
     }
@@ -247,8 +262,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
     if (work.kind() == Frontier.WorkKind.FETCH) {
       unsettled.add(work.url().url()); // before the in-flight count drops: the two together bound the re-fetches
     }
-    if (work.kind() != Frontier.WorkKind.RESOLVE) {
-      inFlight.decrementAndGet(partition(work.hostKey()));
+    int p = partition(work.hostKey());
+    if (work.kind() != Frontier.WorkKind.RESOLVE && p >= 0) {
+      inFlight.decrementAndGet(p);
     }
   }
 
@@ -334,7 +350,7 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
 
   private void sendLinks(List<Link> links) {
     for (Link l : links) {
-      send(topics.urls(), partition(l.url()), l.url(), l.depth() + "\t" + (l.parent() == null ? "" : l.parent()));
+      send(topics.urls(), destination(l.url()), l.url(), l.depth() + "\t" + (l.parent() == null ? "" : l.parent()));
     }
   }
 
@@ -500,6 +516,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
     if (ps == null) {
       return;
     }
+    if (options.partitionBy() == PartitionBy.IP) {
+      hostPartitions.put(UrlNormalizer.hostKey(url), p); // where its owner holds it wins over a lookup here
+    }
     boolean lower;
     boolean done;
     synchronized (ps) {
@@ -646,6 +665,12 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
       open.removeIf(tp -> restorer.position(tp, Duration.ofSeconds(30)) >= ends.get(tp));
     }
     restorer.assign(List.of());
+    if (options.partitionBy() == PartitionBy.IP) { // the hosts of a partition taken over are its
+      for (PartitionState ps : fresh.values()) {
+        ps.urls.keySet().forEach(u -> hostPartitions.put(UrlNormalizer.hostKey(u), ps.partition));
+        ps.hostLastFetch.keySet().forEach(h -> hostPartitions.put(h, ps.partition));
+      }
+    }
     long pending = 0;
     for (PartitionState ps : fresh.values()) {
       List<CrawlUrl> queued = new ArrayList<>();
@@ -863,9 +888,47 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
 
   // ------------------------------------------------------------------ lifecycle
 
-  /** @return the partition of a host key or URL */
+  /**
+   * The partition of a host key or URL this node holds or fetches: for {@code ip}, the one its
+   * URLs were consumed from (never a DNS lookup: the dispatcher's strands call this).
+   *
+   * @return the partition, or -1 for a host of no partition seen here ({@code ip} only)
+   */
   int partition(String hostKeyOrUrl) {
-    return options.partitionBy().partition(hostKeyOrUrl, options.partitions());
+    if (options.partitionBy() != PartitionBy.IP) {
+      return options.partitionBy().partition(hostKeyOrUrl, options.partitions());
+    }
+    return hostPartitions.getOrDefault(UrlNormalizer.hostKey(hostKeyOrUrl), -1);
+  }
+
+  /* The partition to send a URL to: for ip, its host resolved (once per host on this node) by the crawl's resolver. */
+  private int destination(String url) {
+    if (options.partitionBy() != PartitionBy.IP) {
+      return options.partitionBy().partition(url, options.partitions());
+    }
+    String hostKey = UrlNormalizer.hostKey(url);
+    Integer known = hostPartitions.get(hostKey);
+    if (known != null) {
+      return known;
+    }
+    String host = java.net.URI.create(hostKey).getHost();
+    String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    String[] key = {bare}; // a host that does not resolve is keyed by its name: its owner records the DNS error
+    DnsResolver resolver = this.resolver;
+    try {
+      Continuation.runOnThread(() -> {
+        try {
+          key[0] = resolver == null ? bare : resolver.resolveAll(bare).stream().map(InetAddress::getHostAddress).min(String::compareTo).orElse(bare);
+        } catch (UnknownHostException e) {
+          // keyed by name
+        }
+      });
+    } catch (RuntimeException e) {
+      // keyed by name
+    }
+    int p = PartitionBy.partitionOfKey(key[0], options.partitions());
+    Integer first = hostPartitions.putIfAbsent(hostKey, p);
+    return first != null ? first : p;
   }
 
   /** Publishes the last status, leaves the group (its partitions go to the other nodes) and closes the clients. */
