@@ -217,14 +217,7 @@ public final class ClusterCrawl {
     } finally {
       admin.close(Duration.ofSeconds(1));
     }
-    Map<String, NodeStatus> latest = new TreeMap<>();
-    for (ConsumerRecord<String, String> r : readAll(options, topics.status())) {
-      NodeStatus s = KafkaFrontier.parse(r.value());
-      if (s != null) {
-        latest.put(s.node(), s);
-      }
-    }
-    return describe(options, latest.values(), System.currentTimeMillis());
+    return describe(options, statuses(options).values(), System.currentTimeMillis());
   }
 
   /**
@@ -236,13 +229,20 @@ public final class ClusterCrawl {
    */
   public static Map<String, Long> fetchedByNode(Options options) throws ClusterException {
     Map<String, Long> fetched = new TreeMap<>();
+    statuses(options).forEach((node, s) -> fetched.put(node, s.fetched()));
+    return fetched;
+  }
+
+  /* Each node's last status. */
+  static Map<String, NodeStatus> statuses(Options options) throws ClusterException {
+    Map<String, NodeStatus> latest = new TreeMap<>();
     for (ConsumerRecord<String, String> r : readAll(options, new Topics(options.crawlId()).status())) {
       NodeStatus s = KafkaFrontier.parse(r.value());
       if (s != null) {
-        fetched.put(s.node(), s.fetched());
+        latest.put(s.node(), s);
       }
     }
-    return fetched;
+    return latest;
   }
 
   static String describe(Options options, Collection<NodeStatus> nodes, long now) {
