@@ -77,6 +77,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
    * (6) --partition-by ip: the finder resolves a link's host (the crawl's resolver and cache, once
    *     per host on this node) and keys it by its lowest address; the owner remembers the
    *     partition each host's URLs came from, and the dispatcher's checks read only that map.
+   * (7) most links of a page were found before, by this node: a link sent already at the same or a
+   *     lower depth is not sent again (the last SENT_MEMORY URLs are remembered). The earlier record
+   *     precedes the later page's outcome in the outbox, so it is flushed first.
    * Politeness across a hand-over: the changelog also holds "host -> last fetch" (written with
    * each outcome); a new owner defers a host's URLs until that time plus the delay, and a
    * leaving owner stops handing out p's URLs and waits (bounded) for its fetches of p to end
@@ -87,6 +90,8 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
    */
   static final String HOST_PREFIX = "host ";
   private static final String KEEP_DEPTH = "=";
+  /** URLs a node remembers having sent (with the depth), so that a link found again is not sent again. */
+  static final int SENT_MEMORY = 100_000;
   private static final long STATUS_INTERVAL_MS = 500;
   private static final long STABLE_MS = 3000;
   private static final long LIVE_MS = 5000;
@@ -122,6 +127,13 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
   private volatile DnsResolver resolver;
   /* --partition-by ip: each host key's partition, as this node resolved it or consumed its URLs (note 6). */
   private final Map<String, Integer> hostPartitions = new ConcurrentHashMap<>();
+  /* Note 7: the last SENT_MEMORY URLs this node sent, with the lowest depth sent; guarded by itself. */
+  private final Map<String, Integer> sent = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+      return size() > SENT_MEMORY;
+    }
+  };
   /* Pages fetched here whose outcome Kafka has not acked yet (they hold their fetch slot). */
   private final Set<String> unsettled = ConcurrentHashMap.newKeySet();
   private volatile boolean assignedOnce;
@@ -350,6 +362,13 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, AutoClosea
 
   private void sendLinks(List<Link> links) {
     for (Link l : links) {
+      synchronized (sent) {
+        Integer before = sent.get(l.url());
+        if (before != null && before <= l.depth()) {
+          continue; // sent already at this depth or lower: its owner has it (a failed send stops the node)
+        }
+        sent.put(l.url(), l.depth());
+      }
       send(topics.urls(), destination(l.url()), l.url(), l.depth() + "\t" + (l.parent() == null ? "" : l.parent()));
     }
   }
