@@ -65,7 +65,7 @@ class CrawlDemoTest {
     String afterKill = r.err().substring(r.err().indexOf("with SIGKILL after "));
     assertThat(afterKill).contains("took partitions");
     java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-        "cluster: 3 nodes \\(1 killed part-way\\) fetched (\\d+) distinct URLs").matcher(r.out());
+        "cluster: 3 nodes \\(1 killed part-way\\) requested (\\d+) distinct URLs from the web").matcher(r.out());
     assertThat(m.find()).as(r.out()).isTrue();
     java.util.regex.Matcher truth = java.util.regex.Pattern.compile("ground truth \\(depth 8\\): (\\d+) URLs to fetch")
         .matcher(r.out());

@@ -155,8 +155,9 @@ final class ClusterDemo {
         + " fetching again what it had in flight");
   }
 
-  /* The whole crawl: distinct URLs fetched by all nodes (the killed one too), and fetches repeated. */
+  /* The whole crawl: distinct URLs requested from the web by all nodes (the killed one too), and requests repeated. */
   private void report(int nodes, boolean killed, Path dir) throws IOException {
+    Set<String> all = new HashSet<>();
     Set<String> distinct = new HashSet<>();
     long fetches = 0;
     try (Stream<Path> files = Files.walk(dir, 2)) {
@@ -164,17 +165,20 @@ final class ClusterDemo {
         for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
           JsonNode j = JSON.readTree(line);
           if (!"robots".equals(j.path("kind").asText())) {
-            distinct.add(j.path("url").asText());
-            fetches++;
+            all.add(j.path("url").asText());
+            if (!j.path("ip").isNull() && !j.path("ip").isMissingNode()) { // a request reached the web
+              distinct.add(j.path("url").asText());
+              fetches++;
+            }
           }
         }
       }
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    out.printf(Locale.ROOT, "cluster: %d nodes%s fetched %d distinct URLs in %d fetches (%d fetched twice after the kill);"
-        + " output in %s%s*%n", nodes, killed ? " (1 killed part-way)" : "", distinct.size(), fetches,
-        fetches - distinct.size(), dir, File.separator);
+    out.printf(Locale.ROOT, "cluster: %d nodes%s requested %d distinct URLs from the web in %d requests (%d repeated after"
+        + " the kill); %d URLs in all with DNS and robots.txt outcomes; output in %s%s*%n", nodes,
+        killed ? " (1 killed part-way)" : "", distinct.size(), fetches, fetches - distinct.size(), all.size(), dir, File.separator);
   }
 
   /**
