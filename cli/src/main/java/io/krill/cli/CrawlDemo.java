@@ -73,6 +73,11 @@ final class CrawlDemo implements DemoWeb {
   }
 
   @Override
+  public String dns() {
+    return web.dnsServer().getAddress().getHostAddress() + ":" + web.dnsServer().getPort();
+  }
+
+  @Override
   public int maxDepth() {
     return TestWeb.DEMO_MAX_DEPTH;
   }

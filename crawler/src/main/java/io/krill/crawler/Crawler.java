@@ -181,6 +181,7 @@ public final class Crawler {
     earlier = replay == null ? null : CrawlSummary.Totals.read(dir.resolve(JSONL)); // cut at the journal's position
     writer = new OutputWriter(warc, jsonl, new Journal(dir), frontier, config, this::signal);
     if (shared != null) {
+      shared.resolver(resolver);
       shared.attach(frontier, this::signal, writer::pending);
     }
     writer.reportTo(live.attach(frontier, resolver, replay == null ? 0 : LineOutput.countLines(dir.resolve(JSONL)),
@@ -377,7 +378,9 @@ public final class Crawler {
       if (stopReason == null) {
         addSeeds(live.takeSeeds());
       }
-      if (stopReason == null && !pageLimit && !live.paused()) {
+      // a shared frontier's unsettled pages hold their slot until their outcome is durable (see SharedFrontier)
+      boolean room = shared == null || stats.inFlight.get() + shared.unsettled() < config.maxInFlight;
+      if (stopReason == null && !pageLimit && !live.paused() && room) {
         Frontier.Work w = frontier.next(System.nanoTime());
         if (w != null && shared != null && !shared.admit(w)) {
           continue; // its host moved to another node

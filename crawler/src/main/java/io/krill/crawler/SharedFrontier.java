@@ -23,6 +23,14 @@ public interface SharedFrontier {
   void attach(Frontier frontier, Runnable wake, IntSupplier pendingCommits);
 
   /**
+   * The crawl's DNS resolver (with its cache), for a shared frontier that keys hosts by address;
+   * called once before {@link #attach}.
+   *
+   * @param resolver the resolver the fetches use
+   */
+  default void resolver(io.krill.netio.dns.DnsResolver resolver) {}
+
+  /**
    * Decides whether {@code work}, just handed out by the frontier, may start on this node.
    *
    * @return true to start it; false if its host is no longer this node's (the implementation
@@ -32,6 +40,15 @@ public interface SharedFrontier {
 
   /** Called when admitted work has ended and its output has been handed to the writer. */
   void finished(Frontier.Work work);
+
+  /**
+   * Fetches that have ended here but whose outcome is not durable in the shared frontier yet: the
+   * dispatcher counts them against {@code --max-in-flight} with the work in flight, so that a node
+   * that dies has at most that many pages whose fetch another node repeats.
+   *
+   * @return how many; the implementation wakes the dispatcher when the count drops
+   */
+  int unsettled();
 
   /** @return true once the whole crawl, on every node, has nothing left to do */
   boolean drained();

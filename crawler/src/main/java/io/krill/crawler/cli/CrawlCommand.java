@@ -259,8 +259,9 @@ public final class CrawlCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code --demo --nodes N}: the demo web, a broker and N nodes of one crawl in this process; one
-   * node leaves part-way and the others take its partitions over; then the ground truth.
+   * {@code --demo --nodes N}: the demo web and a broker in this process, N nodes of one crawl in
+   * child JVMs; one node is killed with SIGKILL part-way and the others take its partitions over;
+   * then the nodes' URLs beside the ground truth.
    */
   private int clusterDemo(int nodes) throws IOException {
     if (demoStarter == null || demoBroker == null) {
@@ -283,12 +284,7 @@ public final class CrawlCommand implements Callable<Integer> {
         ClusterDemo demo = new ClusterDemo(new ClusterCrawl.Options(List.of(broker.bootstrap()), "demo-" + stamp,
             io.krill.crawler.cluster.PartitionBy.HOST, ClusterSettings.DEFAULT_PARTITIONS, true,
             ClusterSettings.DEFAULT_CONNECT_TIMEOUT, ClusterSettings.DEFAULT_HANDOVER_TIMEOUT), stdout, stderr);
-        Map<String, String> fixed = new LinkedHashMap<>();
-        for (String flag : CLUSTER_FIXED_FLAGS) {
-          fixed.put(flag, format(setting(flag), settings));
-        }
-        int code = demo.run(nodes, fixed, nodeOut -> config(settings, false).resolver(web.newResolver()).out(nodeOut).build(),
-            out, (Duration) settings.get(setting("--delay")));
+        int code = demo.run(nodes, nodeArgs(demoImplied(web), web), out);
         stdout.println("  " + web.expectation(settings.get(CrawlSettings.MAX_DEPTH)));
         return code;
       }
@@ -296,6 +292,33 @@ public final class CrawlCommand implements Callable<Integer> {
       stderr.println("krill crawl --demo: " + e.getMessage());
       return 1;
     }
+  }
+
+  /*
+   * The arguments of a demo node in a child JVM: what --demo implies, the flags given here (but
+   * --demo, --nodes, --out and --progress), the web's DNS server and seeds.
+   */
+  private List<String> nodeArgs(Map<Setting<?>, String> implied, DemoWeb web) {
+    List<String> args = new ArrayList<>();
+    implied.forEach((s, v) -> {
+      if (!given(s.flag())) {
+        args.add(s.flag());
+        args.add(v);
+      }
+    });
+    List<String> given = originalArgs();
+    for (int i = 0; i < given.size(); i++) {
+      String a = given.get(i);
+      boolean withValue = List.of("--nodes", "--out", "--progress").contains(a);
+      if (withValue) {
+        i++;
+      } else if (!a.equals("--demo")) {
+        args.add(a);
+      }
+    }
+    args.addAll(List.of("--allow-private", "--progress", "off", "--dns", web.dns()));
+    args.addAll(web.seedUrls());
+    return args;
   }
 
   private static Setting<?> setting(String flag) {

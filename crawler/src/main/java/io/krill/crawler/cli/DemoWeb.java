@@ -46,6 +46,13 @@ public interface DemoWeb extends AutoCloseable {
   DnsResolver newResolver();
 
   /**
+   * The web's DNS server, for nodes in other processes ({@code --dns}).
+   *
+   * @return {@code address:port} on loopback
+   */
+  String dns();
+
+  /**
    * The depth the demo crawls to unless {@code --max-depth} is given.
    *
    * @return links from a seed

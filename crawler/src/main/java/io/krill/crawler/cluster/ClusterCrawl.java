@@ -217,14 +217,32 @@ public final class ClusterCrawl {
     } finally {
       admin.close(Duration.ofSeconds(1));
     }
+    return describe(options, statuses(options).values(), System.currentTimeMillis());
+  }
+
+  /**
+   * Reads the pages each node of the crawl has fetched, from its status topic.
+   *
+   * @param options where and what
+   * @return node name to pages fetched, as last published (an empty map before the first status)
+   * @throws ClusterException UNREACHABLE
+   */
+  public static Map<String, Long> fetchedByNode(Options options) throws ClusterException {
+    Map<String, Long> fetched = new TreeMap<>();
+    statuses(options).forEach((node, s) -> fetched.put(node, s.fetched()));
+    return fetched;
+  }
+
+  /* Each node's last status. */
+  static Map<String, NodeStatus> statuses(Options options) throws ClusterException {
     Map<String, NodeStatus> latest = new TreeMap<>();
-    for (ConsumerRecord<String, String> r : readAll(options, topics.status())) {
+    for (ConsumerRecord<String, String> r : readAll(options, new Topics(options.crawlId()).status())) {
       NodeStatus s = KafkaFrontier.parse(r.value());
       if (s != null) {
         latest.put(s.node(), s);
       }
     }
-    return describe(options, latest.values(), System.currentTimeMillis());
+    return latest;
   }
 
   static String describe(Options options, Collection<NodeStatus> nodes, long now) {
@@ -254,7 +272,9 @@ public final class ClusterCrawl {
     b.append(String.format(Locale.ROOT, "%-32s %-9s %-18s %8s %9s %8s %7s %6s%n", "node", "state", "partitions", "queued",
         "in-flight", "fetched", "errors", "age"));
     for (NodeStatus s : nodes) {
-      b.append(String.format(Locale.ROOT, "%-32s %-9s %-18s %8d %9d %8d %7d %5ds%n", s.node(), s.state(), s.partitions(),
+      // a node that stopped publishing while crawling was killed or cut off: its partitions move on
+      String state = s.state().equals("crawling") && now - s.time() >= 5000 ? "silent" : s.state();
+      b.append(String.format(Locale.ROOT, "%-32s %-9s %-18s %8d %9d %8d %7d %5ds%n", s.node(), state, s.partitions(),
           s.queued(), s.inFlight(), s.fetched(), s.errors(), Math.max(0, (now - s.time()) / 1000)));
     }
     return b.toString();

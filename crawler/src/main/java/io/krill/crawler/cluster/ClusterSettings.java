@@ -48,7 +48,7 @@ public final class ClusterSettings {
       .doc("Print the whole crawl's status (nodes, partitions, queued, fetched, errors) and exit").build();
   /** Nodes of the demo. */
   public static final Setting<Integer> NODES = Setting.ofInt("crawl.nodes").defaultValue(DEFAULT_DEMO_NODES)
-      .range(1, 16).doc("With --demo: crawl with this many nodes over an in-process broker, killing one part-way").build();
+      .range(1, 16).doc("With --demo: crawl with this many nodes (child JVMs) over an in-process broker, killing one with SIGKILL part-way").build();
 
   /** Every cluster setting. */
   public static final ConfigSchema SCHEMA = ConfigSchema.builder()

@@ -7,7 +7,11 @@ import io.krill.crawler.SharedFrontier;
 import io.krill.crawler.frontier.CrawlUrl;
 import io.krill.crawler.frontier.Frontier;
 import io.krill.crawler.frontier.UrlNormalizer;
+import io.krill.fibers.Continuation;
+import io.krill.netio.dns.DnsResolver;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,6 +66,21 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
    * (3) a new owner rebuilds p from the changelog (last record per URL wins: compaction keeps
    *     it) and consumes p from the committed offset; queued URLs are fetched again only if
    *     the dead owner had them in flight (their "done" never made it).
+   * (4) exact depth: the owner of a page keeps its out-links (in memory and in the page's "d"
+   *     changelog record), routes only those within --max-depth, and when the page's depth drops
+   *     later (a shorter path found by any node) routes them again at the lower depth; the owner of
+   *     each target deduplicates, lowers, and passes the drop on in turn. Depths only drop, so it
+   *     ends; links beyond the limit never travel, so a trap web drains. A new owner routes the
+   *     links of its done pages once more (the old owner may have died between a page's record and
+   *     its links' ack); the targets' owners drop what they know at that depth already.
+   * (5) a fetched page holds its fetch slot until its outcome is acked (unsettled()): a node
+   *     killed at any moment leaves at most --max-in-flight pages another node fetches again.
+   * (6) --partition-by ip: the finder resolves a link's host (the crawl's resolver and cache, once
+   *     per host on this node) and keys it by its lowest address; the owner remembers the
+   *     partition each host's URLs came from, and the dispatcher's checks read only that map.
+   * (7) most links of a page were found before, by this node: a link sent already at the same or a
+   *     lower depth is not sent again (the last SENT_MEMORY URLs are remembered). The earlier record
+   *     precedes the later page's outcome in the outbox, so it is flushed first.
    * Politeness across a hand-over: the changelog also holds "host -> last fetch" (written with
    * each outcome); a new owner defers a host's URLs until that time plus the delay, and a
    * leaving owner stops handing out p's URLs and waits (bounded) for its fetches of p to end
@@ -71,6 +90,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
    * unconsumed) for STABLE_MS, or when another node has ended so and it is idle itself.
    */
   static final String HOST_PREFIX = "host ";
+  private static final String KEEP_DEPTH = "=";
+  /** URLs a node remembers having sent (with the depth), so that a link found again is not sent again. */
+  static final int SENT_MEMORY = 100_000;
   private static final long STATUS_INTERVAL_MS = 500;
   private static final long STABLE_MS = 3000;
   private static final long LIVE_MS = 5000;
@@ -103,6 +125,19 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
   private volatile LongSupplier fetched = () -> 0;
   private volatile LongSupplier errors = () -> 0;
   private volatile long lag;
+  private volatile int maxDepth = Frontier.UNLIMITED_DEPTH;
+  private volatile DnsResolver resolver;
+  /* --partition-by ip: each host key's partition, as this node resolved it or consumed its URLs (note 6). */
+  private final Map<String, Integer> hostPartitions = new ConcurrentHashMap<>();
+  /* Note 7: the last SENT_MEMORY URLs this node sent, with the lowest depth sent; guarded by itself. */
+  private final Map<String, Integer> sent = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+      return size() > SENT_MEMORY;
+    }
+  };
+  /* Pages fetched here whose outcome Kafka has not acked yet (they hold their fetch slot). */
+  private final Set<String> unsettled = ConcurrentHashMap.newKeySet();
   private volatile boolean assignedOnce;
   private volatile boolean finished;
   private volatile boolean closing;
@@ -137,11 +172,29 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
     int depth;
     String parent;
     boolean done;
+    /* The page's out-links ("=" before a target that keeps the depth), once it was fetched; null before. */
+    List<String> links;
+    /* The depth the links were last routed at, while this node owns the page; MAX_VALUE: not yet. */
+    int linkedDepth = Integer.MAX_VALUE;
 
     Entry(int depth, String parent, boolean done) {
       this.depth = depth;
       this.parent = parent;
       this.done = done;
+    }
+
+    void addLinks(List<String> targets, int step) {
+      if (links == null) {
+        links = new ArrayList<>(targets.size());
+      }
+      for (String t : targets) {
+        links.add(step == 0 ? KEEP_DEPTH + t : t);
+      }
+    }
+
+    /* The changelog value of a page done: its depth and its links (a new owner routes them again from it). */
+    String doneRecord() {
+      return "d\t" + depth + (links == null || links.isEmpty() ? "" : "\t" + String.join("\n", links));
     }
   }
 
@@ -173,8 +226,14 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
   // ------------------------------------------------------------------ SharedFrontier
 
   @Override
+  public void resolver(DnsResolver r) {
+    this.resolver = r;
+  }
+
+  @Override
   public void attach(Frontier f, Runnable wakeUp, IntSupplier pending) {
     this.frontier = f;
+    this.maxDepth = f.maxDepth();
     this.wake = wakeUp;
     this.pendingCommits = pending;
     f.router(this);
@@ -193,12 +252,15 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
   @Override
   public boolean admit(Frontier.Work work) {
     int p = partition(work.hostKey());
-    boolean counted = work.kind() != Frontier.WorkKind.RESOLVE;
+    boolean counted = work.kind() != Frontier.WorkKind.RESOLVE && p >= 0;
     if (counted) {
       inFlight.incrementAndGet(p); // before the check: a hand-over waits for this count
     }
     PartitionState ps = owned.get(p);
     if (ps != null && !ps.revoking && failure.get() == null) {
+      if (work.kind() == Frontier.WorkKind.FETCH) {
+        unsettled.remove(work.url().url()); // a page fetched again (a retry) is counted in flight
+      }
       return true;
     }
     if (counted) {
@@ -212,9 +274,18 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
 
   @Override
   public void finished(Frontier.Work work) {
-    if (work.kind() != Frontier.WorkKind.RESOLVE) {
-      inFlight.decrementAndGet(partition(work.hostKey()));
+    if (work.kind() == Frontier.WorkKind.FETCH) {
+      unsettled.add(work.url().url()); // before the in-flight count drops: the two together bound the re-fetches
     }
+    int p = partition(work.hostKey());
+    if (work.kind() != Frontier.WorkKind.RESOLVE && p >= 0) {
+      inFlight.decrementAndGet(p);
+    }
+  }
+
+  @Override
+  public int unsettled() {
+    return unsettled.size();
   }
 
   @Override
@@ -265,6 +336,58 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
     outbox.add(new Link(url, depth, parent));
   }
 
+  /* Note 4: the page's owner keeps its links, so a later drop of its depth routes them again. */
+  @Override
+  public void found(CrawlUrl from, List<String> targets, int step, String parent) {
+    PartitionState ps = owned.get(partition(from.url()));
+    int depth = from.depth();
+    if (ps != null) {
+      synchronized (ps) {
+        Entry e = ps.urls.get(from.url());
+        if (e != null) {
+          depth = Math.min(depth, e.depth); // lowered while it was being fetched
+          e.addLinks(targets, step);
+          e.linkedDepth = Math.min(e.linkedDepth, depth);
+        }
+      }
+    }
+    if (depth + step <= maxDepth) { // beyond the limit: kept with the page, never sent (a trap web drains)
+      for (String t : targets) {
+        route(t, depth + step, parent);
+      }
+    }
+  }
+
+  /* The page's links at its current depth, if it is lower than the one they were routed at; call holding ps. */
+  private List<Link> relink(String url, Entry e) {
+    if (e.links == null || e.depth >= e.linkedDepth) {
+      return List.of();
+    }
+    List<Link> out = new ArrayList<>();
+    for (String l : e.links) {
+      boolean keep = l.startsWith(KEEP_DEPTH);
+      int d = e.depth + (keep ? 0 : 1);
+      if (d <= maxDepth) {
+        out.add(new Link(keep ? l.substring(KEEP_DEPTH.length()) : l, d, url));
+      }
+    }
+    e.linkedDepth = e.depth;
+    return out;
+  }
+
+  private void sendLinks(List<Link> links) {
+    for (Link l : links) {
+      synchronized (sent) {
+        Integer before = sent.get(l.url());
+        if (before != null && before <= l.depth()) {
+          continue; // sent already at this depth or lower: its owner has it (a failed send stops the node)
+        }
+        sent.put(l.url(), l.depth());
+      }
+      send(topics.urls(), destination(l.url()), l.url(), l.depth() + "\t" + (l.parent() == null ? "" : l.parent()));
+    }
+  }
+
   @Override
   public void completed(Collection<String> urls) {
     outboxPending.incrementAndGet();
@@ -301,10 +424,10 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
   /* Links first, flushed; only then the outcomes of the pages they came from (note 2). */
   private void sendBatch(List<Object> batch) {
     boolean anyDone = false;
+    List<String> settled = new ArrayList<>();
     for (Object o : batch) {
       if (o instanceof Link l) {
-        int p = partition(l.url());
-        send(topics.urls(), p, l.url(), l.depth() + "\t" + (l.parent() == null ? "" : l.parent()));
+        sendLinks(List.of(l));
       } else {
         anyDone = true;
       }
@@ -318,10 +441,10 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
         Set<String> hosts = new HashSet<>();
         for (String url : d.urls()) {
           String hostKey = UrlNormalizer.hostKey(url);
-          int p = partition(hostKey);
-          int depth = markDone(p, url, hostKey, d.time());
-          send(topics.state(), p, url, "d\t" + depth);
-          hosts.add(hostKey);
+          if (markDone(partition(hostKey), url, hostKey, d.time())) {
+            hosts.add(hostKey);
+          }
+          settled.add(url);
         }
         for (String h : hosts) {
           send(topics.state(), partition(h), HOST_PREFIX + h, "t\t" + d.time());
@@ -329,28 +452,37 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
       }
     }
     producer.flush();
+    if (unsettled.removeAll(settled)) {
+      wake.run(); // their slots are free
+    }
   }
 
-  private int markDone(int p, String url, String hostKey, long time) {
+  /*
+   * Records a page done (with its links) in the partition's changelog. A partition no longer
+   * owned gets nothing: its new owner fetches the page again (it was in flight at the loss).
+   */
+  private boolean markDone(int p, String url, String hostKey, long time) {
     PartitionState ps = owned.get(p);
     if (ps == null) {
-      return 0;
+      return false;
     }
+    List<Link> again;
     synchronized (ps) {
       Entry e = ps.urls.get(url);
       if (e == null) {
-        ps.urls.put(url, new Entry(0, null, true));
-        ps.hostLastFetch.put(hostKey, time);
-        return 0;
-      }
-      if (!e.done) {
+        e = new Entry(0, null, true);
+        ps.urls.put(url, e);
+      } else if (!e.done) {
         e.done = true;
         e.parent = null;
         ps.pending--;
       }
       ps.hostLastFetch.put(hostKey, time);
-      return e.depth;
+      again = relink(url, e); // lowered after its links were routed
+      sendLinks(again);
+      send(topics.state(), p, url, e.doneRecord()); // under the lock: the changelog's last record is the latest state
     }
+    return true;
   }
 
   private void send(String topic, int partition, String key, String value) {
@@ -418,22 +550,35 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
     if (ps == null) {
       return;
     }
+    if (options.partitionBy() == PartitionBy.IP) {
+      hostPartitions.put(UrlNormalizer.hostKey(url), p); // where its owner holds it wins over a lookup here
+    }
     boolean lower;
+    boolean done;
     synchronized (ps) {
       Entry e = ps.urls.get(url);
-      if (e != null && (e.done || e.depth <= depth)) {
+      if (e != null && e.depth <= depth) {
         return;
       }
       lower = e != null;
+      done = lower && e.done;
       if (lower) {
+        // a shorter path: a page fetched (or being fetched) with its links passes the drop on to them
         e.depth = depth;
-        e.parent = parent;
+        if (!e.done) {
+          e.parent = parent;
+        }
+        sendLinks(relink(url, e));
       } else {
-        ps.urls.put(url, new Entry(depth, parent, false));
+        e = new Entry(depth, parent, false);
+        ps.urls.put(url, e);
         ps.pending++;
       }
+      send(topics.state(), p, url, done ? e.doneRecord() : "q\t" + depth + "\t" + (parent == null ? "" : parent));
     }
-    send(topics.state(), p, url, "q\t" + depth + "\t" + (parent == null ? "" : parent));
+    if (done) {
+      return;
+    }
     if (lower) {
       frontier.lower(url, depth, parent);
     } else {
@@ -554,11 +699,19 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
       open.removeIf(tp -> restorer.position(tp, Duration.ofSeconds(30)) >= ends.get(tp));
     }
     restorer.assign(List.of());
+    if (options.partitionBy() == PartitionBy.IP) { // the hosts of a partition taken over are its
+      for (PartitionState ps : fresh.values()) {
+        ps.urls.keySet().forEach(u -> hostPartitions.put(UrlNormalizer.hostKey(u), ps.partition));
+        ps.hostLastFetch.keySet().forEach(h -> hostPartitions.put(h, ps.partition));
+      }
+    }
     long pending = 0;
     for (PartitionState ps : fresh.values()) {
       List<CrawlUrl> queued = new ArrayList<>();
       synchronized (ps) {
         for (Map.Entry<String, Entry> e : ps.urls.entrySet()) {
+          // note 4: the previous owner may have died between a page's record and its links' ack
+          sendLinks(relink(e.getKey(), e.getValue()));
           if (!e.getValue().done) {
             ps.pending++;
             queued.add(new CrawlUrl(e.getKey(), e.getValue().depth, e.getValue().parent, 0,
@@ -584,7 +737,11 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
     }
     int depth = Integer.parseInt(f[1]);
     if (f[0].equals("d")) {
-      ps.urls.put(key, new Entry(depth, null, true));
+      Entry e = new Entry(depth, null, true);
+      if (f.length > 2 && !f[2].isEmpty()) {
+        e.links = new ArrayList<>(List.of(f[2].split("\n")));
+      }
+      ps.urls.put(key, e);
     } else {
       Entry e = ps.urls.get(key);
       if (e == null || !e.done) {
@@ -635,6 +792,9 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
       }
     }
     leaving.forEach(ps -> owned.remove(ps.partition));
+    // outcomes not acked by now are the next owner's to fetch again: they no longer hold a slot here
+    unsettled.removeIf(url -> leaving.stream().anyMatch(ps -> ps.partition == partition(UrlNormalizer.hostKey(url))));
+    wake.run();
     console.println("krill crawl: node " + node + " handed over partitions "
         + partitions.stream().map(TopicPartition::partition).sorted().toList() + "; owns " + new TreeSet<>(owned.keySet()));
   }
@@ -763,9 +923,47 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
 
   // ------------------------------------------------------------------ lifecycle
 
-  /** @return the partition of a host key or URL */
+  /**
+   * The partition of a host key or URL this node holds or fetches: for {@code ip}, the one its
+   * URLs were consumed from (never a DNS lookup: the dispatcher's strands call this).
+   *
+   * @return the partition, or -1 for a host of no partition seen here ({@code ip} only)
+   */
   int partition(String hostKeyOrUrl) {
-    return options.partitionBy().partition(hostKeyOrUrl, options.partitions());
+    if (options.partitionBy() != PartitionBy.IP) {
+      return options.partitionBy().partition(hostKeyOrUrl, options.partitions());
+    }
+    return hostPartitions.getOrDefault(UrlNormalizer.hostKey(hostKeyOrUrl), -1);
+  }
+
+  /* The partition to send a URL to: for ip, its host resolved (once per host on this node) by the crawl's resolver. */
+  private int destination(String url) {
+    if (options.partitionBy() != PartitionBy.IP) {
+      return options.partitionBy().partition(url, options.partitions());
+    }
+    String hostKey = UrlNormalizer.hostKey(url);
+    Integer known = hostPartitions.get(hostKey);
+    if (known != null) {
+      return known;
+    }
+    String host = java.net.URI.create(hostKey).getHost();
+    String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    String[] key = {bare}; // a host that does not resolve is keyed by its name: its owner records the DNS error
+    DnsResolver resolver = this.resolver;
+    try {
+      Continuation.runOnThread(() -> {
+        try {
+          key[0] = resolver == null ? bare : resolver.resolveAll(bare).stream().map(InetAddress::getHostAddress).min(String::compareTo).orElse(bare);
+        } catch (UnknownHostException e) {
+          // keyed by name
+        }
+      });
+    } catch (RuntimeException e) {
+      // keyed by name
+    }
+    int p = PartitionBy.partitionOfKey(key[0], options.partitions());
+    Integer first = hostPartitions.putIfAbsent(hostKey, p);
+    return first != null ? first : p;
   }
 
   /** Publishes the last status, leaves the group (its partitions go to the other nodes) and closes the clients. */

@@ -285,13 +285,8 @@ public final class Frontier {
    * @return what changed
    */
   public synchronized Found found(CrawlUrl from, List<String> targets, int step, String parent) {
-    if (router != null) { // one partition of a crawl across machines: each target within the limit goes to its partition's owner
-      int d = from.depth() + step;
-      if (d <= maxDepth) {
-        for (String t : targets) {
-          router.route(t, d, parent);
-        }
-      }
+    if (router != null) { // one partition of a crawl across machines: the page's owner keeps its links and routes them
+      router.found(from, targets, step, parent);
       return new Found(List.of(), List.of(), List.of(), null, 0);
     }
     List<CrawlUrl> q = new ArrayList<>();
@@ -582,8 +577,25 @@ public final class Frontier {
     /** A URL offered to this frontier: route it to its partition's owner instead of queueing it here. */
     void route(String url, int depth, String parent);
 
+    /**
+     * The links of a page fetched here (or its redirect target): the router keeps them with the
+     * page, routes those within {@link #maxDepth()} to their partitions' owners, and routes them
+     * again whenever the page's depth drops later (which is what makes a cluster's depths exact).
+     *
+     * @param from the page, as handed out
+     * @param targets normalized URLs in scope (the depth limit aside)
+     * @param step 1 for links, 0 for targets that keep the page's depth
+     * @param parent the URL the targets were found on
+     */
+    void found(CrawlUrl from, List<String> targets, int step, String parent);
+
     /** URLs whose outcome is now in the journal. */
     void completed(java.util.Collection<String> urls);
+  }
+
+  /** @return the depth limit: links found beyond it are remembered, not queued */
+  public int maxDepth() {
+    return maxDepth;
   }
 
   /**

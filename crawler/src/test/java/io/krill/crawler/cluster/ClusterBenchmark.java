@@ -28,26 +28,62 @@ import org.apache.kafka.clients.admin.ReplicaInfo;
  * {@code scale} (3 nodes vs 1, each --max-in-flight 50, 300 hosts with 200 ms latency), {@code
  * cost} (one Kafka node vs one plain node, and bytes in Kafka per page) and {@code kill} (runs
  * that kill a random node at a random moment: pages lost, extra fetches, host overlaps).
- * Usage: {@code ClusterBenchmark scale|cost|kill [rounds]}; runs alternate A B B A.
+ * Usage: {@code ClusterBenchmark scale|cost|kill|all [rounds] [results-file]}; runs alternate A B
+ * B A (kill: {@code rounds} runs, 5 with {@code all}). Every result line is printed and appended to
+ * the results file with the machine's load before and after; {@code bin/cluster-benchmark} builds
+ * and runs it in one command.
  */
 public final class ClusterBenchmark {
   private static final int MAX_IN_FLIGHT = 50;
+  private static java.io.PrintWriter results;
 
   private ClusterBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     String what = args.length > 0 ? args[0] : "scale";
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+    Path file = args.length > 2 ? Path.of(args[2]) : null;
     Path tmp = Files.createTempDirectory("krill-cluster-bench");
+    if (file != null) {
+      results = new java.io.PrintWriter(Files.newBufferedWriter(file, java.nio.charset.StandardCharsets.UTF_8,
+          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND), true);
+    }
+    report(String.format(Locale.ROOT, "# ClusterBenchmark %s %d, %s, Java %s, %d CPUs, load average %s", what, rounds,
+        java.time.Instant.now(), System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), load()));
     try (KafkaBroker broker = KafkaBroker.start(tmp.resolve("broker"), 0)) {
       switch (what) {
         case "scale" -> scale(broker, tmp, rounds);
         case "cost" -> cost(broker, tmp, rounds);
         case "kill" -> kill(tmp, rounds);
-        default -> throw new IllegalArgumentException("what: " + what + " (expected: scale, cost or kill)");
+        case "all" -> {
+          scale(broker, tmp, rounds);
+          cost(broker, tmp, rounds);
+          kill(tmp, 5);
+        }
+        default -> throw new IllegalArgumentException("what: " + what + " (expected: scale, cost, kill or all)");
       }
     }
+    report("# done, load average " + load());
+    if (results != null) {
+      results.close();
+    }
     System.exit(0);
+  }
+
+  /* A result line: on the console and in the results file. */
+  private static void report(String line) {
+    System.out.println(line);
+    if (results != null) {
+      results.println(line);
+    }
+  }
+
+  private static String load() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim();
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
   }
 
   private static TestWeb bigWeb() throws Exception {
@@ -100,8 +136,8 @@ public final class ClusterBenchmark {
           long t0 = System.nanoTime();
           long pages = nodes(broker, web, tmp.resolve("s" + run), "scale" + run, n);
           double wall = (System.nanoTime() - t0) / 1e9;
-          System.out.printf(Locale.ROOT, "scale nodes=%d pages=%d requests=%d steady=%.1f pages/s wall=%.1fs%n", n, pages,
-              web.accessLog().total(), steadyRate(web), wall);
+          report(String.format(Locale.ROOT, "scale nodes=%d pages=%d requests=%d steady=%.1f pages/s wall=%.1fs load=%s", n,
+              pages, web.accessLog().total(), steadyRate(web), wall, load()));
           run++;
         }
       }
@@ -119,13 +155,21 @@ public final class ClusterBenchmark {
           } else {
             pages = Crawler.create(config(web, tmp.resolve("c" + run)).build()).run().pages();
           }
-          String bytes = kafka ? String.format(Locale.ROOT, " kafka-bytes/page=%.0f", topicBytes(broker, "cost" + run) / (double) pages) : "";
-          System.out.printf(Locale.ROOT, "cost %s pages=%d steady=%.1f pages/s%s%n", kafka ? "kafka-node" : "plain-node", pages,
-              steadyRate(web), bytes);
+          String bytes = kafka ? String.format(Locale.ROOT, " sent-bytes/page=%.0f disk-bytes/page=%.0f",
+              sentBytes(broker, "cost" + run) / (double) pages, topicBytes(broker, "cost" + run) / (double) pages) : "";
+          report(String.format(Locale.ROOT, "cost %s pages=%d steady=%.1f pages/s%s load=%s", kafka ? "kafka-node" : "plain-node",
+              pages, steadyRate(web), bytes, load()));
           run++;
         }
       }
     }
+  }
+
+  /* Keys and values the nodes sent to Kafka, as their last statuses say. */
+  private static long sentBytes(KafkaBroker broker, String crawlId) throws Exception {
+    ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), crawlId, PartitionBy.HOST, 12, true,
+        Duration.ofSeconds(30), Duration.ofSeconds(30));
+    return ClusterCrawl.statuses(o).values().stream().mapToLong(NodeStatus::bytesSent).sum();
   }
 
   /* The crawl's topics on disk (record batches with their headers), all partitions. */
@@ -179,8 +223,9 @@ public final class ClusterBenchmark {
         }
         long overlaps = web.accessLog().maxInFlightByHost().values().stream().filter(n -> n > 1).count();
         long shortGaps = web.accessLog().minGapByHost().values().stream().filter(g -> g.compareTo(delay) < 0).count();
-        System.out.printf(Locale.ROOT, "kill run=%d victim=%d at=%.0f%% pages=%d lost=%d extra-fetches=%d host-overlaps=%d"
-            + " hosts-under-delay=%d%n", run, victim, at * 100, single.size(), lost, extra, overlaps, shortGaps);
+        report(String.format(Locale.ROOT, "kill run=%d victim=%d at=%.0f%% pages=%d lost=%d extra-fetches=%d (cap 8)"
+            + " host-overlaps=%d hosts-under-delay=%d load=%s", run, victim, at * 100, single.size(), lost, extra, overlaps,
+            shortGaps, load()));
       }
     }
   }

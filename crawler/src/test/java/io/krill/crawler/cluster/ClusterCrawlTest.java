@@ -97,6 +97,41 @@ class ClusterCrawlTest {
   }
 
   @Test
+  void partitionByIp_hostsSharingAnAddressGoToOneNode_perIpPolitenessHoldsAcrossNodes() throws Exception {
+    try (TestWeb web = TestWeb.start(io.krill.testweb.TestWebConfig.builder().hosts(12).ips(3).pagesPerHost(6)
+        .latency(Duration.ofMillis(30)).crawlDelay(Duration.ZERO).calendarHosts(0).sessionIdHosts(0).deepPathHosts(0)
+        .gzipBombHosts(0).redirectLoopHosts(0).slowDripRate(0).dnsTimeoutHosts(0).throttleRate(0).build())) {
+      CrawlSummary single = Crawler.create(ClusterWeb.config(web, tmp.resolve("single")).perIp(1).build()).run();
+      assertThat(single.stoppedBy()).isEqualTo("done");
+      Set<String> expected = ClusterWeb.requested(web);
+      web.accessLog().clear();
+      ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), "byip", PartitionBy.IP, 6, true,
+          Duration.ofSeconds(10), Duration.ofSeconds(30));
+      ExecutorService pool = Executors.newFixedThreadPool(3);
+      try {
+        List<Future<CrawlSummary>> nodes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+          Path out = tmp.resolve("ip" + i);
+          nodes.add(pool.submit(() -> {
+            ClusterCrawl node = ClusterCrawl.join(o, ClusterWeb.fixed(web.seedUrls()), System.err);
+            return node.run(ClusterWeb.config(web, node.outputDir(out)).perIp(1).build(), ClusterWeb.DELAY);
+          }));
+        }
+        for (Future<CrawlSummary> f : nodes) {
+          assertThat(f.get(240, java.util.concurrent.TimeUnit.SECONDS).stoppedBy()).isEqualTo("done");
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      assertThat(ClusterWeb.requested(web)).isEqualTo(expected);
+      assertThat(ClusterWeb.repeated(web)).isEmpty();
+      // --per-ip 1 is one node's gate: it holds across the cluster only because each address has one owner
+      assertThat(web.accessLog().maxInFlightByAddress()).hasSize(3)
+          .allSatisfy((ip, n) -> assertThat(n).as(ip.toString()).isEqualTo(1));
+    }
+  }
+
+  @Test
   void command_statusAfterACrawl_showsTheWholeCrawl() throws Exception {
     try (TestWeb web = ClusterWeb.start(2, 4, Duration.ofMillis(1))) {
       ClusterCrawl.Options o = options("st", 2);
