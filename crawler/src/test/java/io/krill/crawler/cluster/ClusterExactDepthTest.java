@@ -130,7 +130,13 @@ class ClusterExactDepthTest {
       }
       assertThat(web.accessLog().total()).as("requests before the node left").isLessThan(truth.size());
       // --status of a running crawl: every node, every partition owned, the counts
+      // (a rebalance may still be settling when the first requests arrive: wait for it, bounded)
       String running = ClusterCrawl.status(o, System.err);
+      for (long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+          !running.contains("partitions owned 6/6") && System.nanoTime() < settle; ) {
+        Thread.sleep(200);
+        running = ClusterCrawl.status(o, System.err);
+      }
       assertThat(running).startsWith("crawl leave: 3 nodes crawling, partitions owned 6/6, queued ")
           .containsPattern("in flight \\d+, fetched [1-9]\\d*, errors \\d+\\n").doesNotContain("(finished)");
       assertThat(running.lines().filter(l -> l.contains(" crawling ")).count()).isEqualTo(3);
