@@ -62,6 +62,81 @@ class FrameStoreTest {
     assertThat(out[0]).isEqualTo(7 * 3 + 7 + 40);
   }
 
+  static Object raw(int n) throws Suspendable {
+    Continuation.suspend();
+    return "r" + n;
+  }
+
+  static int prim(long n) throws Suspendable {
+    Continuation.suspend();
+    return (int) n * 2;
+  }
+
+  /** A pure forwarder: loads its argument, calls, casts the result. */
+  static String forwardCast(int n) throws Suspendable {
+    return (String) raw(n);
+  }
+
+  /** A pure forwarder: widens its argument, returns a primitive. */
+  static int forwardPrim(int n) throws Suspendable {
+    return prim(n);
+  }
+
+  /** Passes a constant: not a pure forwarder, keeps its frame. */
+  static int withConstant() throws Suspendable {
+    return prim(4L);
+  }
+
+  static void suspendTwice() throws Suspendable {
+    Continuation.suspend();
+    Continuation.suspend();
+  }
+
+  private static boolean savedFrameOf(Continuation c, String method) {
+    return c.frameIds().stream().anyMatch(id -> id.contains("." + method + "("));
+  }
+
+  @Test
+  void suspend_throughPureForwarders_savesNoFrameForThem_resumesThroughThem() {
+    String[] text = new String[1];
+    int[] out = new int[2];
+    Continuation c = new Continuation(() -> {
+      text[0] = forwardCast(3);
+      out[0] = forwardPrim(5);
+      out[1] = withConstant();
+    });
+
+    c.run();
+    assertThat(savedFrameOf(c, "raw")).isTrue();
+    assertThat(savedFrameOf(c, "forwardCast")).as("a forwarder saves no frame").isFalse();
+    int withForwarder = c.frameIds().size();
+    c.run();
+    assertThat(text[0]).isEqualTo("r3");
+    assertThat(savedFrameOf(c, "prim")).isTrue();
+    assertThat(savedFrameOf(c, "forwardPrim")).isFalse();
+    assertThat(c.frameIds()).hasSize(withForwarder);
+    c.run();
+    assertThat(out[0]).isEqualTo(10);
+    assertThat(savedFrameOf(c, "withConstant")).as("a method passing a constant keeps its frame").isTrue();
+    assertThat(c.frameIds()).hasSize(withForwarder + 1);
+    c.run();
+    assertThat(c.isDone()).isTrue();
+    assertThat(out[1]).isEqualTo(8);
+  }
+
+  /* The heap of a parked fiber: a method reference's forwarding body adds no frame to the target's one. */
+  @Test
+  void suspend_inMethodReferenceBody_storeHoldsOnlyTheTargetsFrame() {
+    Continuation c = new Continuation(FrameStoreTest::suspendTwice);
+
+    c.run();
+    assertThat(c.frameIds()).singleElement().asString().contains(".suspendTwice(");
+    c.run();
+    assertThat(c.frameIds()).singleElement().asString().contains(".suspendTwice(");
+    c.run();
+    assertThat(c.isDone()).isTrue();
+  }
+
   private static List<Object> refs(Stack s) {
     return s.refs == null ? List.of() : Arrays.asList(s.refs.clone());
   }

@@ -228,6 +228,53 @@ class WeaverTest {
     assertThat(report).as("the verification used by the corpus must be able to fail").contains("Expected an object reference, but found I");
   }
 
+  private static final String FORWARDERS = String.join("\n",
+      "package t;",
+      "import io.krill.fibers.Suspendable;",
+      "public class Forwarders {",
+      "  static Object raw(int n) throws Suspendable { return null; }",
+      "  static int prim(long n) throws Suspendable { return 0; }",
+      "  Object rawHere() throws Suspendable { return null; }",
+      "  String cast(int n) throws Suspendable { return (String) raw(n); }",
+      "  int widened(int n) throws Suspendable { return prim(n); }",
+      "  Integer boxed(long n) throws Suspendable { return prim(n); }",
+      "  String onThis() throws Suspendable { return (String) rawHere(); }",
+      "  static String onArgument(Forwarders f) throws Suspendable { return f.onThis(); }",
+      "  int constant() throws Suspendable { return prim(4L); }",
+      "  int unboxed(Integer n) throws Suspendable { return prim(n); }",
+      "  int twice(int n) throws Suspendable { return prim(prim(n)); }",
+      "  int afterwards(int n) throws Suspendable { return prim(n) + 1; }",
+      "  int field;",
+      "  int readsField() throws Suspendable { return prim(field); }",
+      "}");
+
+  /* A pure forwarder needs no frame: it is left as javac wrote it, yet listed as woven for the verifier. */
+  @Test
+  void weave_pureForwarders_keptAsCompiled_othersWoven() {
+    CompiledClasses classes = TestCompiler.compile(FORWARDERS);
+    byte[] original = classes.bytes("t/Forwarders");
+    byte[] woven = classes.weaver().weave(original);
+
+    for (String pure : List.of("cast", "widened", "boxed", "onThis")) {
+      assertThat(instructionCount(woven, pure)).as(pure).isEqualTo(instructionCount(original, pure));
+      assertThat(callsStack(woven, pure)).as(pure + " touches no frame store").isFalse();
+    }
+    for (String framed : List.of("onArgument", "constant", "unboxed", "twice", "afterwards", "readsField")) {
+      assertThat(callsStack(woven, framed)).as(framed + " is woven").isTrue();
+    }
+    assertThat((String) markerFields(woven).get(0).value)
+        .contains("|cast(I)Ljava/lang/String;", "|widened(I)I", "|boxed(J)Ljava/lang/Integer;", "|onThis()");
+  }
+
+  private static boolean callsStack(byte[] classFile, String method) {
+    ClassNode cn = new ClassNode();
+    new ClassReader(classFile).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return java.util.stream.StreamSupport.stream(
+        cn.methods.stream().filter(m -> m.name.equals(method)).findFirst().orElseThrow().instructions.spliterator(), false)
+        .anyMatch(i -> i instanceof org.objectweb.asm.tree.MethodInsnNode
+            && Names.STACK.equals(((org.objectweb.asm.tree.MethodInsnNode) i).owner));
+  }
+
   static Map<String, byte[]> weaveAll(CompiledClasses classes) {
     Weaver weaver = classes.weaver();
     Map<String, byte[]> woven = new LinkedHashMap<>();

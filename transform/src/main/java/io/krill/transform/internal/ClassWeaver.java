@@ -135,7 +135,9 @@ public final class ClassWeaver {
       String frameId = cn.name + "." + m.name + m.desc + "#" + version;
       Set<AbstractInsnNode> sites = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
       sites.addAll(calls.get(m));
-      new MethodWeaver(hierarchy, cn, m, sites, frameId).weave();
+      if (sites.size() != 1 || !Forwarders.isPure(m, calls.get(m).get(0))) {
+        new MethodWeaver(hierarchy, cn, m, sites, frameId).weave();
+      }
       marker.append('|').append(m.name).append(m.desc);
     }
     int fieldAccess = Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC;
