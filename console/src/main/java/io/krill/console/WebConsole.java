@@ -55,6 +55,12 @@ public final class WebConsole implements CrawlConsole {
   public static final Duration DEFAULT_PUSH_INTERVAL = Duration.ofSeconds(1);
   /** The default number of host rows per snapshot (the busiest hosts). */
   public static final int DEFAULT_MAX_HOSTS = 500;
+  /**
+   * The default number of snapshots per host-table refresh: the busiest hosts are picked and
+   * written every fifth snapshot (every 5 s by default) and on a pause, a resume or the end;
+   * the counters are fresh in every snapshot.
+   */
+  public static final int DEFAULT_HOST_EVERY = 5;
   /** The default bytes a tab may have waiting to be sent; a snapshot that does not fit is dropped. */
   public static final int DEFAULT_SEND_QUEUE_BYTES = 1 << 20;
   /** The largest request body (the seeds of one add-seeds request). */
@@ -71,7 +77,8 @@ public final class WebConsole implements CrawlConsole {
     this.view = b.view;
     this.token = b.token != null ? b.token : randomToken();
     this.assets = b.assetsDir != null ? Assets.in(b.assetsDir) : Assets.extract();
-    this.pusher = new Pusher(() -> SnapshotJson.of(view, b.maxHosts), b.pushInterval);
+    SnapshotJson snapshots = new SnapshotJson(view, b.maxHosts, b.hostEvery);
+    this.pusher = new Pusher(snapshots::next, b.pushInterval);
     WebSocketSettings ws = WebSocketSettings.builder().sendQueueBytes(b.sendQueueBytes).build();
     HttpServer s = HttpServer.builder().address(b.address).port(b.port).maxBodyBytes(MAX_REQUEST_BYTES)
         .get(SOCKET_PATH, WebSocketRoute.of(ws, pusher::serve))
@@ -224,6 +231,7 @@ public final class WebConsole implements CrawlConsole {
     private String token;
     private Duration pushInterval = DEFAULT_PUSH_INTERVAL;
     private int maxHosts = DEFAULT_MAX_HOSTS;
+    private int hostEvery = DEFAULT_HOST_EVERY;
     private int sendQueueBytes = DEFAULT_SEND_QUEUE_BYTES;
     private Path assetsDir;
 
@@ -261,6 +269,12 @@ public final class WebConsole implements CrawlConsole {
     /** @param hosts host rows per snapshot @return this */
     public Builder maxHosts(int hosts) {
       this.maxHosts = Checks.nonNegative("maxHosts", hosts);
+      return this;
+    }
+
+    /** @param snapshots rebuild the host table on every this many snapshots (1: each one) @return this */
+    public Builder hostEvery(int snapshots) {
+      this.hostEvery = Checks.positive("hostEvery", snapshots);
       return this;
     }
 

@@ -11,27 +11,65 @@ import java.util.Locale;
 /**
  * A {@link CrawlView.Snapshot} and the recent output as the JSON message the page reads:
  * {@code {"crawl": {...}, "recent": [...], "errors": [...]}}, each host with why it waits.
- * Stateless and thread-safe.
+ *
+ * <p>The host table is the dear part of a snapshot (the frontier picks the busiest hosts under
+ * its lock, and each row becomes JSON), so {@link #next()} builds it on every {@code hostEvery}-th
+ * snapshot only, and sends the last one in between; a pause, a resume or the crawl's end
+ * rebuilds it at once. The counters are fresh in every snapshot.
+ *
+ * <p>Threading: thread-safe ({@link #next} is synchronized: the pusher and a request for the
+ * current snapshot may call it at once).
  */
 public final class SnapshotJson {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private SnapshotJson() {}
+  private final CrawlView view;
+  private final int maxHosts;
+  private final int hostEvery;
+  private ArrayNode hostRows;
+  private int sinceHosts;
+  private boolean rowsPaused;
 
   /**
    * @param view the crawl
    * @param maxHosts host rows at most
-   * @return the message
+   * @param hostEvery build the host table on every this many snapshots (1: every one)
    */
-  public static String of(CrawlView view, int maxHosts) {
-    CrawlView.Snapshot s = view.snapshot(maxHosts);
-    ObjectNode crawl = JSON.valueToTree(s);
-    ArrayNode hosts = crawl.putArray("hosts");
+  public SnapshotJson(CrawlView view, int maxHosts, int hostEvery) {
+    this.view = view;
+    this.maxHosts = maxHosts;
+    this.hostEvery = hostEvery;
+  }
+
+  /** @return the next message: fresh counters, the host table fresh or as last built */
+  public synchronized String next() {
+    boolean rebuild = hostRows == null || ++sinceHosts >= hostEvery;
+    CrawlView.Snapshot s = view.snapshot(rebuild ? maxHosts : 0);
+    if (!rebuild && (s.paused() != rowsPaused || s.stoppedBy() != null)) {
+      rebuild = true; // the rows' "why" changed for every host, or these are the final figures
+      s = view.snapshot(maxHosts);
+    }
+    if (rebuild) {
+      hostRows = rows(s);
+      sinceHosts = 0;
+      rowsPaused = s.paused();
+    }
+    return message(view, s, hostRows);
+  }
+
+  private static ArrayNode rows(CrawlView.Snapshot s) {
+    ArrayNode hosts = JSON.createArrayNode();
     for (CrawlView.Host h : s.hosts()) {
       ObjectNode row = JSON.valueToTree(h);
       row.put("why", why(h, s.paused(), s.stoppedBy() != null));
       hosts.add(row);
     }
+    return hosts;
+  }
+
+  private static String message(CrawlView view, CrawlView.Snapshot s, ArrayNode hosts) {
+    ObjectNode crawl = JSON.valueToTree(s);
+    crawl.set("hosts", hosts);
     ObjectNode msg = JSON.createObjectNode();
     msg.put("type", "snapshot");
     msg.set("crawl", crawl);

@@ -1131,6 +1131,9 @@ public final class Frontier {
    * @return the per-host queue state, for metrics
    */
   public synchronized List<HostStats> hostStats(int limit) {
+    if (limit <= 0) {
+      return List.of();
+    }
     long now = System.nanoTime();
     List<Host> all = new ArrayList<>(hosts.values());
     all.sort((a, b) -> Integer.compare(b.queue.size() + b.inFlight, a.queue.size() + a.inFlight));
