@@ -117,13 +117,25 @@ class ClusterExactDepthTest {
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
       List<Future<CrawlSummary>> nodes = new ArrayList<>();
-      Crawler leaver = null;
+      List<Crawler> crawlers = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
         ClusterCrawl node = ClusterCrawl.join(o, Map.of("--max-depth", String.valueOf(DEPTH)), System.err);
         Crawler c = Crawler.create(config(node.outputDir(tmp.resolve("n" + i))).build());
-        leaver = i == 0 ? c : leaver;
+        c.view().pause(); // held until all three own partitions: a slow join must not leave the crawl to two
+        crawlers.add(c);
         nodes.add(pool.submit(() -> node.run(c, Duration.ofMillis(20))));
       }
+      Crawler leaver = crawlers.get(0);
+      String joined = ClusterCrawl.status(o, System.err);
+      for (long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(120); !(joined.startsWith(
+          "crawl leave: 3 nodes crawling, partitions owned 6/6") && !joined.contains("crawling  []"))
+          && System.nanoTime() < settle; ) {
+        Thread.sleep(200);
+        joined = ClusterCrawl.status(o, System.err);
+      }
+      assertThat(joined).as("three nodes, each owning partitions").startsWith("crawl leave: 3 nodes crawling, partitions owned 6/6")
+          .doesNotContain("crawling  []");
+      crawlers.forEach(c -> c.view().resume());
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (web.accessLog().total() < truth.size() / 3 && System.nanoTime() < deadline) {
         Thread.sleep(20);
