@@ -48,6 +48,8 @@ final class RawH2 implements AutoCloseable {
   private final Thread readerThread;
   /** Whether the server's SETTINGS are acknowledged, as a well-behaved client does. */
   volatile boolean ackSettings = true;
+  /** How the reader saw the connection end: the end of the stream, or its exception. */
+  private volatile String closedBy = "end of stream";
 
   RawH2(int port) throws IOException {
     socket = new Socket("127.0.0.1", port);
@@ -141,8 +143,8 @@ final class RawH2 implements AutoCloseable {
     return await(f -> f.type().equals(type) || f.type().equals(CLOSED) && !type.equals(CLOSED) && fail(type));
   }
 
-  private static boolean fail(String type) {
-    throw new AssertionError("the connection closed before a " + type + " frame");
+  private boolean fail(String type) {
+    throw new AssertionError("the connection closed before a " + type + " frame (" + closedBy + ")");
   }
 
   /** Drains the frames seen so far. */
@@ -181,14 +183,17 @@ final class RawH2 implements AutoCloseable {
       @Override
       public void onGoAwayRead(ChannelHandlerContext c, int lastStreamId, long errorCode, ByteBuf debugData) {
         frames.add(new Frame("GOAWAY", lastStreamId, errorCode, null));
+        closedBy = "GOAWAY " + errorCode + " " + debugData.toString(java.nio.charset.StandardCharsets.UTF_8);
       }
 
       @Override
       public void onSettingsRead(ChannelHandlerContext c, Http2Settings settings) {
-        frames.add(new Frame("SETTINGS", 0, 0, null));
+        // acknowledged before it is seen: a test that awaits SETTINGS knows no ACK can come later
+        // (say between a HEADERS frame and its CONTINUATION, where RFC 9113 allows no other frame)
         if (ackSettings) {
           settingsAck();
         }
+        frames.add(new Frame("SETTINGS", 0, 0, null));
       }
     };
     ByteBuf acc = Unpooled.buffer();
@@ -200,7 +205,8 @@ final class RawH2 implements AutoCloseable {
         acc.discardReadBytes();
       }
     } catch (Exception e) {
-      // the server closed or reset the connection
+      // the server closed or reset the connection, or its bytes were not HTTP/2: say which
+      closedBy = e.toString();
     } finally {
       acc.release();
       reader.close();
