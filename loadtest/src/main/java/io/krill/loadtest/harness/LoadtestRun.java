@@ -56,6 +56,9 @@ final class LoadtestRun {
     if (s.kind == Scenario.Kind.STATIC) {
       return new StaticScenario(settings, out, logs).run(s);
     }
+    if (s.kind == Scenario.Kind.H2 || s.kind == Scenario.Kind.WEBSOCKET) {
+      return new Http2WebSocketScenario(settings, out, logs).run(s);
+    }
     List<Integer> counts = settings.connections(s);
     List<String> variants = settings.variants(s);
     int total = settings.rounds * counts.size() * variants.size();
