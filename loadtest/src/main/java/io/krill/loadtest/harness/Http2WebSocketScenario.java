@@ -1,17 +1,12 @@
 package io.krill.loadtest.harness;
 
 import io.krill.loadtest.echo.WebSocketEchoClientMain;
-import io.krill.loadtest.echo.WebSocketEchoServerMain;
 import io.krill.loadtest.internal.ChildProcess;
-import io.krill.loadtest.servers.ServerMain;
 import io.krill.testkit.TestTools;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The HTTP/2 and WebSocket comparisons, each server alone in a fresh JVM per cell:
+ * The HTTP/2 and WebSocket comparisons' measurements, each server alone in a fresh JVM per cell:
  *
  * <ul>
  *   <li>{@code h2-hello}: h2load ({@code -t 1 -c N -m }{@value #H2_STREAMS}, {@code --warm-up-time},
@@ -31,10 +26,10 @@ import java.util.regex.Pattern;
  *       Netty's WebSocket handler.
  * </ul>
  *
- * <p>The order of the variants reverses every other round (A B C, C B A, ...), so a drift of the
- * machine's load over a round favours none. The server's CPU is read from {@code /proc} over the
- * measured phase; with the measured requests it gives CPU time per request, which other
- * processes on the same cores disturb less than requests per second. Any failed, errored or
+ * <p>{@link LoadtestRun} runs the rounds (the order of the variants reverses every other round:
+ * A B C, C B A, ...) and starts each server; this class measures a cell. The server's CPU is
+ * read from {@code /proc} over the measured phase; with the measured requests it gives CPU time
+ * per request, which other processes on the same cores disturb less than requests per second. Any failed, errored or
  * non-2xx h2load request, and any socket the echo client could not open or lost, fails the cell.
  */
 final class Http2WebSocketScenario {
@@ -42,17 +37,21 @@ final class Http2WebSocketScenario {
   static final int H2_STREAMS = 100;
   /** The WebSocket echo's message size, in bytes. */
   static final int WS_MESSAGE_BYTES = 32;
-  /** How long a server may take to listen. */
-  static final long START_SECONDS = 120;
 
   private final RunSettings settings;
-  private final PrintStream out;
   private final Path logs;
+  /** The run, for its child JVM command line. */
+  private final LoadtestRun run;
 
-  Http2WebSocketScenario(RunSettings settings, PrintStream out, Path logs) {
+  Http2WebSocketScenario(RunSettings settings, Path logs, LoadtestRun run) {
     this.settings = settings;
-    this.out = out;
     this.logs = logs;
+    this.run = run;
+  }
+
+  /** @return whether {@code s} is measured here (h2-hello, websocket-echo) */
+  static boolean handles(Scenario s) {
+    return s.kind == Scenario.Kind.H2 || s.kind == Scenario.Kind.WEBSOCKET;
   }
 
   /** @return the raw Netty variant {@code variant} is compared with: the same protocol, over TLS or not */
@@ -63,90 +62,19 @@ final class Http2WebSocketScenario {
     return variant.startsWith("httpd-h2") ? "netty" + variant.substring("httpd".length()) : "netty";
   }
 
-  /** @return the cells, in the order they ran */
-  List<Cell> run(Scenario s) throws IOException, InterruptedException {
-    Files.createDirectories(logs);
-    List<String> variants = settings.variants(s);
-    List<Integer> counts = settings.connections(s);
-    List<Cell> cells = new ArrayList<>();
-    int total = settings.rounds * counts.size() * variants.size();
-    long t0 = System.nanoTime();
-    for (int round = 1; round <= settings.rounds; round++) {
-      List<String> order = new ArrayList<>(variants);
-      if (round % 2 == 0) {
-        Collections.reverse(order);
-      }
-      for (int connections : counts) {
-        for (String variant : order) {
-          Cell c = new Cell(s.name, variant, connections, round);
-          String skip = new LoadtestRun(settings, out, logs).skipReason(variant);
-          if (skip != null) {
-            c.skipped = skip;
-          } else {
-            try {
-              runCell(s, c);
-            } catch (IOException | RuntimeException e) {
-              c.error = String.valueOf(e.getMessage());
-            }
-          }
-          cells.add(c);
-          out.printf(Locale.ROOT, "[%d/%d %ds] %s round %d %-14s %,7d conns: %s%n", cells.size(), total,
-              TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0), s.name, round, variant, connections, summary(c));
-          out.flush();
-        }
-      }
-    }
-    return cells;
-  }
-
+  /** @return a measured cell's console line */
   static String summary(Cell c) {
-    if (c.skipped != null) {
-      return c.skipped;
-    }
-    if (c.error != null) {
-      return "FAILED " + c.error;
-    }
     return String.format(Locale.ROOT, "%.0f %s/s server cpu %.0f%% (%.1f us per %s)", c.wrkRps,
         c.scenario.equals(Scenario.WEBSOCKET_ECHO.name) ? "messages" : "requests", c.serverCpuPercent,
         c.serverCpuMicrosPerRequest, c.scenario.equals(Scenario.WEBSOCKET_ECHO.name) ? "message" : "request");
   }
 
-  private void runCell(Scenario s, Cell c) throws IOException, InterruptedException {
-    ChildProcess server = startServer(s, c.variant);
-    if (server == null) {
-      c.skipped = "skipped (the server could not run on this JVM)";
-      return;
-    }
-    try {
-      if (s.kind == Scenario.Kind.H2) {
-        h2load(server, c);
-      } else {
-        echo(server, c);
-      }
-    } finally {
-      server.stop(10);
-    }
-  }
-
-  private ChildProcess startServer(Scenario s, String variant) throws IOException, InterruptedException {
-    List<String> cmd = new LoadtestRun(settings, out, logs).jvm();
-    // As the servers are deployed: the carriers' default transport (epoll where it loads), which
-    // raw Netty's servers here use too.
-    cmd.removeIf(a -> a.startsWith("-Dkrill.fibers.io="));
-    cmd.add(s.kind == Scenario.Kind.H2 ? ServerMain.class.getName() : WebSocketEchoServerMain.class.getName());
-    cmd.addAll(List.of(variant, String.valueOf(RunSettings.SERVER_MAX_SECONDS)));
-    ChildProcess c = new ChildProcess("server " + variant, cmd, logs.resolve("server-" + variant + ".log"), null);
-    try {
-      String line = c.await(START_SECONDS, TimeUnit.SECONDS, "port ", "skipped");
-      if (line.startsWith("skipped")) {
-        c.stop(5);
-        return null;
-      }
-      c.port = Integer.parseInt(line.split(" ")[1]);
-      return c;
-    } catch (IOException | RuntimeException e) {
-      c.stop(1);
-      throw e;
+  /** Measures {@code c} against the started {@code server}: h2load, or the WebSocket echo client. */
+  void measure(Scenario s, Cell c, ChildProcess server) throws IOException, InterruptedException {
+    if (s.kind == Scenario.Kind.H2) {
+      h2load(server, c);
+    } else {
+      echo(server, c);
     }
   }
 
@@ -197,7 +125,7 @@ final class Http2WebSocketScenario {
 
   /* The echo client in its own JVM: every socket opened, then its warm-up and measured phases. */
   private void echo(ChildProcess server, Cell c) throws IOException, InterruptedException {
-    List<String> cmd = new LoadtestRun(settings, out, logs).jvm();
+    List<String> cmd = run.jvm();
     cmd.add(cmd.indexOf("-cp"), "-D" + LoadtestRun.GENERATOR_SPIN_PROPERTY + "=0");
     cmd.addAll(List.of(WebSocketEchoClientMain.class.getName(), String.valueOf(server.port),
         String.valueOf(c.connections), String.valueOf(WS_MESSAGE_BYTES),

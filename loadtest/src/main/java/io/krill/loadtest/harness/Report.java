@@ -417,6 +417,13 @@ final class Report {
         .append(" threads (`").append(String.join("` if measured, else `", scenario.platformVariants()))
         .append("`) at the same connection count.").append(settings.quick ? " **Quick run**: indicative only." : "")
         .append("\n\n");
+    if (ownGenerator()) {
+      // The sentence above is the harness's own generator's; these scenarios differ as follows.
+      b.append("For this scenario: the variants' order reverses every other round (A B C, C B A), one generator")
+          .append(" process per cell, no source-address spread; \"÷ netty\" is against raw Netty of the same protocol")
+          .append(scenario.kind == Scenario.Kind.WEBSOCKET ? ", \"÷ virtual\" against the virtual-thread server" : "")
+          .append(".\n\n");
+    }
     b.append(describe()).append("\n\n");
     b.append("## Results\n\n").append(table).append('\n');
     if (!goals.isEmpty()) {

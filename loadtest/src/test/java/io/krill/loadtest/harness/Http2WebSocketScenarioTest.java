@@ -23,13 +23,14 @@ class Http2WebSocketScenarioTest {
   @TempDir
   Path results;
 
+  /* A fresh server's first requests take seconds on a loaded machine (class loading, no JIT yet): the phases leave room. */
   private String run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream saved = System.out;
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     int status;
     try {
-      String[] common = {"--quick", "--warmup-ms", "1000", "--measure-ms", "1000", "--results", results.toString(),
+      String[] common = {"--quick", "--warmup-ms", "4000", "--measure-ms", "2000", "--results", results.toString(),
           "--date", "smoke", "--heap", "256m", "--child-jvm-option", "-Dio.netty.leakDetectionLevel=paranoid"};
       String[] all = new String[args.length + common.length];
       System.arraycopy(args, 0, all, 0, args.length);
