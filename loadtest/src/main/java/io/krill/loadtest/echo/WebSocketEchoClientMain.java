@@ -29,7 +29,9 @@ import java.util.concurrent.atomic.LongAdder;
  * The WebSocket echo load: opens CONNECTIONS sockets to {@code ws://127.0.0.1:PORT/echo} (at most
  * {@value #CONNECTS_IN_FLIGHT} handshakes at a time), then each socket sends a SIZE-byte binary
  * message, waits for its echo and sends the next (a closed loop), for WARMUP seconds unmeasured
- * and MEASURE seconds counted. Prints {@code messages/s X errors E}.
+ * and MEASURE seconds counted. Prints {@code connected N} once the handshakes are done,
+ * {@code phase measure} and {@code phase done} around the measured phase (the harness reads the
+ * server's CPU between them), then {@code sockets N messages/s X errors E}.
  *
  * <p>usage: {@code WebSocketEchoClientMain PORT CONNECTIONS SIZE WARMUP_SECONDS MEASURE_SECONDS}
  */
@@ -104,6 +106,8 @@ public final class WebSocketEchoClientMain {
     }
     connecting.acquire(CONNECTS_IN_FLIGHT); // every handshake finished or failed
     int ready = open.get();
+    System.out.println("connected " + ready);
+    System.out.flush();
     for (Channel ch : channels) {
       if (ch.isActive()) {
         ch.writeAndFlush(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(payload)));
@@ -112,10 +116,13 @@ public final class WebSocketEchoClientMain {
     TimeUnit.SECONDS.sleep(warmup);
     long before = echoes.sum();
     long start = System.nanoTime();
+    System.out.println("phase measure");
+    System.out.flush();
     TimeUnit.SECONDS.sleep(measure);
     long count = echoes.sum() - before;
     double seconds = (System.nanoTime() - start) / 1e9;
-    System.out.printf("sockets %d messages/s %.0f errors %d%n", ready, count / seconds, errors.get());
+    System.out.println("phase done");
+    System.out.printf(java.util.Locale.ROOT, "sockets %d messages/s %.0f errors %d%n", ready, count / seconds, errors.get());
     System.out.flush();
     Runtime.getRuntime().halt(0);
   }

@@ -7,5 +7,10 @@
  * once per server and {@link io.krill.loadtest.echo.EchoClientMain} once per measured cell, and
  * every child exits when its standard input closes. Loopback only: servers listen on 127.0.0.1
  * and clients bind 127.0.0.2, 127.0.0.3, ... as source addresses.
+ *
+ * <p>The WebSocket echo of the {@code websocket-echo} scenario lives here too:
+ * {@link io.krill.loadtest.echo.WebSocketEchoServerMain} (httpd's route with a fiber or a virtual
+ * thread per socket, or raw Netty's WebSocket handler) and
+ * {@link io.krill.loadtest.echo.WebSocketEchoClientMain} (raw Netty, a closed loop per socket).
  */
 package io.krill.loadtest.echo;

@@ -13,11 +13,16 @@ final class Cell {
   final int connections;
   final int round;
   LoadResult result;
-  /** Second generator: wrk's requests per second, or NaN (the static scenario: wrk's or h2load's, its only generator). */
+  /**
+   * Second generator: wrk's requests per second, or NaN; where an outside generator is the only
+   * one: wrk's or h2load's (static, h2-hello) or the WebSocket echo client's messages per second.
+   */
   double wrkRps = Double.NaN;
   double wrkP50Micros = Double.NaN;
   double wrkP99Micros = Double.NaN;
   double serverCpuPercent = Double.NaN;
+  /** h2-hello and websocket-echo: the server's CPU time per request (or echoed message) in the measured phase, in µs. */
+  double serverCpuMicrosPerRequest = Double.NaN;
   /** Idle scenario: heap and RSS growth per held connection, in bytes. */
   double heapPerConnection = Double.NaN;
   double rssPerConnection = Double.NaN;

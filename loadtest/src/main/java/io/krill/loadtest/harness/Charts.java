@@ -37,7 +37,9 @@ final class Charts {
     System.setProperty("java.awt.headless", "true");
     List<String> written = new ArrayList<>();
     save(throughput(), dir, "throughput.png", written);
-    if (scenario.kind != Scenario.Kind.CRAWL && scenario.kind != Scenario.Kind.STATIC) {
+    // Latency percentiles come from the built-in generator's histograms; wrk, h2load and the echo client have none here.
+    if (scenario.kind != Scenario.Kind.CRAWL && scenario.kind != Scenario.Kind.STATIC && scenario.kind != Scenario.Kind.H2
+        && scenario.kind != Scenario.Kind.WEBSOCKET) {
       save(latency(), dir, "latency.png", written);
     }
     if (scenario.kind == Scenario.Kind.IDLE) {

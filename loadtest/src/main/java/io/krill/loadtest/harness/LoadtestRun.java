@@ -3,6 +3,7 @@ package io.krill.loadtest.harness;
 import io.krill.fibers.spi.Carriers;
 import io.krill.loadtest.echo.EchoClientMain;
 import io.krill.loadtest.echo.EchoServerMain;
+import io.krill.loadtest.echo.WebSocketEchoServerMain;
 import io.krill.loadtest.internal.ChildProcess;
 import io.krill.loadtest.load.LoadMain;
 import io.krill.loadtest.load.LoadResult;
@@ -61,8 +62,12 @@ final class LoadtestRun {
     int total = settings.rounds * counts.size() * variants.size();
     long t0 = System.nanoTime();
     for (int round = 1; round <= settings.rounds; round++) {
+      List<String> order = new ArrayList<>(variants);
+      if (Http2WebSocketScenario.handles(s) && round % 2 == 0) {
+        java.util.Collections.reverse(order); // A B C, then C B A: a drift of the load over a round favours none
+      }
       for (int connections : counts) {
-        for (String variant : variants) {
+        for (String variant : order) {
           Cell c = new Cell(s.name, variant, connections, round);
           String skip = skipReason(variant);
           if (skip != null) {
@@ -95,6 +100,9 @@ final class LoadtestRun {
     if (c.error != null) {
       return "FAILED " + c.error;
     }
+    if (!Double.isNaN(c.serverCpuMicrosPerRequest)) {
+      return Http2WebSocketScenario.summary(c);
+    }
     LoadResult r = c.result;
     StringBuilder b = new StringBuilder();
     if (!Double.isNaN(c.heapPerConnection)) {
@@ -124,6 +132,8 @@ final class LoadtestRun {
       }
       if (s.kind == Scenario.Kind.IDLE) {
         runIdle(s, c, server);
+      } else if (Http2WebSocketScenario.handles(s)) {
+        new Http2WebSocketScenario(settings, logs, this).measure(s, c, server);
       } else {
         List<String> gen = generatorArgs(s, server.port);
         c.result = measure(c, server, gen, c.connections);
@@ -142,11 +152,13 @@ final class LoadtestRun {
 
   private ChildProcess startServer(Scenario s, String variant) throws IOException, InterruptedException {
     List<String> cmd = jvm();
-    if (s.kind == Scenario.Kind.ECHO) {
-      cmd.addAll(List.of(EchoServerMain.class.getName(), variant, String.valueOf(RunSettings.SERVER_MAX_SECONDS)));
-    } else {
-      cmd.addAll(List.of(ServerMain.class.getName(), variant, String.valueOf(RunSettings.SERVER_MAX_SECONDS)));
+    if (Http2WebSocketScenario.handles(s)) {
+      // As these servers are deployed: the carriers' default transport (epoll where it loads), as raw Netty's here.
+      cmd.removeIf(a -> a.startsWith("-D" + Carriers.IO_PROPERTY + "="));
     }
+    String main = s.kind == Scenario.Kind.ECHO ? EchoServerMain.class.getName()
+        : s.kind == Scenario.Kind.WEBSOCKET ? WebSocketEchoServerMain.class.getName() : ServerMain.class.getName();
+    cmd.addAll(List.of(main, variant, String.valueOf(RunSettings.SERVER_MAX_SECONDS)));
     ChildProcess c = new ChildProcess("server " + variant, cmd, logs.resolve("server-" + variant + ".log"), null);
     try {
       String line = c.await(SERVER_START_SECONDS, TimeUnit.SECONDS, "port ", "skipped");

@@ -40,7 +40,8 @@ final class LoadtestSettings {
       .doc("Connection counts, comma-separated, instead of each scenario's (default: the scenario's)").build();
   static final Setting<List<String>> VARIANTS = Setting.ofStringList("loadtest.variants").defaultValue(List.of())
       .check(l -> l.stream().allMatch(LoadtestSettings::isVariant), "some of " + Scenario.HTTP_VARIANTS + ", echo "
-          + Scenario.ECHO_VARIANTS + ", crawl " + CrawlScenario.FLAGS.keySet() + ", static " + StaticScenario.VARIANTS)
+          + Scenario.ECHO_VARIANTS + ", crawl " + CrawlScenario.FLAGS.keySet() + ", static " + StaticScenario.VARIANTS
+          + ", h2-hello " + Scenario.H2_VARIANTS + ", websocket-echo " + Scenario.WEBSOCKET_VARIANTS)
       .doc("Only these servers, comma-separated (default: all; a list naming none of a scenario's variants leaves"
           + " it whole)").build();
   static final Setting<String> HEAP = Setting.ofString("loadtest.heap").defaultValue(RunSettings.DEFAULT_HEAP)
@@ -85,7 +86,8 @@ final class LoadtestSettings {
 
   private static boolean isVariant(String v) {
     return Scenario.HTTP_VARIANTS.contains(v) || Scenario.ECHO_VARIANTS.contains(v) || CrawlScenario.FLAGS.containsKey(v)
-        || v.equals(CrawlScenario.CONSOLE_VARIANT) || StaticScenario.VARIANTS.contains(v);
+        || v.equals(CrawlScenario.CONSOLE_VARIANT) || StaticScenario.VARIANTS.contains(v)
+        || Scenario.H2_VARIANTS.contains(v) || Scenario.WEBSOCKET_VARIANTS.contains(v);
   }
 
   /** @return the scenarios the settings name, {@code all} expanded, in order */

@@ -94,6 +94,13 @@ final class Report {
         b.append("| connections | variant | requests/s (median, min–max) | krill ÷ nginx | p50 µs (wrk) | p99 µs (wrk) |"
             + " server CPU % | errors |\n|---|---|---|---|---|---|---|---|\n");
         break;
+      case H2:
+      case WEBSOCKET:
+        String unit = scenario.kind == Scenario.Kind.H2 ? "requests/s" : "messages/s";
+        b.append("| connections | variant | " + unit + " (median, min–max) | ÷ netty | ÷ virtual | server CPU % | server CPU µs"
+            + " per " + (scenario.kind == Scenario.Kind.H2 ? "request" : "message") + " (median, min–max) | netty's CPU"
+            + " ÷ this one's, per " + (scenario.kind == Scenario.Kind.H2 ? "request" : "message") + " | errors |\n|---|---|---|---|---|---|---|---|---|\n");
+        break;
       case CRAWL:
         b.append("| variant | warm pages/s (median, min–max) | ÷ threads-32 | ÷ virtual | whole-crawl pages/s | ÷ threads-32"
             + " | ÷ virtual | warm CPU ms/page | whole-crawl CPU ms/page | live heap, MiB | peak heap after GC, MiB"
@@ -145,6 +152,20 @@ final class Report {
           + (s.variant.startsWith(StaticScenario.KRILL) ? Summary.spread(s.ratio(nginx, RPS), true) : "") + " | "
           + num(s.stats(c -> c.wrkP50Micros)[0]) + " | " + num(s.stats(c -> c.wrkP99Micros)[0]) + " | "
           + num(s.stats(c -> c.serverCpuPercent)[0]) + " | " + failedCells(s) + " |";
+    }
+    if (scenario.kind == Scenario.Kind.H2 || scenario.kind == Scenario.Kind.WEBSOCKET) {
+      if (why != null) {
+        return "| " + conns + " | " + s.variant + " | " + why + " | | | | | | |";
+      }
+      Summary ref = summary(Http2WebSocketScenario.reference(s.variant), s.connections);
+      boolean self = ref == s;
+      ToDoubleFunction<Cell> cpu = c -> c.ok() ? c.serverCpuMicrosPerRequest : Double.NaN;
+      return "| " + conns + " | " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
+          + (self ? "" : Summary.spread(s.ratio(ref, RPS), true)) + " | "
+          + (scenario.kind == Scenario.Kind.WEBSOCKET && !s.variant.equals("virtual")
+              ? Summary.spread(s.ratio(summary("virtual", s.connections), RPS), true) : "") + " | "
+          + num(s.stats(c -> c.serverCpuPercent)[0]) + " | " + Summary.spread(s.stats(cpu), false) + " | "
+          + (self || ref == null ? "" : Summary.spread(ref.ratio(s, cpu), true)) + " | " + failedCells(s) + " |";
     }
     if (scenario.kind == Scenario.Kind.IDLE) {
       if (why != null) {
@@ -272,6 +293,22 @@ final class Report {
           }
         }
       }
+    } else if (scenario == Scenario.H2_HELLO) {
+      for (int n : counts) {
+        for (String v : List.of("httpd-h2", "httpd-h2-tls")) {
+          String proto = v.endsWith("-tls") ? "h2 over TLS (ALPN)" : "h2c";
+          ratioGoal("httpd fiber ÷ raw Netty HTTP/2, " + proto + ", " + Http2WebSocketScenario.H2_STREAMS
+              + " streams per connection, requests/s, " + count(n) + " conns", "≥ 0.9×", 0.9, v,
+              summary(Http2WebSocketScenario.reference(v), n), n, RPS);
+        }
+      }
+    } else if (scenario == Scenario.WEBSOCKET_ECHO) {
+      for (int n : counts) {
+        ratioGoal("httpd WebSocket fiber ÷ raw Netty, echo messages/s, " + count(n) + " sockets", "≥ 0.9×", 0.9, "fiber",
+            summary("netty", n), n, RPS);
+        ratioGoal("httpd WebSocket fiber ÷ virtual threads, echo messages/s, " + count(n) + " sockets", "≥ 1.0×", 1.0,
+            "fiber", summary("virtual", n), n, RPS);
+      }
     } else if (scenario == Scenario.CRAWL) {
       String warm = settings.quick ? "" : " (warm, from second " + CrawlScenario.WARM_UP_SECONDS + ")";
       ratioGoal("crawler fibers ÷ 32-thread pool, pages/s" + warm, "≥ 3×", 3, "fibers", summary("threads-32", 0), 0, RPS);
@@ -367,17 +404,26 @@ final class Report {
         .append(" (-Xms = -Xmx) for every JVM, G1").append(settings.javaFeature >= 23 ? " (JDK 23+: every child also gets"
             + " `--sun-misc-unsafe-memory-access=allow --add-opens=java.base/sun.nio.ch=ALL-UNNAMED`, so Netty runs with"
             + " Unsafe and its selected-key set, as a tuned Netty deployment would)" : "")
-        .append(", every krill process on NIO carriers (`-Dkrill.fibers.io=nio`) like the raw Netty servers")
+        .append(ownGenerator() ? ", servers on the carriers' default transport (see below)"
+            : ", every krill process on NIO carriers (`-Dkrill.fibers.io=nio`) like the raw Netty servers")
         .append(", closed loop unless said otherwise; generator: ")
         .append(scenario.kind == Scenario.Kind.ECHO
             ? "raw async Netty on epoll (`EchoClientMain`: no krill code, cheaper per round trip than the fiber generator), "
-            : "krill fibers on netio, ")
+            : scenario.kind == Scenario.Kind.H2 ? "h2load (see below), "
+            : scenario.kind == Scenario.Kind.WEBSOCKET ? "raw Netty (see below), " : "krill fibers on netio, ")
         .append("at most ").append(count(settings.connectionsPerGenerator)).append(" connections per process, spread over ")
         .append(settings.sources).append(" source addresses 127.0.0.2 ... . Medians over rounds, spread (min–max) in")
         .append(" brackets; every ratio is computed within one round against raw Netty (`netty`) and against platform")
         .append(" threads (`").append(String.join("` if measured, else `", scenario.platformVariants()))
         .append("`) at the same connection count.").append(settings.quick ? " **Quick run**: indicative only." : "")
         .append("\n\n");
+    if (ownGenerator()) {
+      // The sentence above is the harness's own generator's; these scenarios differ as follows.
+      b.append("For this scenario: the variants' order reverses every other round (A B C, C B A), one generator")
+          .append(" process per cell, no source-address spread; \"÷ netty\" is against raw Netty of the same protocol")
+          .append(scenario.kind == Scenario.Kind.WEBSOCKET ? ", \"÷ virtual\" against the virtual-thread server" : "")
+          .append(".\n\n");
+    }
     b.append(describe()).append("\n\n");
     b.append("## Results\n\n").append(table).append('\n');
     if (!goals.isEmpty()) {
@@ -396,6 +442,11 @@ final class Report {
     }
     b.append("Raw figures: `results.json`; child logs: `").append(Paths.get("logs")).append("/`.\n");
     return b.toString();
+  }
+
+  /* The h2 and WebSocket scenarios: an outside generator, servers on the default transport. */
+  private boolean ownGenerator() {
+    return scenario.kind == Scenario.Kind.H2 || scenario.kind == Scenario.Kind.WEBSOCKET;
   }
 
   private String describe() {
@@ -442,6 +493,24 @@ final class Report {
             + " nginx and krill alternate within a round, the order flips every round. Each HTTP/1.1 cell first fetches"
             + " the file and compares its bytes; a non-2xx answer or a socket error fails the cell. The generator runs on"
             + " the same cores as the server, for both servers alike.";
+      case H2:
+        return "HTTP/2 hello: h2load (`-t 1 -c N -m " + Http2WebSocketScenario.H2_STREAMS + "`: N connections × "
+            + Http2WebSocketScenario.H2_STREAMS + " concurrent streams, `--warm-up-time` = warm-up, `-D` = measured) sends"
+            + " `GET /hello`; `httpd-h2` is httpd with `Http2Options.defaults()` (a fiber per stream, h2c by prior knowledge,"
+            + " one carrier), `netty-h2` raw Netty HTTP/2 (`Http2FrameCodec` + `Http2MultiplexHandler`, an async handler"
+            + " answering HEADERS with HEADERS and one DATA frame, one event loop); the `-tls` variants are the same over"
+            + " TLS 1.3 with ALPN h2 (JDK provider on both, one self-signed EC certificate). Both on the carriers' default"
+            + " transport (epoll here), both answer 13 bytes with content-type, content-length and date. The order of the"
+            + " variants reverses every other round. Server CPU: user + system time from /proc from the warm-up's end to"
+            + " h2load's exit, per request over that window. Any failed, errored or non-2xx request fails the cell.";
+      case WEBSOCKET:
+        return "WebSocket echo: `WebSocketEchoClientMain` (raw Netty, one NIO loop, its own JVM) opens N sockets to"
+            + " `/echo`, then each sends a " + Http2WebSocketScenario.WS_MESSAGE_BYTES + "-byte binary message, waits for"
+            + " its echo and sends the next (closed loop). `fiber` and `virtual` are httpd's `WebSocketRoute` (compression"
+            + " off) with a blocking-style `receive`/`send` loop in a fiber or a virtual thread per socket; `netty` is"
+            + " Netty's `WebSocketServerProtocolHandler` with an async handler writing each frame back; all on the"
+            + " carriers' default transport, as many loops as processors. The order reverses every other round. A"
+            + " socket not opened or an error fails the cell; server CPU is per echoed message over the measured phase.";
       default:
         return "HTTP/1.1 keep-alive `GET " + scenario.path + "`" + (scenario.pipeline > 1 ? ", pipelined " + scenario.pipeline
             + " deep" : "") + (scenario == Scenario.SLOW ? " (the handler waits 100 ms on a timer)" : "")
@@ -480,6 +549,7 @@ final class Report {
       o.put("error", c.error);
     }
     num(o, "serverCpuPercent", c.serverCpuPercent);
+    num(o, "serverCpuMicrosPerRequest", c.serverCpuMicrosPerRequest);
     num(o, "wrkRps", c.wrkRps);
     num(o, "wrkP50Micros", c.wrkP50Micros);
     num(o, "wrkP99Micros", c.wrkP99Micros);

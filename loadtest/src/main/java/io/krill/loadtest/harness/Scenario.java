@@ -21,7 +21,11 @@ final class Scenario {
     /** The crawler comparison. */
     CRAWL,
     /** Static files: krill serve against nginx, driven by wrk and h2load. */
-    STATIC
+    STATIC,
+    /** HTTP/2 hello, driven by h2load. */
+    H2,
+    /** WebSocket echo round trips, driven by the raw Netty echo client. */
+    WEBSOCKET
   }
 
   /** The HTTP servers, in the interleaving order. */
@@ -65,8 +69,22 @@ final class Scenario {
   static final Scenario STATIC = new Scenario("static", Kind.STATIC, "", 1, StaticScenario.VARIANTS,
       List.of(100), List.of(100), DEFAULT_LONG_ROUNDS);
 
+  /** The HTTP/2 hello servers: raw Netty and httpd, h2c then h2 over TLS. */
+  static final List<String> H2_VARIANTS = List.of("netty-h2", "httpd-h2", "netty-h2-tls", "httpd-h2-tls");
+  /** The WebSocket echo servers of {@link io.krill.loadtest.echo.WebSocketEchoServerMain}. */
+  static final List<String> WEBSOCKET_VARIANTS = List.of("netty", "fiber", "virtual");
+  /**
+   * HTTP/2 hello: h2load with {@value Http2WebSocketScenario#H2_STREAMS} streams per connection;
+   * the counts are connections (10 × 100 streams in flight; more with {@code --connections}).
+   */
+  static final Scenario H2_HELLO = new Scenario("h2-hello", Kind.H2, "/hello", 1, H2_VARIANTS,
+      List.of(10), List.of(10), DEFAULT_ROUNDS);
+  /** WebSocket echo at 10,000 sockets (quick: 1,000). */
+  static final Scenario WEBSOCKET_ECHO = new Scenario("websocket-echo", Kind.WEBSOCKET, "/echo", 1, WEBSOCKET_VARIANTS,
+      List.of(10_000), List.of(1_000), DEFAULT_ROUNDS);
+
   /** Every scenario, in the order {@code --scenario all} runs them. */
-  static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, STATIC, CRAWL);
+  static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, H2_HELLO, WEBSOCKET_ECHO, STATIC, CRAWL);
   static final Map<String, Scenario> BY_NAME = ALL.stream().collect(
       Collectors.toMap(s -> s.name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
 
@@ -99,7 +117,8 @@ final class Scenario {
 
   /** @return the variants that stand for "platform threads", best first: httpd's platform mode, else the classic server */
   List<String> platformVariants() {
-    return kind == Kind.ECHO ? List.of("platform") : List.of("httpd-platform", "threads");
+    return kind == Kind.ECHO ? List.of("platform") : kind == Kind.WEBSOCKET ? List.of("virtual")
+        : List.of("httpd-platform", "threads");
   }
 
   @Override

@@ -1,6 +1,6 @@
 /**
  * The load-test harness: runs the scenarios (hello, pipelined, slow-handler, idle,
- * echo, crawl) with every server and every load generator in its own JVM, interleaves the
+ * echo, h2-hello, websocket-echo, static, crawl) with every server and every load generator in its own JVM, interleaves the
  * variants with fresh JVMs per cell, and writes {@code report.md}, {@code results.json} and
  * XChart PNG charts per scenario under {@code docs/results/}.
  *

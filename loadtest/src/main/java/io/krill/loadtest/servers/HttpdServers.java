@@ -81,7 +81,7 @@ final class HttpdServers {
     return started(server, scheduler);
   }
 
-  private static Started started(HttpServer server, FiberScheduler scheduler) {
+  static Started started(HttpServer server, FiberScheduler scheduler) {
     return new Started() {
       @Override
       public int port() {

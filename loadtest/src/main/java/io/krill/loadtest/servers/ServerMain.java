@@ -26,10 +26,12 @@ public final class ServerMain {
   /**
    * Every kind: raw Netty, the classic thread-per-connection server, httpd's three modes, and
    * krill serve's static-file server on one carrier (HTTP/1.1, or with h2c too), which serves the
-   * directory named by the system property {@value #ROOT_PROPERTY}.
+   * directory named by the system property {@value #ROOT_PROPERTY}, and the HTTP/2 hello servers
+   * of {@link Http2Servers} (httpd and raw Netty, h2c and h2 over TLS, one carrier each).
    */
   public static final List<String> KINDS = List.of("netty", "threads", "httpd-fiber", "httpd-virtual", "httpd-platform",
-      HttpdServers.STATIC, HttpdServers.STATIC_H2);
+      HttpdServers.STATIC, HttpdServers.STATIC_H2, Http2Servers.NETTY, Http2Servers.HTTPD, Http2Servers.NETTY_TLS,
+      Http2Servers.HTTPD_TLS);
   /** The directory the static kinds serve. */
   public static final String ROOT_PROPERTY = "krill.loadtest.root";
   /** Default lifetime limit in seconds. */
@@ -71,6 +73,15 @@ public final class ServerMain {
           Mains.usageError(ROOT_PROPERTY + ": (none) (expected: the directory to serve)");
         }
         HttpdServers.Started s = HttpdServers.startStatic(Path.of(root), kind.equals(HttpdServers.STATIC_H2), BACKLOG);
+        server = s;
+        port = s.port();
+        break;
+      }
+      case Http2Servers.NETTY:
+      case Http2Servers.HTTPD:
+      case Http2Servers.NETTY_TLS:
+      case Http2Servers.HTTPD_TLS: {
+        HttpdServers.Started s = Http2Servers.start(kind, BACKLOG);
         server = s;
         port = s.port();
         break;
