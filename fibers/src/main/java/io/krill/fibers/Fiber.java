@@ -35,7 +35,7 @@ public final class Fiber extends Stack implements Runnable {
   /*
    * Implementation notes.
    *
-   * Two words. `state` packs the scheduling state (low 3 bits), the park permit (PERMIT) and
+   * Two bytes, each its own field. `state` packs the scheduling state (low 3 bits), the park permit (PERMIT) and
    * CANCEL_THROWN. `signals` holds what other threads tell the fiber: STARTED and CANCELLED
    * (set once, never cleared) and the pending requests WAKE and START.
    *
