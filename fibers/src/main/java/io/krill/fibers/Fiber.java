@@ -35,9 +35,9 @@ public final class Fiber extends Stack implements Runnable {
   /*
    * Implementation notes.
    *
-   * Two bytes, each its own field. `state` packs the scheduling state (low 3 bits), the park permit (PERMIT) and
-   * CANCEL_THROWN. `signals` holds what other threads tell the fiber: STARTED and CANCELLED
-   * (set once, never cleared) and the pending requests WAKE and START.
+   * Two bytes, each its own field. `state` packs the scheduling state (low 3 bits), the park
+   * permit (PERMIT) and CANCEL_THROWN. `signals` holds what other threads tell the fiber:
+   * STARTED and CANCELLED (set once, never cleared) and the pending requests WAKE and START.
    *
    * A fiber of an event-loop scheduler is carrier-confined: only its home loop's thread ever
    * writes `state`, so start, run, park, commit and a local unpark are plain reads and release
@@ -525,7 +525,7 @@ public final class Fiber extends Stack implements Runnable {
   private void complete(Object outcome) {
     aux = outcome;
     if (home instanceof CarrierLoop) {
-      // A release store suffices: Joiner.wakeAll's atomic close of the stack below orders it before the joiners' checks.
+      // A release store suffices: Joiner.wakeAll's atomic close below orders it before the joiners' checks.
       STATE.setRelease(this, (byte) ((state & ~(STATE_MASK | PERMIT)) | DONE));
     } else {
       int s;
