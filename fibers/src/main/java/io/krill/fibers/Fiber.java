@@ -35,9 +35,9 @@ public final class Fiber extends Stack implements Runnable {
   /*
    * Implementation notes.
    *
-   * Two words. `state` packs the scheduling state (low 3 bits), the park permit (PERMIT) and
-   * CANCEL_THROWN. `signals` holds what other threads tell the fiber: STARTED and CANCELLED
-   * (set once, never cleared) and the pending requests WAKE and START.
+   * Two bytes, each its own field. `state` packs the scheduling state (low 3 bits), the park
+   * permit (PERMIT) and CANCEL_THROWN. `signals` holds what other threads tell the fiber:
+   * STARTED and CANCELLED (set once, never cleared) and the pending requests WAKE and START.
    *
    * A fiber of an event-loop scheduler is carrier-confined: only its home loop's thread ever
    * writes `state`, so start, run, park, commit and a local unpark are plain reads and release
@@ -61,7 +61,11 @@ public final class Fiber extends Stack implements Runnable {
    * `aux` is the blocker while parked, the carrier-local run queue's link while queued there
    * (a queued fiber is runnable, so it has no blocker), and the outcome (result or Throwable)
    * once done.
-   * `joiners` is a lock-free stack of strands (fibers or threads) waiting in join().
+   * `joiners` is a lock-free stack of strands (fibers or threads) waiting in join() (see
+   * Joiner), or, once the fiber has Extras, the Extras, which then hold that stack: one word for
+   * both, so a parked fiber that nobody names carries no second one. The word changes from a
+   * stack to Extras once, by a CAS against the stack it read, so a joiner's CAS and the
+   * installation of Extras cannot both succeed; Extras then stay for good.
    */
   private static final long serialVersionUID = 1L;
 
@@ -89,7 +93,7 @@ public final class Fiber extends Stack implements Runnable {
   static {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
-      STATE = lookup.findVarHandle(Fiber.class, "state", int.class);
+      STATE = lookup.findVarHandle(Fiber.class, "state", byte.class);
       SIGNALS = lookup.findVarHandle(Fiber.class, "signals", byte.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
@@ -99,38 +103,47 @@ public final class Fiber extends Stack implements Runnable {
   private static final AtomicLong IDS = new AtomicLong();
 
   final transient Object home;
-  private volatile int state;
-  private volatile byte signals; // a byte: it fits in the tail of Stack's fields, so a fiber stays 56 bytes
-  volatile Object joiners = Joiner.NONE; // see Joiner
+  private volatile byte state; // bytes, state and signals: with Stack's fields a fiber's fields take 37 bytes
+  private volatile byte signals;
+  volatile Object joiners = Joiner.NONE; // the joiners' stack, or the Extras that hold it (see the notes)
   Object aux; // the blocker of the last park; the link of a LocalRunQueue; the outcome once done
-  private volatile Extras extras;
 
   /*
    * Rarely used per-fiber data, allocated on first use (installed by CAS: id() and name() may
    * run on any thread). The id is drawn on first use too, so a parked fiber that nobody names
    * carries neither: 12 bytes less per fiber.
    */
-  private static final class Extras {
+  static final class Extras {
+    volatile Object joiners; // the fiber's joiners' stack once Extras are installed (see Joiner)
     String name;
     Thread.UncaughtExceptionHandler handler;
     Map<FiberLocal<?>, Object> locals;
     volatile long id;
   }
 
-  private static final AtomicReferenceFieldUpdater<Fiber, Extras> EXTRAS =
-      AtomicReferenceFieldUpdater.newUpdater(Fiber.class, Extras.class, "extras");
+  private static final AtomicReferenceFieldUpdater<Fiber, Object> WORD =
+      AtomicReferenceFieldUpdater.newUpdater(Fiber.class, Object.class, "joiners");
   private static final java.util.concurrent.atomic.AtomicLongFieldUpdater<Extras> EXTRA_ID =
       java.util.concurrent.atomic.AtomicLongFieldUpdater.newUpdater(Extras.class, "id");
 
   private Extras extras() {
-    Extras x = extras;
-    if (x == null) {
-      x = new Extras();
-      if (!EXTRAS.compareAndSet(this, null, x)) {
-        x = extras;
+    for (;;) {
+      Object w = joiners;
+      if (w instanceof Extras) {
+        return (Extras) w;
+      }
+      Extras x = new Extras();
+      x.joiners = w; // the stack moves into the Extras with the CAS that installs them
+      if (WORD.compareAndSet(this, w, x)) {
+        return x;
       }
     }
-    return x;
+  }
+
+  /* @return the Extras, or null if none were installed */
+  private Extras extrasOrNull() {
+    Object w = joiners;
+    return w instanceof Extras ? (Extras) w : null;
   }
 
   private static final class Failure {
@@ -151,9 +164,10 @@ public final class Fiber extends Stack implements Runnable {
     this.home = h != null ? h : scheduler; // the scheduler is found through the home: one field less per fiber
     if (name != null || handler != null) {
       Extras x = new Extras();
+      x.joiners = Joiner.NONE;
       x.name = name;
       x.handler = handler;
-      extras = x;
+      joiners = x;
     }
   }
 
@@ -250,10 +264,10 @@ public final class Fiber extends Stack implements Runnable {
       int s;
       do {
         s = state;
-      } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE));
+      } while (!STATE.compareAndSet(this, (byte) s, (byte) ((s & ~STATE_MASK) | RUNNABLE)));
       dispatch();
     } else if (loop.inEventLoop()) {
-      STATE.setRelease(this, (state & ~STATE_MASK) | RUNNABLE);
+      STATE.setRelease(this, (byte) ((state & ~STATE_MASK) | RUNNABLE));
       dispatch();
     } else {
       request(START, loop);
@@ -287,7 +301,7 @@ public final class Fiber extends Stack implements Runnable {
 
   /** @return the name given at creation, or "fiber-ID" */
   public String name() {
-    Extras x = extras;
+    Extras x = extrasOrNull();
     return x != null && x.name != null ? x.name : "fiber-" + id();
   }
 
@@ -429,12 +443,12 @@ public final class Fiber extends Stack implements Runnable {
 
   void runSlice(CarrierThread carrier) {
     if (home instanceof CarrierLoop) {
-      STATE.setRelease(this, (state & ~STATE_MASK) | RUNNING);
+      STATE.setRelease(this, (byte) ((state & ~STATE_MASK) | RUNNING));
     } else {
       int s;
       do {
         s = state;
-      } while (!STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNING));
+      } while (!STATE.compareAndSet(this, (byte) s, (byte) ((s & ~STATE_MASK) | RUNNING)));
     }
     if (carrier != null) {
       carrier.sliceStarted(this);
@@ -466,15 +480,15 @@ public final class Fiber extends Stack implements Runnable {
       int st = s & STATE_MASK;
       if (st == PARKING) {
         if ((s & PERMIT) == 0) {
-          STATE.setRelease(this, (s & ~STATE_MASK) | PARKED);
+          STATE.setRelease(this, (byte) ((s & ~STATE_MASK) | PARKED));
         } else {
-          STATE.setRelease(this, (s & ~(STATE_MASK | PERMIT)) | RUNNABLE);
+          STATE.setRelease(this, (byte) ((s & ~(STATE_MASK | PERMIT)) | RUNNABLE));
           dispatch();
         }
         return;
       }
       if (st == YIELDING) {
-        STATE.setRelease(this, (s & ~STATE_MASK) | RUNNABLE);
+        STATE.setRelease(this, (byte) ((s & ~STATE_MASK) | RUNNABLE));
         sched().submit(this);
         return;
       }
@@ -485,15 +499,15 @@ public final class Fiber extends Stack implements Runnable {
       int st = s & STATE_MASK;
       if (st == PARKING) {
         if ((s & PERMIT) != 0) {
-          if (STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | RUNNABLE)) {
+          if (STATE.compareAndSet(this, (byte) s, (byte) ((s & ~(STATE_MASK | PERMIT)) | RUNNABLE))) {
             dispatch();
             return;
           }
-        } else if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | PARKED)) {
+        } else if (STATE.compareAndSet(this, (byte) s, (byte) ((s & ~STATE_MASK) | PARKED))) {
           return;
         }
       } else if (st == YIELDING) {
-        if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE)) {
+        if (STATE.compareAndSet(this, (byte) s, (byte) ((s & ~STATE_MASK) | RUNNABLE))) {
           sched().submit(this);
           return;
         }
@@ -511,13 +525,13 @@ public final class Fiber extends Stack implements Runnable {
   private void complete(Object outcome) {
     aux = outcome;
     if (home instanceof CarrierLoop) {
-      // A release store suffices: Joiner.wakeAll's getAndSet below orders it before the joiners' checks.
-      STATE.setRelease(this, (state & ~(STATE_MASK | PERMIT)) | DONE);
+      // A release store suffices: Joiner.wakeAll's atomic close below orders it before the joiners' checks.
+      STATE.setRelease(this, (byte) ((state & ~(STATE_MASK | PERMIT)) | DONE));
     } else {
       int s;
       do {
         s = state;
-      } while (!STATE.compareAndSet(this, s, (s & ~(STATE_MASK | PERMIT)) | DONE));
+      } while (!STATE.compareAndSet(this, (byte) s, (byte) ((s & ~(STATE_MASK | PERMIT)) | DONE)));
     }
     sched().finished(this);
     FiberEvents.ended(this, outcome != null);
@@ -528,7 +542,7 @@ public final class Fiber extends Stack implements Runnable {
     if (e instanceof FiberCancelledException) {
       return;
     }
-    Extras x = extras;
+    Extras x = extrasOrNull();
     Thread.UncaughtExceptionHandler h = x != null && x.handler != null ? x.handler : Thread.getDefaultUncaughtExceptionHandler();
     if (h != null) {
       h.uncaughtException(Thread.currentThread(), e);
@@ -588,10 +602,10 @@ public final class Fiber extends Stack implements Runnable {
       }
       int s = state;
       if ((s & PERMIT) != 0) {
-        STATE.setRelease(this, s & ~PERMIT);
+        STATE.setRelease(this, (byte) (s & ~PERMIT));
         return false;
       }
-      STATE.setRelease(this, (s & ~STATE_MASK) | PARKING);
+      STATE.setRelease(this, (byte) ((s & ~STATE_MASK) | PARKING));
       aux = blocker;
       return true;
     }
@@ -601,10 +615,10 @@ public final class Fiber extends Stack implements Runnable {
         return false;
       }
       if ((s & PERMIT) != 0) {
-        if (STATE.compareAndSet(this, s, s & ~PERMIT)) {
+        if (STATE.compareAndSet(this, (byte) s, (byte) (s & ~PERMIT))) {
           return false;
         }
-      } else if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | PARKING)) {
+      } else if (STATE.compareAndSet(this, (byte) s, (byte) ((s & ~STATE_MASK) | PARKING))) {
         aux = blocker;
         return true;
       }
@@ -636,10 +650,10 @@ public final class Fiber extends Stack implements Runnable {
         return;
       }
       if (home instanceof CarrierLoop) {
-        STATE.setRelease(this, s | CANCEL_THROWN);
+        STATE.setRelease(this, (byte) (s | CANCEL_THROWN));
         throw new FiberCancelledException(name());
       }
-      if (STATE.compareAndSet(this, s, s | CANCEL_THROWN)) {
+      if (STATE.compareAndSet(this, (byte) s, (byte) (s | CANCEL_THROWN))) {
         throw new FiberCancelledException(name());
       }
     }
@@ -724,12 +738,12 @@ public final class Fiber extends Stack implements Runnable {
     }
     Fiber f = (Fiber) s;
     if (f.home instanceof CarrierLoop) {
-      STATE.setRelease(f, (f.state & ~STATE_MASK) | YIELDING);
+      STATE.setRelease(f, (byte) ((f.state & ~STATE_MASK) | YIELDING));
     } else {
       int st;
       do {
         st = f.state;
-      } while (!STATE.compareAndSet(f, st, (st & ~STATE_MASK) | YIELDING));
+      } while (!STATE.compareAndSet(f, (byte) st, (byte) ((st & ~STATE_MASK) | YIELDING)));
     }
     Stack.suspendCurrent();
   }
@@ -753,13 +767,13 @@ public final class Fiber extends Stack implements Runnable {
       int s = state;
       int st = s & STATE_MASK;
       if (st == PARKED) {
-        if (STATE.compareAndSet(this, s, (s & ~STATE_MASK) | RUNNABLE)) {
+        if (STATE.compareAndSet(this, (byte) s, (byte) ((s & ~STATE_MASK) | RUNNABLE))) {
           dispatch();
           return;
         }
       } else if (st == DONE || (s & PERMIT) != 0) {
         return;
-      } else if (STATE.compareAndSet(this, s, s | PERMIT)) {
+      } else if (STATE.compareAndSet(this, (byte) s, (byte) (s | PERMIT))) {
         return;
       }
     }
@@ -787,10 +801,10 @@ public final class Fiber extends Stack implements Runnable {
     int s = state;
     int st = s & STATE_MASK;
     if (st == PARKED) {
-      STATE.setRelease(this, (s & ~STATE_MASK) | RUNNABLE);
+      STATE.setRelease(this, (byte) ((s & ~STATE_MASK) | RUNNABLE));
       dispatch(handOff);
     } else if (st != DONE && (s & PERMIT) == 0) {
-      STATE.setRelease(this, s | PERMIT);
+      STATE.setRelease(this, (byte) (s | PERMIT));
     }
   }
 
@@ -836,7 +850,7 @@ public final class Fiber extends Stack implements Runnable {
     if (n == s) {
       return;
     }
-    STATE.setRelease(this, n);
+    STATE.setRelease(this, (byte) n);
     if (st == RUNNABLE && (s & STATE_MASK) != RUNNABLE) {
       run();
     }
@@ -864,7 +878,7 @@ public final class Fiber extends Stack implements Runnable {
     if ((s & STATE_MASK) != PARKED) {
       return false;
     }
-    STATE.setRelease(this, (s & ~STATE_MASK) | RUNNABLE);
+    STATE.setRelease(this, (byte) ((s & ~STATE_MASK) | RUNNABLE));
     run();
     return true;
   }
@@ -891,13 +905,13 @@ public final class Fiber extends Stack implements Runnable {
    */
   void rearmCancellation() {
     if (home instanceof CarrierLoop) {
-      STATE.setRelease(this, state & ~CANCEL_THROWN);
+      STATE.setRelease(this, (byte) (state & ~CANCEL_THROWN));
       return;
     }
     int s;
     do {
       s = state;
-    } while (!STATE.compareAndSet(this, s, s & ~CANCEL_THROWN));
+    } while (!STATE.compareAndSet(this, (byte) s, (byte) (s & ~CANCEL_THROWN)));
   }
 
   // ------------------------------------------------------------------ joining

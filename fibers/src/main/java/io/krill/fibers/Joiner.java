@@ -13,8 +13,15 @@ final class Joiner {
   static final Object NONE = new Object();
   /** The stack of a finished fiber: a joiner returns at once. */
   private static final Object CLOSED = new Object();
-  private static final AtomicReferenceFieldUpdater<Fiber, Object> JOINERS =
+  /*
+   * The stack lives in the fiber's `joiners` word until the fiber gets Extras, then in the
+   * Extras (see Fiber's notes). The word turns into Extras once, by a CAS against the stack it
+   * held, so a CAS on the word that fails because of it is retried on the Extras.
+   */
+  private static final AtomicReferenceFieldUpdater<Fiber, Object> WORD =
       AtomicReferenceFieldUpdater.newUpdater(Fiber.class, Object.class, "joiners");
+  private static final AtomicReferenceFieldUpdater<Fiber.Extras, Object> IN_EXTRAS =
+      AtomicReferenceFieldUpdater.newUpdater(Fiber.Extras.class, Object.class, "joiners");
 
   final Object strand;
   final Object next;
@@ -63,7 +70,7 @@ final class Joiner {
 
   /** Closes {@code fiber}'s stack and wakes every joiner on it; called once, as the fiber finishes. */
   static void wakeAll(Fiber fiber) {
-    Object j = JOINERS.getAndSet(fiber, CLOSED);
+    Object j = close(fiber);
     while (j instanceof Joiner) {
       Joiner n = (Joiner) j;
       Strand.wake(n.strand);
@@ -74,11 +81,11 @@ final class Joiner {
   /* @return false if the stack is closed (the fiber finished) */
   private static boolean push(Fiber fiber, Object strand) {
     for (;;) {
-      Object j = fiber.joiners;
+      Object j = head(fiber);
       if (j == CLOSED) {
         return false;
       }
-      if (JOINERS.compareAndSet(fiber, j, new Joiner(strand, j))) {
+      if (compareAndSet(fiber, j, new Joiner(strand, j))) {
         return true;
       }
     }
@@ -86,13 +93,40 @@ final class Joiner {
 
   private static void remove(Fiber fiber, Object strand) {
     for (;;) {
-      Object head = fiber.joiners;
+      Object head = head(fiber);
       if (!(head instanceof Joiner)) {
         return;
       }
       Object rebuilt = without((Joiner) head, strand);
-      if (rebuilt == head || JOINERS.compareAndSet(fiber, head, rebuilt)) {
+      if (rebuilt == head || compareAndSet(fiber, head, rebuilt)) {
         return;
+      }
+    }
+  }
+
+  /** @return the top of {@code fiber}'s stack: {@link #NONE}, the closed marker or a Joiner */
+  static Object head(Fiber fiber) {
+    Object w = fiber.joiners;
+    return w instanceof Fiber.Extras ? ((Fiber.Extras) w).joiners : w;
+  }
+
+  /* Replaces the top of fiber's stack if it is still expected; false if it was not (or the word just became Extras). */
+  private static boolean compareAndSet(Fiber fiber, Object expected, Object top) {
+    Object w = fiber.joiners;
+    return w instanceof Fiber.Extras
+        ? IN_EXTRAS.compareAndSet((Fiber.Extras) w, expected, top)
+        : WORD.compareAndSet(fiber, expected, top);
+  }
+
+  /* Closes fiber's stack. @return the stack it held */
+  private static Object close(Fiber fiber) {
+    for (;;) {
+      Object w = fiber.joiners;
+      if (w instanceof Fiber.Extras) {
+        return IN_EXTRAS.getAndSet((Fiber.Extras) w, CLOSED);
+      }
+      if (WORD.compareAndSet(fiber, w, CLOSED)) {
+        return w;
       }
     }
   }
