@@ -109,7 +109,12 @@ public final class DnsResolver {
     extended.setLoadBalance(false);
     Duration attempt = b.timeout.multipliedBy(resolvers.size());
     extended.setTimeout(attempt);
-    this.session = LookupSession.builder().resolver(extended).clearCaches().build();
+    // dnsjava hands each answer to the session's executor, by default the common pool. A program
+    // that waits on common-pool threads (a crawl started from a CompletableFuture) can hold every
+    // worker the pool will run, and then no answer is ever handed on: JDK 25's pool starts no
+    // spare worker for them (JDK 17's happened to). What runs on the executor is short (dnsjava
+    // parses the answer, our callbacks wake a strand), so it runs on dnsjava's own I/O thread.
+    this.session = LookupSession.builder().resolver(extended).executor(Runnable::run).clearCaches().build();
     this.budgetNanos = attempt.toNanos() + Duration.ofMillis(500).toNanos();
     this.retries = b.retries;
     this.hosts = b.hostsFile == null ? null : new HostsFileParser(b.hostsFile);

@@ -77,6 +77,32 @@ class DnsResolverTest {
   }
 
   @Test
+  void resolve_everyCommonPoolWorkerWaitingOnALookup_eachGetsItsAnswer() throws Exception {
+    // a program may resolve on common-pool threads (a crawl started from a CompletableFuture);
+    // their answers must not wait for a free common-pool worker: here every worker waits for one
+    int workers = Math.max(1, java.util.concurrent.ForkJoinPool.getCommonPoolParallelism());
+    DnsResolver r = resolver().timeout(Duration.ofSeconds(2)).build();
+    List<java.util.concurrent.Future<String>> lookups = new ArrayList<>();
+    java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(workers);
+    for (int i = 0; i < workers; i++) {
+      String host = "pool" + i + ".krill.test";
+      server.answer(host, 300, "10.0.1." + (i + 1));
+      lookups.add(java.util.concurrent.ForkJoinPool.commonPool().submit(() -> {
+        started.countDown();
+        try {
+          started.await(10, java.util.concurrent.TimeUnit.SECONDS);
+          return resolveAll(r, host).get(0).getHostAddress();
+        } catch (UnknownHostException | InterruptedException e) {
+          return e.toString();
+        }
+      }));
+    }
+    for (int i = 0; i < workers; i++) {
+      assertThat(lookups.get(i).get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("10.0.1." + (i + 1));
+    }
+  }
+
+  @Test
   void resolveAll_manyFibersSameNameAtOnce_shareOneQuery() throws Exception {
     server.answer("busy.krill.test", 300, "10.0.0.9");
     server.delay("busy.krill.test", 300); // the first query is still in flight when the others ask
