@@ -76,6 +76,19 @@ public final class DnsResolver {
   /** Default hosts file. */
   public static final Path DEFAULT_HOSTS_FILE = Paths.get("/etc/hosts");
 
+  /* dnsjava's switch for its exit hook (see the static block). */
+  private static final String DNSJAVA_EXIT_HOOK = "dnsjava.nio.register_shutdown_hook";
+
+  static {
+    // dnsjava's exit hook stops its I/O thread and joins it without a bound. A lookup made while
+    // it runs (a crawl drains its fetches after SIGTERM) opens the I/O again, which restarts the
+    // old thread's loop, and the JVM never ends. The thread is a daemon and the OS closes the
+    // sockets at exit: the hook is not needed. A value the user set is kept.
+    if (System.getProperty(DNSJAVA_EXIT_HOOK) == null) {
+      System.setProperty(DNSJAVA_EXIT_HOOK, "false");
+    }
+  }
+
   private final LookupSession session;
   private final HostsFileParser hosts;
   private final DnsCache cache;
