@@ -102,6 +102,36 @@ class ClusterFailoverTest {
   }
 
   @Test
+  void nodeStoppedWithSigterm_drainsPrintsItsSummaryAndHandsOver() throws Exception {
+    try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
+      Map<String, Integer> single = single(web);
+      List<Process> nodes = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        nodes.add(ClusterWeb.startNode(web, broker.bootstrap(), "term", tmp.resolve("out"), SLOW_DELAY, IN_FLIGHT_CAP,
+            tmp.resolve("node" + i + ".log")));
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(nodes.get(0).isAlive()).as("still crawling when signalled").isTrue();
+      Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(nodes.get(0).pid())).inheritIO().start();
+      assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      // it drains and leaves the group like a node whose crawl ended, not like one killed
+      assertThat(nodes.get(0).waitFor(150, TimeUnit.SECONDS)).as("stopped node ended").isTrue();
+      String stopped = Files.readString(tmp.resolve("node0.log"));
+      assertThat(stopped).as(stopped).contains("crawl stopped in").contains("handed over partitions");
+      assertThat(nodes.get(1).waitFor(300, TimeUnit.SECONDS)).as("other node ended").isTrue();
+      assertThat(nodes.get(1).exitValue()).as(Files.readString(tmp.resolve("node1.log"))).isZero();
+      Map<String, Integer> cluster = ClusterWeb.requests(web);
+      assertThat(cluster.keySet()).isEqualTo(single.keySet());
+      assertThat(extraFetches(single, cluster)).as(() -> "fetched again: " + extras(single, cluster))
+          .isLessThanOrEqualTo(IN_FLIGHT_CAP);
+      assertPolite(web);
+    }
+  }
+
+  @Test
   void brokerKilledAndRestartedMidCrawl_nodesWaitAndFinish() throws Exception {
     Path brokerDir = tmp.resolve("broker");
     try (TestWeb web = slowWeb()) {
