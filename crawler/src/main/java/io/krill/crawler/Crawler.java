@@ -486,6 +486,8 @@ public final class Crawler {
         default:
           try {
             fetchPage(w);
+          } catch (io.krill.fibers.FiberCancelledException e) {
+            throw e; // not the page's outcome: a cancelled fetch stays queued for --resume
           } catch (RuntimeException | Error e) {
             failPage(w.url(), e);
           } finally {
