@@ -160,6 +160,7 @@ class TestWebTest {
     lines.start();
     log.addAppender(lines);
     log.setLevel(ch.qos.logback.classic.Level.DEBUG);
+    log.setAdditive(false); // the lines go to this test only
     int cut = 0;
     TestWebConfig c = fast().hosts(1).pagesPerHost(80).resetRate(0.2).build();
     try (TestWeb tw = TestWeb.start(c); TestHttpClient http = new TestHttpClient(tw.newResolver(), Duration.ofSeconds(10))) {
@@ -173,6 +174,7 @@ class TestWebTest {
     } finally {
       log.detachAppender(lines);
       log.setLevel(null);
+      log.setAdditive(true);
     }
     // the trap is intended: its pages must not fill a benchmark's or a demo's output with warnings
     assertThat(cut).isEqualTo(6);
