@@ -71,20 +71,26 @@ class ClusterFailoverTest {
         assertThat(gap).as(host).isGreaterThanOrEqualTo(SLOW_DELAY));
   }
 
+  /* Starts the nodes as child JVMs and waits until a third of the single-node requests are made: the first node has pages of its own. */
+  private List<Process> startNodesPartWay(TestWeb web, BrokerProcess broker, String crawlId, int count, Map<String, Integer> single)
+      throws Exception {
+    List<Process> nodes = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      nodes.add(ClusterWeb.startNode(web, broker.bootstrap(), crawlId, tmp.resolve("out"), SLOW_DELAY, IN_FLIGHT_CAP,
+          tmp.resolve("node" + i + ".log")));
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    return nodes;
+  }
+
   @Test
   void nodeKilledWithSigkill_othersTakeOver_nothingLostFewDuplicates() throws Exception {
     try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
       Map<String, Integer> single = single(web);
-      List<Process> nodes = new ArrayList<>();
-      for (int i = 0; i < 3; i++) {
-        nodes.add(ClusterWeb.startNode(web, broker.bootstrap(), "kill", tmp.resolve("out"), SLOW_DELAY, IN_FLIGHT_CAP,
-            tmp.resolve("node" + i + ".log")));
-      }
-      // part-way: the victim has fetched pages of its own
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
+      List<Process> nodes = startNodesPartWay(web, broker, "kill", 3, single);
       nodes.get(0).destroyForcibly().waitFor();
       for (int i = 1; i < 3; i++) {
         assertThat(nodes.get(i).waitFor(300, TimeUnit.SECONDS)).as("node " + i + " ended").isTrue();
@@ -105,15 +111,7 @@ class ClusterFailoverTest {
   void nodeStoppedWithSigterm_drainsPrintsItsSummaryAndHandsOver() throws Exception {
     try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
       Map<String, Integer> single = single(web);
-      List<Process> nodes = new ArrayList<>();
-      for (int i = 0; i < 2; i++) {
-        nodes.add(ClusterWeb.startNode(web, broker.bootstrap(), "term", tmp.resolve("out"), SLOW_DELAY, IN_FLIGHT_CAP,
-            tmp.resolve("node" + i + ".log")));
-      }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
+      List<Process> nodes = startNodesPartWay(web, broker, "term", 2, single);
       assertThat(nodes.get(0).isAlive()).as("still crawling when signalled").isTrue();
       Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(nodes.get(0).pid())).inheritIO().start();
       assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
