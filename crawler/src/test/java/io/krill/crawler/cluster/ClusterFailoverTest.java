@@ -112,21 +112,29 @@ class ClusterFailoverTest {
     try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
       Map<String, Integer> single = single(web);
       List<Process> nodes = startNodesPartWay(web, broker, "term", 2, single);
-      assertThat(nodes.get(0).isAlive()).as("still crawling when signalled").isTrue();
-      Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(nodes.get(0).pid())).inheritIO().start();
-      assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-      // it drains and leaves the group like a node whose crawl ended, not like one killed
-      assertThat(nodes.get(0).waitFor(150, TimeUnit.SECONDS)).as("stopped node ended").isTrue();
-      String stopped = Files.readString(tmp.resolve("node0.log"));
-      assertThat(stopped).as(stopped).contains("crawl stopped in").contains("handed over partitions");
-      assertThat(nodes.get(1).waitFor(300, TimeUnit.SECONDS)).as("other node ended").isTrue();
-      assertThat(nodes.get(1).exitValue()).as(Files.readString(tmp.resolve("node1.log"))).isZero();
-      Map<String, Integer> cluster = ClusterWeb.requests(web);
-      assertThat(cluster.keySet()).isEqualTo(single.keySet());
-      assertThat(extraFetches(single, cluster)).as(() -> "fetched again: " + extras(single, cluster))
-          .isLessThanOrEqualTo(IN_FLIGHT_CAP);
-      assertPolite(web);
+      try {
+        stopOneAndFinish(web, single, nodes);
+      } finally {
+        nodes.forEach(Process::destroyForcibly); // a failed run leaves no node behind
+      }
     }
+  }
+
+  private void stopOneAndFinish(TestWeb web, Map<String, Integer> single, List<Process> nodes) throws Exception {
+    assertThat(nodes.get(0).isAlive()).as("still crawling when signalled").isTrue();
+    Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(nodes.get(0).pid())).inheritIO().start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    // it drains and leaves the group like a node whose crawl ended, not like one killed
+    assertThat(nodes.get(0).waitFor(150, TimeUnit.SECONDS)).as("stopped node ended").isTrue();
+    String stopped = Files.readString(tmp.resolve("node0.log"));
+    assertThat(stopped).as(stopped).contains("crawl stopped in").contains("handed over partitions");
+    assertThat(nodes.get(1).waitFor(300, TimeUnit.SECONDS)).as("other node ended").isTrue();
+    assertThat(nodes.get(1).exitValue()).as(Files.readString(tmp.resolve("node1.log"))).isZero();
+    Map<String, Integer> cluster = ClusterWeb.requests(web);
+    assertThat(cluster.keySet()).isEqualTo(single.keySet());
+    assertThat(extraFetches(single, cluster)).as(() -> "fetched again: " + extras(single, cluster))
+        .isLessThanOrEqualTo(IN_FLIGHT_CAP);
+    assertPolite(web);
   }
 
   @Test
