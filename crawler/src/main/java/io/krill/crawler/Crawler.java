@@ -99,6 +99,8 @@ public final class Crawler {
   private FiberSemaphore slots;
   private HostLookup lookup;
   private java.util.function.UnaryOperator<HostLookup> lookupWrap = l -> l;
+  private PageFetch pageFetch;
+  private java.util.function.UnaryOperator<PageFetch> fetchWrap = f -> f;
   private SharedFrontier shared;
 
   private final LiveView live;
@@ -169,6 +171,7 @@ public final class Crawler {
     resolver = config.resolver != null ? config.resolver : buildResolver();
     fetcher = buildFetcher();
     lookup = lookupWrap.apply(fetcher::resolveAll);
+    pageFetch = fetchWrap.apply(fetcher::fetchFollowing);
     robots = new RobotsPolicy(config.robotsAgent);
     scope = new Scope(config.scope, config.maxDepth, config.allowDomains, config.include, config.exclude);
     config.seeds.forEach(scope::addSeed);
@@ -483,6 +486,10 @@ public final class Crawler {
         default:
           try {
             fetchPage(w);
+          } catch (io.krill.fibers.FiberCancelledException e) {
+            throw e; // not the page's outcome: a cancelled fetch stays queued for --resume
+          } catch (RuntimeException | Error e) {
+            failPage(w.url(), e);
           } finally {
             frontier.release(w.hostKey(), System.nanoTime());
           }
@@ -501,6 +508,22 @@ public final class Crawler {
       }
       signal();
     }
+  }
+
+  /*
+   * A fetch that ended by an internal error still ends in one outcome: its JSONL line names the
+   * error and its URL is completed. Without it the URL stays outstanding, and a node of a crawl
+   * across machines keeps the page's fetch slot and its partition's queue count for good (the
+   * slot is freed only by the outcome's ack), so a few such pages stall the node and the crawl
+   * never ends.
+   */
+  private void failPage(CrawlUrl cu, Throwable e) throws Suspendable {
+    String why = "internal: " + e;
+    stats.error("internal");
+    System.err.println("krill crawl: internal error on " + cu.url() + ": " + e);
+    seedFailed(cu, why);
+    writer.submit(new OutputWriter.Commit(List.of(), List.of(CrawlLine.of(cu.url(), "page", cu, null, why, null, 0)),
+        List.of(), List.of(cu.url())));
   }
 
   // ------------------------------------------------------------------ RESOLVE
@@ -541,6 +564,20 @@ public final class Crawler {
   /** For tests: wraps the host lookup (to inject a resolver fault into a real crawl). Call before {@link #run()}. */
   Crawler wrapLookup(java.util.function.UnaryOperator<HostLookup> wrap) {
     this.lookupWrap = Objects.requireNonNull(wrap, "wrap");
+    return this;
+  }
+
+  /** How FETCH work fetches a page and its same-host redirects: the fetcher, or a test's stand-in. */
+  interface PageFetch {
+    /**
+     * @return the exchanges, one per hop; may suspend
+     */
+    List<Exchange> fetch(URI uri, InetAddress address, io.krill.crawler.fetch.RedirectCheck check) throws Suspendable;
+  }
+
+  /** For tests: wraps the page fetch (to inject a fault into the fetch path of a real crawl). Call before {@link #run()}. */
+  Crawler wrapFetch(java.util.function.UnaryOperator<PageFetch> wrap) {
+    this.fetchWrap = Objects.requireNonNull(wrap, "wrap");
     return this;
   }
 
@@ -617,7 +654,7 @@ public final class Crawler {
     }
     RedirectPolicy redirects = new RedirectPolicy(frontier, scope, stats, config.delay, cu, hostKey);
     cu = redirects.page();
-    List<Exchange> hops = fetcher.fetchFollowing(URI.create(cu.url()), w.address(), redirects);
+    List<Exchange> hops = pageFetch.fetch(URI.create(cu.url()), w.address(), redirects);
     Exchange last = hops.get(hops.size() - 1);
     int status = last.error() == null ? last.status() : 0;
     if ((last.status() == 429 || last.status() == 503) && cu.attempts() < config.maxRetries) {

@@ -166,6 +166,27 @@ class CrawlerTest {
   }
 
   @Test
+  void run_fetchThrowsRuntimeException_oneErrorOutcomeAndCrawlFinishes() throws Exception {
+    try (SmallWeb web = new SmallWeb(4, 0)) {
+      Path out = tmp.resolve("out");
+      Set<String> failed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      String broken = web.url("b.test", "/p2");
+      CrawlSummary s = CrawlFaults.failingFetch(web.config(out).maxDuration(Duration.ofSeconds(60)).build(),
+          broken::equals, failed).run();
+      assertThat(s.stoppedBy()).isEqualTo("done");
+      assertThat(failed).containsExactly(broken);
+      // the page's outcome is its error, once; the rest of the web is crawled
+      assertThat(CrawlOutput.jsonl(out)).filteredOn(l -> l.url().equals(broken)).singleElement()
+          .satisfies(l -> assertThat(l.error()).isEqualTo("internal: java.lang.IllegalStateException: fault injected into the fetch path"));
+      assertThat(s.errors()).containsEntry("internal", 1L);
+      Set<String> expected = new TreeSet<>(web.reachablePages());
+      expected.remove(broken);
+      assertThat(fetchedPages(out)).isEqualTo(expected);
+      assertOneLinePerUrl(out);
+    }
+  }
+
+  @Test
   void run_threadsModeAndNaive_sameFetchedSetAsFibers() throws Exception {
     try (SmallWeb web = new SmallWeb(6, 5)) {
       Path threads = tmp.resolve("threads");

@@ -200,6 +200,22 @@ final class Exchange implements Request, Response, ByteSink {
     return false;
   }
 
+  /*
+   * A body that missed its declared length is a handler's bug, worth one WARN; a server that
+   * cuts bodies on purpose (a test web's truncation trap) would log one per page, so the later
+   * ones go to DEBUG with their running count.
+   */
+  private void bodyMismatch() {
+    long n = server.shortBodies.incrementAndGet();
+    if (n == 1) {
+      LOG.warn("{} {}: the handler declared Content-Length {} but wrote {} bytes; closing the connection"
+          + " (later such responses of this server are logged at DEBUG)", head.method(), head.uri(), declaredLength, bodySent);
+    } else {
+      LOG.debug("{} {}: the handler declared Content-Length {} but wrote {} bytes; closing the connection ({} so far)",
+          head.method(), head.uri(), declaredLength, bodySent, n);
+    }
+  }
+
   /* Ends the response and the request body; @return true if the connection may go on. */
   private boolean finish() throws Suspendable {
     try {
@@ -215,8 +231,7 @@ final class Exchange implements Request, Response, ByteSink {
           conn.awaitWritable();
         }
         if (declaredLength >= 0 && bodySent != declaredLength && !headOnly) {
-          LOG.warn("{} {}: the handler declared Content-Length {} but wrote {} bytes; closing the connection",
-              head.method(), head.uri(), declaredLength, bodySent);
+          bodyMismatch();
           closeAfter = true;
         }
       }

@@ -79,6 +79,8 @@ final class ServerCore {
   private final Map<Channel, Http2Pipeline.Idle> http2Connections = new ConcurrentHashMap<>();
   private final Set<HttpConnection> streams = ConcurrentHashMap.newKeySet();
   volatile boolean shuttingDown;
+  /* Responses whose body missed its declared Content-Length: the first is a WARN, the rest DEBUG (a test web cuts bodies on purpose). */
+  final java.util.concurrent.atomic.AtomicLong shortBodies = new java.util.concurrent.atomic.AtomicLong();
   private final HttpDecoderConfig decoderConfig;
   private io.netty.util.concurrent.ScheduledFuture<?> sweeper;
   private Channel serverChannel;

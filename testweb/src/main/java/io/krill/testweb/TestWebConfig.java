@@ -1,6 +1,9 @@
 package io.krill.testweb;
 
 import io.krill.fibers.Checks;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
 import java.net.InetAddress;
 import java.time.Duration;
 
@@ -368,265 +371,265 @@ public final class TestWebConfig {
 
     /** @param seed the generator seed: the same seed and knobs give the same web @return this */
     public Builder seed(long seed) {
-      shape = shape.withSeed(seed);
+      shape = with(shape, "seed", seed);
       return this;
     }
 
     /** @param hosts virtual hosts, 1..{@value WebShape#MAX_HOSTS} @return this */
     public Builder hosts(int hosts) {
-      shape = shape.withHosts(hosts);
+      shape = with(shape, "hosts", hosts);
       return this;
     }
 
     /** @param domains registrable domains ({@code krill.test}, {@code krill-1.test}, ...; host i is in domain i % domains), 1..{@value WebShape#MAX_HOSTS} @return this */
     public Builder domains(int domains) {
-      shape = shape.withDomains(domains);
+      shape = with(shape, "domains", domains);
       return this;
     }
 
     /** @param ips loopback addresses the hosts are spread over, 1..{@value WebShape#MAX_IPS} @return this */
     public Builder ips(int ips) {
-      shape = shape.withIps(ips);
+      shape = with(shape, "ips", ips);
       return this;
     }
 
     /** @param firstIp the first loopback address, an IPv4 literal in 127.0.0.0/8 @return this */
     public Builder firstIp(String firstIp) {
-      shape = shape.withFirstIp(firstIp);
+      shape = with(shape, "firstIp", Loopback.parse(firstIp));
       return this;
     }
 
     /** @param port the HTTP port of every address, 0..65535 (0: a free one) @return this */
     public Builder port(int port) {
-      shape = shape.withPort(port);
+      shape = with(shape, "port", port);
       return this;
     }
 
     /** @param dnsPort the DNS port on 127.0.0.1, 0..65535 (0: a free one) @return this */
     public Builder dnsPort(int dnsPort) {
-      shape = shape.withDnsPort(dnsPort);
+      shape = with(shape, "dnsPort", dnsPort);
       return this;
     }
 
     /** @param seeds seed URLs, the roots of hosts 0..seeds-1, 1..hosts @return this */
     public Builder seeds(int seeds) {
-      shape = shape.withSeeds(seeds);
+      shape = with(shape, "seeds", seeds);
       return this;
     }
 
     /** @param pages pages per host including the root, 1..{@value WebShape#MAX_PAGES_PER_HOST} @return this */
     public Builder pagesPerHost(int pages) {
-      shape = shape.withPagesPerHost(pages);
+      shape = with(shape, "pagesPerHost", pages);
       return this;
     }
 
     /** @param links links per page, 0..1000 @return this */
     public Builder outDegree(int links) {
-      shape = shape.withOutDegree(links);
+      shape = with(shape, "outDegree", links);
       return this;
     }
 
     /** @param rate share of links to another host, 0..1 @return this */
     public Builder crossHostRate(double rate) {
-      shape = shape.withCrossHostRate(rate);
+      shape = with(shape, "crossHostRate", rate);
       return this;
     }
 
     /** @param bytes mean page size, 256..16MiB @return this */
     public Builder pageBytes(long bytes) {
-      shape = shape.withPageBytes(bytes);
+      shape = with(shape, "pageBytes", bytes);
       return this;
     }
 
     /** @param latency server time before the first byte, 0..60s @return this */
     public Builder latency(Duration latency) {
-      speed = speed.withLatency(latency);
+      speed = with(speed, "latency", latency);
       return this;
     }
 
     /** @param hosts hosts (never a seed) that answer after the slow latency, 0..hosts minus seeds @return this */
     public Builder slowHosts(int hosts) {
-      speed = speed.withSlowHosts(hosts);
+      speed = with(speed, "slowHosts", hosts);
       return this;
     }
 
     /** @param latency the slow hosts' latency, 0..60s @return this */
     public Builder slowLatency(Duration latency) {
-      speed = speed.withSlowLatency(latency);
+      speed = with(speed, "slowLatency", latency);
       return this;
     }
 
     /** @param jitter spread of latency and bandwidth between hosts, 0..0.9 @return this */
     public Builder latencyJitter(double jitter) {
-      speed = speed.withLatencyJitter(jitter);
+      speed = with(speed, "latencyJitter", jitter);
       return this;
     }
 
     /** @param bytesPerSecond speed of one response, 0 (unlimited) or 1KiB..1GiB @return this */
     public Builder bandwidth(long bytesPerSecond) {
-      speed = speed.withBandwidth(bytesPerSecond);
+      speed = with(speed, "bandwidth", bytesPerSecond);
       return this;
     }
 
     /** @param rate share of links to missing pages, 0..1 @return this */
     public Builder notFoundRate(double rate) {
-      faults = faults.withNotFoundRate(rate);
+      faults = with(faults, "notFoundRate", rate);
       return this;
     }
 
     /** @param rate share of links to hosts without DNS, 0..1 @return this */
     public Builder deadHostRate(double rate) {
-      faults = faults.withDeadHostRate(rate);
+      faults = with(faults, "deadHostRate", rate);
       return this;
     }
 
     /** @param rate share of pages answering 500, 0..1 @return this */
     public Builder serverErrorRate(double rate) {
-      faults = faults.withServerErrorRate(rate);
+      faults = with(faults, "serverErrorRate", rate);
       return this;
     }
 
     /** @param rate share of pages first answering 429, 0..1 @return this */
     public Builder throttleRate(double rate) {
-      faults = faults.withThrottleRate(rate);
+      faults = with(faults, "throttleRate", rate);
       return this;
     }
 
     /** @param count 429 answers before a throttled page answers 200, 1..100 @return this */
     public Builder throttleCount(int count) {
-      faults = faults.withThrottleCount(count);
+      faults = with(faults, "throttleCount", count);
       return this;
     }
 
     /** @param retryAfter the Retry-After of a 429, whole seconds 1s..1h @return this */
     public Builder retryAfter(Duration retryAfter) {
-      faults = faults.withRetryAfter(retryAfter);
+      faults = with(faults, "retryAfter", retryAfter);
       return this;
     }
 
     /** @param rate share of pages whose connection is reset, 0..1 @return this */
     public Builder resetRate(double rate) {
-      faults = faults.withResetRate(rate);
+      faults = with(faults, "resetRate", rate);
       return this;
     }
 
     /** @param rate share of slowly dripping pages, 0..1 @return this */
     public Builder slowDripRate(double rate) {
-      faults = faults.withSlowDripRate(rate);
+      faults = with(faults, "slowDripRate", rate);
       return this;
     }
 
     /** @param bytesPerSecond drip speed, 1..1024 @return this */
     public Builder slowDripBandwidth(long bytesPerSecond) {
-      speed = speed.withSlowDripBandwidth(bytesPerSecond);
+      speed = with(speed, "slowDripBandwidth", bytesPerSecond);
       return this;
     }
 
     /** @param duration how long a slow page drips before completing, 1s..10m @return this */
     public Builder slowDripDuration(Duration duration) {
-      speed = speed.withSlowDripDuration(duration);
+      speed = with(speed, "slowDripDuration", duration);
       return this;
     }
 
     /** @param rate share of pages redirecting (301) to another page, 0..1 @return this */
     public Builder redirectRate(double rate) {
-      faults = faults.withRedirectRate(rate);
+      faults = with(faults, "redirectRate", rate);
       return this;
     }
 
     /** @param rate share of pages under /private/, 0..1 @return this */
     public Builder disallowedRate(double rate) {
-      robots = robots.withDisallowedRate(rate);
+      robots = with(robots, "disallowedRate", rate);
       return this;
     }
 
     /** @param rate share of pages listed only in the sitemap, 0..1 @return this */
     public Builder sitemapOnlyRate(double rate) {
-      robots = robots.withSitemapOnlyRate(rate);
+      robots = with(robots, "sitemapOnlyRate", rate);
       return this;
     }
 
     /** @param rate share of hosts without robots.txt, 0..1 @return this */
     public Builder robotsMissingRate(double rate) {
-      robots = robots.withRobotsMissingRate(rate);
+      robots = with(robots, "robotsMissingRate", rate);
       return this;
     }
 
     /** @param rate share of hosts whose robots.txt answers 503, 0..1 @return this */
     public Builder robotsErrorRate(double rate) {
-      robots = robots.withRobotsErrorRate(rate);
+      robots = with(robots, "robotsErrorRate", rate);
       return this;
     }
 
     /** @param delay the Crawl-delay of robots.txt, 0 (no line) or 1ms..60s @return this */
     public Builder crawlDelay(Duration delay) {
-      robots = robots.withCrawlDelay(delay);
+      robots = with(robots, "crawlDelay", delay);
       return this;
     }
 
     /** @param sitemaps whether robots.txt lists a sitemap @return this */
     public Builder sitemaps(boolean sitemaps) {
-      robots = robots.withSitemaps(sitemaps);
+      robots = with(robots, "sitemaps", sitemaps);
       return this;
     }
 
     /** @param hosts hosts with a calendar trap, 0..hosts @return this */
     public Builder calendarHosts(int hosts) {
-      traps = traps.withCalendarHosts(hosts);
+      traps = with(traps, "calendarHosts", hosts);
       return this;
     }
 
     /** @param hosts hosts with a session-id trap, 0..hosts @return this */
     public Builder sessionIdHosts(int hosts) {
-      traps = traps.withSessionIdHosts(hosts);
+      traps = with(traps, "sessionIdHosts", hosts);
       return this;
     }
 
     /** @param hosts hosts with an infinitely deep path, 0..hosts @return this */
     public Builder deepPathHosts(int hosts) {
-      traps = traps.withDeepPathHosts(hosts);
+      traps = with(traps, "deepPathHosts", hosts);
       return this;
     }
 
     /** @param hosts hosts with a redirect loop, 0..hosts @return this */
     public Builder redirectLoopHosts(int hosts) {
-      traps = traps.withRedirectLoopHosts(hosts);
+      traps = with(traps, "redirectLoopHosts", hosts);
       return this;
     }
 
     /** @param length URLs in a redirect loop, 1..100 @return this */
     public Builder redirectLoopLength(int length) {
-      traps = traps.withRedirectLoopLength(length);
+      traps = with(traps, "redirectLoopLength", length);
       return this;
     }
 
     /** @param hosts hosts with a gzip bomb, 0..hosts @return this */
     public Builder gzipBombHosts(int hosts) {
-      traps = traps.withGzipBombHosts(hosts);
+      traps = with(traps, "gzipBombHosts", hosts);
       return this;
     }
 
     /** @param bytes size the bomb inflates to, 1MiB..1GiB @return this */
     public Builder gzipBombBytes(long bytes) {
-      traps = traps.withGzipBombBytes(bytes);
+      traps = with(traps, "gzipBombBytes", bytes);
       return this;
     }
 
     /** @param ttl TTL of DNS answers, whole seconds 0..1d @return this */
     public Builder dnsTtl(Duration ttl) {
-      dns = dns.withDnsTtl(ttl);
+      dns = with(dns, "dnsTtl", ttl);
       return this;
     }
 
     /** @param hosts hosts whose DNS answer is SERVFAIL, 0..hosts-1 @return this */
     public Builder dnsFailureHosts(int hosts) {
-      dns = dns.withDnsFailureHosts(hosts);
+      dns = with(dns, "dnsFailureHosts", hosts);
       return this;
     }
 
     /** @param hosts hosts whose DNS queries go unanswered, 0..hosts-1 @return this */
     public Builder dnsTimeoutHosts(int hosts) {
-      dns = dns.withDnsTimeoutHosts(hosts);
+      dns = with(dns, "dnsTimeoutHosts", hosts);
       return this;
     }
 
@@ -634,6 +637,38 @@ public final class TestWebConfig {
     public Builder accessLogLimit(int entries) {
       this.accessLogLimit = Checks.inRange("accessLogLimit", entries, 0, 10_000_000);
       return this;
+    }
+
+    /*
+     * One knob of a group set: the group's record made again with that component replaced. Its
+     * canonical constructor checks every component, so the knob is checked when set and the
+     * exception names it.
+     */
+    private static <R extends Record> R with(R group, String component, Object value) {
+      RecordComponent[] components = group.getClass().getRecordComponents();
+      Object[] values = new Object[components.length];
+      Class<?>[] types = new Class<?>[components.length];
+      boolean found = false;
+      try {
+        for (int i = 0; i < components.length; i++) {
+          types[i] = components[i].getType();
+          found |= components[i].getName().equals(component);
+          values[i] = components[i].getName().equals(component) ? value : components[i].getAccessor().invoke(group);
+        }
+        if (!found) {
+          throw new IllegalStateException(group.getClass().getSimpleName() + " has no component " + component);
+        }
+        @SuppressWarnings("unchecked")
+        Constructor<R> canonical = (Constructor<R>) group.getClass().getDeclaredConstructor(types);
+        return canonical.newInstance(values);
+      } catch (InvocationTargetException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new IllegalStateException(e.getCause());
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
     }
 
     /**

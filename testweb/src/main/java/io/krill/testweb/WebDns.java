@@ -37,16 +37,4 @@ public record WebDns(Duration dnsTtl, int dnsFailureHosts, int dnsTimeoutHosts) 
           "<= hosts - seeds = " + (hosts - seeds) + ": seed hosts always resolve");
     }
   }
-
-  WebDns withDnsTtl(Duration v) {
-    return new WebDns(v, dnsFailureHosts, dnsTimeoutHosts);
-  }
-
-  WebDns withDnsFailureHosts(int v) {
-    return new WebDns(dnsTtl, v, dnsTimeoutHosts);
-  }
-
-  WebDns withDnsTimeoutHosts(int v) {
-    return new WebDns(dnsTtl, dnsFailureHosts, v);
-  }
 }

@@ -64,40 +64,4 @@ public record WebFaults(double notFoundRate, double deadHostRate, double serverE
         serverErrorRate + throttleRate + resetRate + slowDripRate + redirectRate);
     KnobChecks.sumAtMostOne("notFoundRate + deadHostRate", notFoundRate + deadHostRate);
   }
-
-  WebFaults withNotFoundRate(double v) {
-    return new WebFaults(v, deadHostRate, serverErrorRate, throttleRate, throttleCount, retryAfter, resetRate, slowDripRate, redirectRate);
-  }
-
-  WebFaults withDeadHostRate(double v) {
-    return new WebFaults(notFoundRate, v, serverErrorRate, throttleRate, throttleCount, retryAfter, resetRate, slowDripRate, redirectRate);
-  }
-
-  WebFaults withServerErrorRate(double v) {
-    return new WebFaults(notFoundRate, deadHostRate, v, throttleRate, throttleCount, retryAfter, resetRate, slowDripRate, redirectRate);
-  }
-
-  WebFaults withThrottleRate(double v) {
-    return new WebFaults(notFoundRate, deadHostRate, serverErrorRate, v, throttleCount, retryAfter, resetRate, slowDripRate, redirectRate);
-  }
-
-  WebFaults withThrottleCount(int v) {
-    return new WebFaults(notFoundRate, deadHostRate, serverErrorRate, throttleRate, v, retryAfter, resetRate, slowDripRate, redirectRate);
-  }
-
-  WebFaults withRetryAfter(Duration v) {
-    return new WebFaults(notFoundRate, deadHostRate, serverErrorRate, throttleRate, throttleCount, v, resetRate, slowDripRate, redirectRate);
-  }
-
-  WebFaults withResetRate(double v) {
-    return new WebFaults(notFoundRate, deadHostRate, serverErrorRate, throttleRate, throttleCount, retryAfter, v, slowDripRate, redirectRate);
-  }
-
-  WebFaults withSlowDripRate(double v) {
-    return new WebFaults(notFoundRate, deadHostRate, serverErrorRate, throttleRate, throttleCount, retryAfter, resetRate, v, redirectRate);
-  }
-
-  WebFaults withRedirectRate(double v) {
-    return new WebFaults(notFoundRate, deadHostRate, serverErrorRate, throttleRate, throttleCount, retryAfter, resetRate, slowDripRate, v);
-  }
 }

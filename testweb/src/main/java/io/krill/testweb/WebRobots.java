@@ -48,28 +48,4 @@ public record WebRobots(double disallowedRate, double sitemapOnlyRate, double ro
   void check() {
     KnobChecks.sumAtMostOne("robotsMissingRate + robotsErrorRate", robotsMissingRate + robotsErrorRate);
   }
-
-  WebRobots withDisallowedRate(double v) {
-    return new WebRobots(v, sitemapOnlyRate, robotsMissingRate, robotsErrorRate, crawlDelay, sitemaps);
-  }
-
-  WebRobots withSitemapOnlyRate(double v) {
-    return new WebRobots(disallowedRate, v, robotsMissingRate, robotsErrorRate, crawlDelay, sitemaps);
-  }
-
-  WebRobots withRobotsMissingRate(double v) {
-    return new WebRobots(disallowedRate, sitemapOnlyRate, v, robotsErrorRate, crawlDelay, sitemaps);
-  }
-
-  WebRobots withRobotsErrorRate(double v) {
-    return new WebRobots(disallowedRate, sitemapOnlyRate, robotsMissingRate, v, crawlDelay, sitemaps);
-  }
-
-  WebRobots withCrawlDelay(Duration v) {
-    return new WebRobots(disallowedRate, sitemapOnlyRate, robotsMissingRate, robotsErrorRate, v, sitemaps);
-  }
-
-  WebRobots withSitemaps(boolean v) {
-    return new WebRobots(disallowedRate, sitemapOnlyRate, robotsMissingRate, robotsErrorRate, crawlDelay, v);
-  }
 }

@@ -53,32 +53,4 @@ public record WebSpeed(Duration latency, double latencyJitter, long bandwidth, l
     Checks.inRange("slowHosts", slowHosts, 0, WebShape.MAX_HOSTS);
     Checks.inRange("slowLatency", slowLatency, Duration.ZERO, Duration.ofSeconds(60));
   }
-
-  WebSpeed withLatency(Duration v) {
-    return new WebSpeed(v, latencyJitter, bandwidth, slowDripBandwidth, slowDripDuration, slowHosts, slowLatency);
-  }
-
-  WebSpeed withLatencyJitter(double v) {
-    return new WebSpeed(latency, v, bandwidth, slowDripBandwidth, slowDripDuration, slowHosts, slowLatency);
-  }
-
-  WebSpeed withBandwidth(long v) {
-    return new WebSpeed(latency, latencyJitter, v, slowDripBandwidth, slowDripDuration, slowHosts, slowLatency);
-  }
-
-  WebSpeed withSlowDripBandwidth(long v) {
-    return new WebSpeed(latency, latencyJitter, bandwidth, v, slowDripDuration, slowHosts, slowLatency);
-  }
-
-  WebSpeed withSlowHosts(int v) {
-    return new WebSpeed(latency, latencyJitter, bandwidth, slowDripBandwidth, slowDripDuration, v, slowLatency);
-  }
-
-  WebSpeed withSlowLatency(Duration v) {
-    return new WebSpeed(latency, latencyJitter, bandwidth, slowDripBandwidth, slowDripDuration, slowHosts, v);
-  }
-
-  WebSpeed withSlowDripDuration(Duration v) {
-    return new WebSpeed(latency, latencyJitter, bandwidth, slowDripBandwidth, v, slowHosts, slowLatency);
-  }
 }

@@ -56,32 +56,4 @@ public record WebTraps(int calendarHosts, int sessionIdHosts, int deepPathHosts,
     Checks.inRange("redirectLoopHosts", redirectLoop, 0, hosts);
     Checks.inRange("gzipBombHosts", gzipBomb, 0, hosts);
   }
-
-  WebTraps withCalendarHosts(int v) {
-    return new WebTraps(v, sessionIdHosts, deepPathHosts, redirectLoopHosts, redirectLoopLength, gzipBombHosts, gzipBombBytes);
-  }
-
-  WebTraps withSessionIdHosts(int v) {
-    return new WebTraps(calendarHosts, v, deepPathHosts, redirectLoopHosts, redirectLoopLength, gzipBombHosts, gzipBombBytes);
-  }
-
-  WebTraps withDeepPathHosts(int v) {
-    return new WebTraps(calendarHosts, sessionIdHosts, v, redirectLoopHosts, redirectLoopLength, gzipBombHosts, gzipBombBytes);
-  }
-
-  WebTraps withRedirectLoopHosts(int v) {
-    return new WebTraps(calendarHosts, sessionIdHosts, deepPathHosts, v, redirectLoopLength, gzipBombHosts, gzipBombBytes);
-  }
-
-  WebTraps withRedirectLoopLength(int v) {
-    return new WebTraps(calendarHosts, sessionIdHosts, deepPathHosts, redirectLoopHosts, v, gzipBombHosts, gzipBombBytes);
-  }
-
-  WebTraps withGzipBombHosts(int v) {
-    return new WebTraps(calendarHosts, sessionIdHosts, deepPathHosts, redirectLoopHosts, redirectLoopLength, v, gzipBombBytes);
-  }
-
-  WebTraps withGzipBombBytes(long v) {
-    return new WebTraps(calendarHosts, sessionIdHosts, deepPathHosts, redirectLoopHosts, redirectLoopLength, gzipBombHosts, v);
-  }
 }

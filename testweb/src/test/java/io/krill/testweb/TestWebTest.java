@@ -153,6 +153,40 @@ class TestWebTest {
   }
 
   @Test
+  void resetPages_manyCut_oneWarnForTheServerAndTheRestAtDebug() throws Exception {
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+        io.krill.httpd.HttpServer.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines = new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    log.addAppender(lines);
+    log.setLevel(ch.qos.logback.classic.Level.DEBUG);
+    log.setAdditive(false); // the lines go to this test only
+    int cut = 0;
+    TestWebConfig c = fast().hosts(1).pagesPerHost(80).resetRate(0.2).build();
+    try (TestWeb tw = TestWeb.start(c); TestHttpClient http = new TestHttpClient(tw.newResolver(), Duration.ofSeconds(10))) {
+      for (int k = 1; k < tw.web().linkable() && cut < 6; k++) {
+        if (tw.web().kind(0, k) == SyntheticWeb.PageKind.RESET) {
+          String url = "http://h0.krill.test:" + tw.port() + tw.web().pagePath(0, k);
+          assertThatThrownBy(() -> http.get(url)).isInstanceOf(IOException.class);
+          cut++;
+        }
+      }
+    } finally {
+      log.detachAppender(lines);
+      log.setLevel(null);
+      log.setAdditive(true);
+    }
+    // the trap is intended: its pages must not fill a benchmark's or a demo's output with warnings
+    assertThat(cut).isEqualTo(6);
+    List<ch.qos.logback.classic.spi.ILoggingEvent> shortBodies = lines.list.stream()
+        .filter(e -> e.getFormattedMessage().contains("declared Content-Length")).toList();
+    assertThat(shortBodies).hasSize(cut);
+    assertThat(shortBodies).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN).singleElement()
+        .satisfies(e -> assertThat(e.getFormattedMessage()).contains("later such responses of this server are logged at DEBUG"));
+    assertThat(shortBodies.get(cut - 1).getFormattedMessage()).endsWith("(" + cut + " so far)");
+  }
+
+  @Test
   void slowDrip_dripsItsBodyForTheConfiguredTimeThenEnds() throws Exception {
     TestWebConfig c = fast().hosts(1).pagesPerHost(80).slowDripRate(0.2).slowDripBandwidth(8).slowDripDuration(Duration.ofSeconds(2))
         .build();

@@ -435,23 +435,25 @@ public final class CrawlCommand implements Callable<Integer> {
       Files.write(out.resolve(ARGS_FILE), originalArgs(), StandardCharsets.UTF_8);
       Crawler crawler = Crawler.create(b.out(out).build());
       CrawlConsole console = startConsole(settings, crawler);
-      Thread hook = new Thread(crawler::stop, "krill-crawl-stop");
-      Runtime.getRuntime().addShutdownHook(hook);
+      CountDownLatch reported = new CountDownLatch(1);
+      // a node stopped by a signal also hands its partitions over before it leaves
+      Thread hook = stopHook(crawler, reported, drainMillis(settings) + options.handoverTimeout().toMillis());
       CrawlSummary s;
       try {
         s = node.run(crawler, (Duration) settings.get(setting("--delay")));
+        stdout.print(s.toText());
+        stdout.flush();
       } finally {
+        reported.countDown();
         if (console != null) {
           console.close();
         }
         try {
           Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
-          // the JVM is exiting: the hook already ran
+          // the JVM is exiting: the hook is running and has just been released
         }
       }
-      stdout.print(s.toText());
-      stdout.flush();
       return s.succeeded() ? 0 : 1;
     } catch (ClusterException e) {
       if (e.kind() == ClusterException.Kind.MISMATCH) {
@@ -475,18 +477,7 @@ public final class CrawlCommand implements Callable<Integer> {
     CrawlConsole console = startConsole(settings, crawler);
     CountDownLatch reported = new CountDownLatch(1);
     Path out = settings.get(CrawlSettings.OUT);
-    long drainMillis = ((java.time.Duration) settings.get(setting("--total-timeout"))).toMillis() + STOP_GRACE.toMillis();
-    // SIGINT/SIGTERM: stop dispatching, let the fetches in flight finish and be written, and keep
-    // the JVM up until the summary and the resume command are out (bounded: a fetch ends by its deadline)
-    Thread hook = new Thread(() -> {
-      crawler.stop();
-      try {
-        reported.await(drainMillis, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "krill-crawl-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
+    Thread hook = stopHook(crawler, reported, drainMillis(settings));
     try {
       CrawlSummary s = crawler.run();
       stdout.print(s.toText());
@@ -510,6 +501,29 @@ public final class CrawlCommand implements Callable<Integer> {
         // the JVM is exiting: the hook is running and has just been released
       }
     }
+  }
+
+  /*
+   * SIGINT/SIGTERM: stop dispatching, let the fetches in flight finish and be written, and keep
+   * the JVM up until {@code reported} says the summary is out (bounded: a fetch ends by its
+   * deadline). Without the wait the JVM ends as soon as the hook returns, as after kill -9.
+   */
+  private static Thread stopHook(Crawler crawler, CountDownLatch reported, long drainMillis) {
+    Thread hook = new Thread(() -> {
+      crawler.stop();
+      try {
+        reported.await(drainMillis, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "krill-crawl-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    return hook;
+  }
+
+  /* How long a stopped crawl may take to drain: its fetches' deadline and a grace for the writing. */
+  private long drainMillis(Settings settings) {
+    return ((java.time.Duration) settings.get(setting("--total-timeout"))).toMillis() + STOP_GRACE.toMillis();
   }
 
   /** Starts {@code --console} if given; a used port or a bad address is a usage error. */

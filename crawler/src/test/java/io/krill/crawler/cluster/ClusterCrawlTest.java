@@ -154,6 +154,50 @@ class ClusterCrawlTest {
     }
   }
 
+  @Test
+  void fetchEndsByInternalError_recordsOneErrorOutcome_slotsFreeAndTheCrawlEnds() throws Exception {
+    try (TestWeb web = ClusterWeb.start(3, 8, Duration.ofMillis(1))) {
+      ClusterCrawl node = ClusterCrawl.join(options("faulty", 3), ClusterWeb.fixed(web.seedUrls()), System.err);
+      Set<String> seeds = Set.copyOf(web.seedUrls());
+      // more failing pages than --max-in-flight: each one that kept its slot would stall the node for good
+      int maxInFlight = 2;
+      java.util.concurrent.atomic.AtomicInteger budget = new java.util.concurrent.atomic.AtomicInteger(2 * maxInFlight + 1);
+      Set<String> failed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      Crawler crawler = io.krill.crawler.CrawlFaults.failingFetch(
+          ClusterWeb.config(web, node.outputDir(tmp)).maxInFlight(maxInFlight).build(),
+          url -> !seeds.contains(url) && (failed.contains(url) || budget.getAndDecrement() > 0), failed);
+      ExecutorService pool = Executors.newSingleThreadExecutor();
+      try {
+        Future<CrawlSummary> run = pool.submit(() -> node.run(crawler, ClusterWeb.DELAY));
+        CrawlSummary s;
+        try {
+          s = run.get(120, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          crawler.stop();
+          throw new AssertionError("the node did not end within 120 s with " + failed.size() + " failed fetches", e);
+        }
+        assertThat(s.stoppedBy()).isEqualTo("done");
+        assertThat(failed).hasSize(2 * maxInFlight + 1);
+        // exactly one outcome per failed fetch: one JSONL line naming the error, and Kafka has it done
+        List<io.krill.crawler.CrawlOutput.Line> lines = io.krill.crawler.CrawlOutput.jsonl(node.outputDir(tmp));
+        for (String url : failed) {
+          assertThat(lines).as(url).filteredOn(l -> l.url().equals(url)).singleElement()
+              .satisfies(l -> assertThat(l.error()).startsWith("internal: ").contains("fault injected"));
+        }
+        assertThat(s.errors()).containsEntry("internal", (long) failed.size());
+        assertThat(ClusterWeb.requested(web)).doesNotContainAnyElementsOf(failed);
+      } finally {
+        pool.shutdownNow();
+      }
+      // the outcomes are durable in the changelog: the crawl started again has nothing left and ends at once
+      ClusterCrawl again = ClusterCrawl.join(options("faulty", 3), ClusterWeb.fixed(web.seedUrls()), System.err);
+      web.accessLog().clear();
+      CrawlSummary second = again.run(ClusterWeb.config(web, again.outputDir(tmp)).build(), ClusterWeb.DELAY);
+      assertThat(second.stoppedBy()).isEqualTo("done");
+      assertThat(second.pages()).isZero();
+    }
+  }
+
   /* Scrapes the node's metrics until it owns both partitions (bounded); returns the last answer. */
   private static String scrape(Crawler crawler) {
     java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();

@@ -71,20 +71,26 @@ class ClusterFailoverTest {
         assertThat(gap).as(host).isGreaterThanOrEqualTo(SLOW_DELAY));
   }
 
+  /* Starts the nodes as child JVMs and waits until a third of the single-node requests are made: the first node has pages of its own. */
+  private List<Process> startNodesPartWay(TestWeb web, BrokerProcess broker, String crawlId, int count, Map<String, Integer> single)
+      throws Exception {
+    List<Process> nodes = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      nodes.add(ClusterWeb.startNode(web, broker.bootstrap(), crawlId, tmp.resolve("out"), SLOW_DELAY, IN_FLIGHT_CAP,
+          tmp.resolve("node" + i + ".log")));
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    return nodes;
+  }
+
   @Test
   void nodeKilledWithSigkill_othersTakeOver_nothingLostFewDuplicates() throws Exception {
     try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
       Map<String, Integer> single = single(web);
-      List<Process> nodes = new ArrayList<>();
-      for (int i = 0; i < 3; i++) {
-        nodes.add(ClusterWeb.startNode(web, broker.bootstrap(), "kill", tmp.resolve("out"), SLOW_DELAY, IN_FLIGHT_CAP,
-            tmp.resolve("node" + i + ".log")));
-      }
-      // part-way: the victim has fetched pages of its own
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
+      List<Process> nodes = startNodesPartWay(web, broker, "kill", 3, single);
       nodes.get(0).destroyForcibly().waitFor();
       for (int i = 1; i < 3; i++) {
         assertThat(nodes.get(i).waitFor(300, TimeUnit.SECONDS)).as("node " + i + " ended").isTrue();
@@ -99,6 +105,36 @@ class ClusterFailoverTest {
       String logs = Files.readString(tmp.resolve("node1.log")) + Files.readString(tmp.resolve("node2.log"));
       assertThat(logs).contains("took partitions");
     }
+  }
+
+  @Test
+  void nodeStoppedWithSigterm_drainsPrintsItsSummaryAndHandsOver() throws Exception {
+    try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
+      Map<String, Integer> single = single(web);
+      List<Process> nodes = startNodesPartWay(web, broker, "term", 2, single);
+      try {
+        stopOneAndFinish(web, single, nodes);
+      } finally {
+        nodes.forEach(Process::destroyForcibly); // a failed run leaves no node behind
+      }
+    }
+  }
+
+  private void stopOneAndFinish(TestWeb web, Map<String, Integer> single, List<Process> nodes) throws Exception {
+    assertThat(nodes.get(0).isAlive()).as("still crawling when signalled").isTrue();
+    Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(nodes.get(0).pid())).inheritIO().start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    // it drains and leaves the group like a node whose crawl ended, not like one killed
+    assertThat(nodes.get(0).waitFor(150, TimeUnit.SECONDS)).as("stopped node ended").isTrue();
+    String stopped = Files.readString(tmp.resolve("node0.log"));
+    assertThat(stopped).as(stopped).contains("crawl stopped in").contains("handed over partitions");
+    assertThat(nodes.get(1).waitFor(300, TimeUnit.SECONDS)).as("other node ended").isTrue();
+    assertThat(nodes.get(1).exitValue()).as(Files.readString(tmp.resolve("node1.log"))).isZero();
+    Map<String, Integer> cluster = ClusterWeb.requests(web);
+    assertThat(cluster.keySet()).isEqualTo(single.keySet());
+    assertThat(extraFetches(single, cluster)).as(() -> "fetched again: " + extras(single, cluster))
+        .isLessThanOrEqualTo(IN_FLIGHT_CAP);
+    assertPolite(web);
   }
 
   @Test

@@ -76,6 +76,19 @@ public final class DnsResolver {
   /** Default hosts file. */
   public static final Path DEFAULT_HOSTS_FILE = Paths.get("/etc/hosts");
 
+  /* dnsjava's switch for its exit hook (see the static block). */
+  private static final String DNSJAVA_EXIT_HOOK = "dnsjava.nio.register_shutdown_hook";
+
+  static {
+    // dnsjava's exit hook stops its I/O thread and joins it without a bound. A lookup made while
+    // it runs (a crawl drains its fetches after SIGTERM) opens the I/O again, which restarts the
+    // old thread's loop, and the JVM never ends. The thread is a daemon and the OS closes the
+    // sockets at exit: the hook is not needed. A value the user set is kept.
+    if (System.getProperty(DNSJAVA_EXIT_HOOK) == null) {
+      System.setProperty(DNSJAVA_EXIT_HOOK, "false");
+    }
+  }
+
   private final LookupSession session;
   private final HostsFileParser hosts;
   private final DnsCache cache;
@@ -109,7 +122,12 @@ public final class DnsResolver {
     extended.setLoadBalance(false);
     Duration attempt = b.timeout.multipliedBy(resolvers.size());
     extended.setTimeout(attempt);
-    this.session = LookupSession.builder().resolver(extended).clearCaches().build();
+    // dnsjava hands each answer to the session's executor, by default the common pool. A program
+    // that waits on common-pool threads (a crawl started from a CompletableFuture) can hold every
+    // worker the pool will run, and then no answer is ever handed on: JDK 25's pool starts no
+    // spare worker for them (JDK 17's happened to). What runs on the executor is short (dnsjava
+    // parses the answer, our callbacks wake a strand), so it runs on dnsjava's own I/O thread.
+    this.session = LookupSession.builder().resolver(extended).executor(Runnable::run).clearCaches().build();
     this.budgetNanos = attempt.toNanos() + Duration.ofMillis(500).toNanos();
     this.retries = b.retries;
     this.hosts = b.hostsFile == null ? null : new HostsFileParser(b.hostsFile);
