@@ -45,6 +45,17 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    * and queued (a GET is a head and an empty LastHttpContent), and it runs right there on the
    * loop instead of after a hop through the task queue.
    *
+   * No strand while idle (fiber mode): a connection that has waited for a head for
+   * ServerCore.IDLE_STRAND_NANOS, with no byte of one yet, ends its fiber (the sweeper asks it
+   * to; it decides on the loop after its park, so no message can slip in between) and keeps only
+   * its channel, decoder and this object: the fiber, its frame store and its registry entry (about
+   * 300 bytes) are gone. A read request stays pending; the next channelReadComplete that brings a
+   * head, its first bytes, the input's end or a failure (and the shutdown event) starts a fresh
+   * fiber on the loop, which finds the queue as a woken one would. While strandless, the sweeper
+   * enforces the idle timeout by closing the channel on its loop, and eviction at maxConnections
+   * sees the same idle key as for a parked strand. Busy keep-alive connections, which come back
+   * within the interval, keep their fiber and pay nothing for this.
+   *
    * Cost per keep-alive request in fiber mode: one message through the pipeline (RequestDecoder
    * drops the end marker of a bodyless request), a few spin-lock sections, one woven frame (run)
    * unwound and rewound, no volatile store (release stores publish the reader and deadline).
@@ -74,6 +85,13 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    * connection): its idle deadline, which orders eviction at maxConnections oldest first; else 0.
    */
   private volatile long idleKey;
+  /**
+   * Fiber mode: no strand serves the connection while it idles (see the notes). Written on the
+   * loop only; the sweeper reads it.
+   */
+  private volatile boolean strandless;
+  /** The sweeper asks the idle strand to end; the strand decides on the loop. */
+  private volatile boolean retire;
 
   private static final VarHandle DEADLINE =
       VarHandles.field(MethodHandles.lookup(), HttpConnection.class, "deadline", long.class);
@@ -146,6 +164,14 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (strandless) {
+      if (headStart() != 0 || !isEmptyAndOpen()) {
+        startStrand(); // a head, its first bytes, the input's end or a failure: a strand decides
+      } else {
+        ctx.read(); // nothing for a strand yet (empty lines between requests): read on
+      }
+      return;
+    }
     if (wakePending) {
       wakePending = false;
       // The fiber parked on this loop runs here and now, with the whole read queued; no lock is held.
@@ -158,6 +184,39 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
       if (headStart() != 0) {
         Strand.wake(r); // a head has begun: the reader switches to the header-read deadline
       }
+    }
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    super.userEventTriggered(ctx, evt);
+    if (strandless) {
+      startStrand(); // the input ended, or the server shuts down: the strand closes the connection
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    super.exceptionCaught(ctx, cause);
+    if (strandless) {
+      startStrand();
+    }
+  }
+
+  /* On the loop: a strandless connection gets a fresh strand for what arrived. */
+  private void startStrand() {
+    if (strandless) {
+      strandless = false;
+      IDLE_KEY.setRelease(this, 0L);
+      server.startStrand(this, channel);
+    }
+  }
+
+  /* On the loop: the idle timeout of a strandless connection, unless a head began meanwhile. */
+  private void closeIfStrandlessExpired() {
+    long key = idleKey;
+    if (strandless && key != 0 && System.nanoTime() - key >= 0 && headStart() == 0 && !hasQueued()) {
+      channel.close();
     }
   }
 
@@ -179,6 +238,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    */
   @Override
   public void run() throws Suspendable {
+    boolean retired = false;
     try {
       long idleDeadline = Strand.deadline(server.idleTimeoutNanos);
       boolean woken = false;
@@ -188,6 +248,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
           if (m == END) {
             break;
           }
+          retire = false;
           Exchange ex = new Exchange(this, (HttpRequest) m);
           boolean keepAlive = ex.run() && decoder != null; // a stream carries one request
           if (!keepAlive) {
@@ -213,7 +274,10 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
           }
           break;
         }
-        awaitHead(deadline);
+        if (awaitHead(deadline)) {
+          retired = true; // idle with no strand until something arrives; the channel stays open
+          return;
+        }
         woken = true;
       }
     } catch (Throwable t) {
@@ -225,32 +289,57 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
         LOG.debug("connection {} ended: {}", channel.remoteAddress(), t.toString());
       }
     } finally {
-      close();
+      if (!retired) {
+        close();
+      }
     }
   }
 
-  /* Parks once until something is queued, the connection ends or the sweeper finds the deadline passed. */
-  private void awaitHead(long deadline) throws Suspendable {
+  /*
+   * Parks once until something is queued, the connection ends or the sweeper finds the deadline
+   * passed. @return true if the strand is to end and leave the idle connection strandless
+   */
+  private boolean awaitHead(long deadline) throws Suspendable {
     Object strand = Strand.current();
     publish(strand, deadline);
     // Only an HTTP/1.1 connection waits idle for a head; a stream's head arrives whole, and
     // eviction at maxConnections closes connections, never a stream of one.
-    if (decoder != null && decoder.headStartNanos == 0) {
+    boolean idle = decoder != null && decoder.headStartNanos == 0;
+    if (idle) {
       IDLE_KEY.setRelease(this, deadline); // a release store, as publish's: read only when evicting
     }
+    boolean retired = false;
     try {
       if (isEmptyAndOpen()) {
         ctx.read(); // from this handler down: the tail and this handler have nothing to add
         if (strand instanceof Fiber) {
           Fiber.park(this);
+          retired = idle && retire && retireNow();
         } else {
           Strand.park(this, Long.MAX_VALUE); // a thread: also turns an interrupt into a cancel
         }
       }
     } finally {
-      IDLE_KEY.setRelease(this, 0L);
+      if (!retired) {
+        IDLE_KEY.setRelease(this, 0L); // a strandless connection keeps it: eviction and the idle timeout read it
+      }
       publish(null, Long.MAX_VALUE);
     }
+    return retired;
+  }
+
+  /*
+   * In the strand, after a park the sweeper ended: on the channel's loop, channelRead cannot run
+   * between these checks and the strand's end, so nothing arrives unseen.
+   */
+  private boolean retireNow() {
+    retire = false;
+    if (decoder.headStartNanos != 0 || server.shuttingDown || !channel.eventLoop().inEventLoop()
+        || !isEmptyAndOpen()) {
+      return false;
+    }
+    strandless = true;
+    return true;
   }
 
   /** @return the idle deadline while waiting for a head that has not begun, else 0. Any thread. */
@@ -333,10 +422,26 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
 
   /** Called by the sweeper: wakes the reader if its deadline passed (or a deferred wake-up is still due). Any thread. */
   void sweep(long now) {
+    long key = idleKey;
+    if (strandless) {
+      if (key != 0 && now - key >= 0) {
+        channel.eventLoop().execute(this::closeIfStrandlessExpired);
+      }
+      return;
+    }
     long d = deadline;
     if (d != Long.MAX_VALUE && now - d >= 0 || wakePending) {
       wakeReader();
+    } else if (server.idleWithoutStrand && key != 0 && !retire
+        && now - (key - server.idleTimeoutNanos) >= ServerCore.IDLE_STRAND_NANOS) {
+      retire = true; // idle long enough: the strand ends itself once woken (retireNow)
+      wakeReader();
     }
+  }
+
+  /** @return true while no strand serves the idle connection (fiber mode) */
+  boolean strandless() {
+    return strandless;
   }
 
   /** @return true if a further request head is decoded and waiting */

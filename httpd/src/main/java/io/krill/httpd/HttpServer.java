@@ -84,6 +84,11 @@ public final class HttpServer implements AutoCloseable {
     return core().idleConnections();
   }
 
+  /* For tests: idle HTTP/1.1 connections whose strand has ended. */
+  int strandlessConnections() {
+    return core().strandlessConnections();
+  }
+
   /** @return the live counters */
   public HttpServerStats stats() {
     return stats;

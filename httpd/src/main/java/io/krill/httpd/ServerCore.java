@@ -49,6 +49,13 @@ final class ServerCore {
   /** How often the sweeper wakes readers past their deadline: the precision of the timeouts. */
   static final long SWEEP_MILLIS = 100;
   private static final AdaptiveRecvByteBufAllocator RECEIVE_BUFFERS = new AdaptiveRecvByteBufAllocator();
+  /**
+   * Fiber mode: how long an HTTP/1.1 connection waits for a head before its fiber ends, leaving
+   * the idle connection without a strand (about 300 bytes less each) until its next bytes arrive.
+   * Long against a busy client's gap between requests, so busy connections keep their fiber and
+   * pay no fiber start per request; the sweeper's period adds up to {@link #SWEEP_MILLIS}.
+   */
+  static final long IDLE_STRAND_NANOS = TimeUnit.SECONDS.toNanos(1);
   /** The most idle connections closed in one go to make room at maxConnections. */
   static final int EVICT_MAX = 32;
   /* Netty splits bodies into contents of at most this many bytes. */
@@ -79,6 +86,8 @@ final class ServerCore {
   private final Map<Channel, Http2Pipeline.Idle> http2Connections = new ConcurrentHashMap<>();
   private final Set<HttpConnection> streams = ConcurrentHashMap.newKeySet();
   volatile boolean shuttingDown;
+  /** Idle HTTP/1.1 connections give up their strand (fiber mode; a thread per connection keeps its own). */
+  final boolean idleWithoutStrand;
   private final HttpDecoderConfig decoderConfig;
   private io.netty.util.concurrent.ScheduledFuture<?> sweeper;
   private Channel serverChannel;
@@ -100,6 +109,7 @@ final class ServerCore {
     this.maxRequestLineBytes = b.maxRequestLineBytes;
     this.maxHeaderBytes = b.maxHeaderBytes;
     this.mode = b.mode;
+    this.idleWithoutStrand = b.mode == ExecutionMode.FIBER;
     this.scheduler = b.scheduler != null ? b.scheduler : FiberScheduler.defaultScheduler();
     this.http2 = b.http2;
     this.decoderConfig = new HttpDecoderConfig()
@@ -206,7 +216,8 @@ final class ServerCore {
     startStrand(c, ch);
   }
 
-  private void startStrand(HttpConnection c, Channel ch) {
+  /* Starts the strand that serves c: when accepted, and again when a strandless idle connection gets bytes. */
+  void startStrand(HttpConnection c, Channel ch) {
     switch (mode) {
       case FIBER:
         Fiber.Builder fb = Fiber.builder().scheduler(scheduler).name("httpd");
@@ -281,6 +292,17 @@ final class ServerCore {
       stats.open.decrement();
     }
     return 1;
+  }
+
+  /** @return how many HTTP/1.1 connections idle without a strand now (for tests and measurements) */
+  int strandlessConnections() {
+    int n = 0;
+    for (HttpConnection c : connections) {
+      if (c.strandless()) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** @return how many connections are idle now (waiting for a head, none begun; HTTP/2 without streams) */
