@@ -6,11 +6,13 @@ import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.netio.spi.ConnectionHandler;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -56,6 +58,13 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    * sees the same idle key as for a parked strand. Busy keep-alive connections, which come back
    * within the interval, keep their fiber and pay nothing for this.
    *
+   * Without TLS and HTTP/2, a strandless connection also gives up its codec: the decoder (with
+   * Netty's parsers and scratch buffer) and the encoder leave the pipeline, about 570 bytes with
+   * their contexts, once the decoder holds nothing (no byte of a head, nothing cumulated). The
+   * next bytes then reach this handler raw: it puts a fresh decoder and encoder back in front of
+   * itself and sends the bytes through the pipeline again, so the decoder sees them as if it had
+   * never left.
+   *
    * Cost per keep-alive request in fiber mode: one message through the pipeline (RequestDecoder
    * drops the end marker of a bodyless request), a few spin-lock sections, one woven frame (run)
    * unwound and rewound, no volatile store (release stores publish the reader and deadline).
@@ -68,8 +77,13 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
   static final Object NOTHING = new Object();
 
   final ServerCore server;
-  /** The HTTP/1.1 decoder; null on an HTTP/2 stream, whose request head arrives whole. */
-  final RequestDecoder decoder;
+  /**
+   * The HTTP/1.1 decoder; null on an HTTP/2 stream, whose request head arrives whole, and while
+   * a strandless connection is without its codec. Written on the loop.
+   */
+  private volatile RequestDecoder decoder;
+  /** Serves one HTTP/2 stream rather than an HTTP/1.1 connection. */
+  private final boolean stream;
   private ChannelHandlerContext ctx;
   /* Counted under the core's lock; volatile so the exchange's per-response checks need no lock. */
   private volatile int queuedHeads;
@@ -106,11 +120,12 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     super(channel);
     this.server = server;
     this.decoder = decoder;
+    this.stream = decoder == null;
   }
 
   /** @return true if this serves one HTTP/2 stream rather than an HTTP/1.1 connection */
   boolean http2() {
-    return decoder == null;
+    return stream;
   }
 
   /* When the current head's first byte came (0: none is coming in pieces; always so on a stream). */
@@ -137,6 +152,41 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (decoder == null && !stream && msg instanceof ByteBuf) {
+      restoreCodec(ctx, (ByteBuf) msg);
+      return;
+    }
+    super.channelRead(ctx, msg);
+  }
+
+  /*
+   * On the loop: the first bytes after the codec was taken out. A fresh decoder and encoder go
+   * back in front of this handler, and the bytes go through the pipeline from its head (no TLS
+   * handler when the codec is ever taken out), so they come back here decoded.
+   */
+  private void restoreCodec(ChannelHandlerContext ctx, ByteBuf bytes) {
+    ChannelPipeline p = ctx.pipeline();
+    RequestDecoder d = server.newDecoder();
+    p.addBefore(ctx.name(), ServerCore.DECODER, d);
+    p.addBefore(ctx.name(), ServerCore.ENCODER, server.newEncoder());
+    decoder = d;
+    p.fireChannelRead(bytes);
+  }
+
+  /* On the loop, as the strand ends: takes the codec out while the decoder holds nothing. */
+  private void dropCodec() {
+    RequestDecoder d = decoder;
+    if (!server.dropIdleCodec || d == null || !d.holdsNothing()) {
+      return;
+    }
+    ChannelPipeline p = channel.pipeline();
+    p.remove(d);
+    p.remove(ServerCore.ENCODER);
+    decoder = null;
   }
 
   @Override
@@ -250,7 +300,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
           }
           retire = false;
           Exchange ex = new Exchange(this, (HttpRequest) m);
-          boolean keepAlive = ex.run() && decoder != null; // a stream carries one request
+          boolean keepAlive = ex.run() && !stream; // a stream carries one request
           if (!keepAlive) {
             if (ex.lingerOnClose) {
               lingerClose();
@@ -304,7 +354,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     publish(strand, deadline);
     // Only an HTTP/1.1 connection waits idle for a head; a stream's head arrives whole, and
     // eviction at maxConnections closes connections, never a stream of one.
-    boolean idle = decoder != null && decoder.headStartNanos == 0;
+    boolean idle = !stream && headStart() == 0;
     if (idle) {
       IDLE_KEY.setRelease(this, deadline); // a release store, as publish's: read only when evicting
     }
@@ -334,11 +384,12 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    */
   private boolean retireNow() {
     retire = false;
-    if (decoder.headStartNanos != 0 || server.shuttingDown || !channel.eventLoop().inEventLoop()
+    if (headStart() != 0 || server.shuttingDown || !channel.eventLoop().inEventLoop()
         || !isEmptyAndOpen()) {
       return false;
     }
     strandless = true;
+    dropCodec();
     return true;
   }
 
@@ -508,7 +559,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     if (!closeQueue()) {
       return;
     }
-    if (!channel.isActive() || decoder == null) {
+    if (!channel.isActive() || stream) {
       // A stream: the response ended it; the frame codec still sends what flow control holds back.
       channel.close();
       return;

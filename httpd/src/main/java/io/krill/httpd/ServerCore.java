@@ -88,6 +88,14 @@ final class ServerCore {
   volatile boolean shuttingDown;
   /** Idle HTTP/1.1 connections give up their strand (fiber mode; a thread per connection keeps its own). */
   final boolean idleWithoutStrand;
+  /**
+   * Strandless connections also give up their decoder and encoder (no TLS handler before them,
+   * no HTTP/2 pipeline that renames them).
+   */
+  final boolean dropIdleCodec;
+  /** Pipeline names of the HTTP/1.1 codec's handlers. */
+  static final String DECODER = "decoder";
+  static final String ENCODER = "encoder";
   private final HttpDecoderConfig decoderConfig;
   private io.netty.util.concurrent.ScheduledFuture<?> sweeper;
   private Channel serverChannel;
@@ -112,6 +120,7 @@ final class ServerCore {
     this.idleWithoutStrand = b.mode == ExecutionMode.FIBER;
     this.scheduler = b.scheduler != null ? b.scheduler : FiberScheduler.defaultScheduler();
     this.http2 = b.http2;
+    this.dropIdleCodec = idleWithoutStrand && b.tls == null && b.http2 == null;
     this.decoderConfig = new HttpDecoderConfig()
         .setMaxInitialLineLength(maxRequestLineBytes)
         .setMaxHeaderSize(maxHeaderBytes)
@@ -202,11 +211,11 @@ final class ServerCore {
 
   /* Adds HTTP/1.1's handlers (and the h2c upgrade handler, if any) and starts the connection's strand. */
   private void http1(Channel ch, ChannelHandler upgrade) {
-    RequestDecoder decoder = new RequestDecoder(decoderConfig, stats);
+    RequestDecoder decoder = newDecoder();
     HttpConnection c = new HttpConnection(this, ch, decoder);
     ChannelPipeline p = ch.pipeline();
-    p.addLast("decoder", decoder);
-    p.addLast("encoder", new ResponseEncoder(stats));
+    p.addLast(DECODER, decoder);
+    p.addLast(ENCODER, newEncoder());
     if (upgrade != null) {
       p.addLast("h2c-upgrade", upgrade);
     }
@@ -214,6 +223,16 @@ final class ServerCore {
     connections.add(c);
     ch.closeFuture().addListener(c);
     startStrand(c, ch);
+  }
+
+  /* An HTTP/1.1 connection's decoder: when accepted, and again when an idle one's codec comes back. */
+  RequestDecoder newDecoder() {
+    return new RequestDecoder(decoderConfig, stats);
+  }
+
+  /* An HTTP/1.1 connection's encoder. */
+  ResponseEncoder newEncoder() {
+    return new ResponseEncoder(stats);
   }
 
   /* Starts the strand that serves c: when accepted, and again when a strandless idle connection gets bytes. */

@@ -147,6 +147,57 @@ class IdleStrandTest {
   }
 
   @Test
+  void strandless_pipelinedRequestsAndABody_allAnsweredInOrder() throws Exception {
+    try (HttpServer server = TestServers.startWithTestRoutes(); RawHttp c = RawHttp.connect(server.port())) {
+      c.send(GET);
+      assertThat(c.read().status()).isEqualTo(200);
+      awaitStrandless(server, 1);
+      c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcde"
+          + "GET /users/7 HTTP/1.1\r\nHost: x\r\n\r\n" + GET);
+      assertThat(c.read().text()).isEqualTo("abcde");
+      assertThat(c.read().text()).isEqualTo("user 7");
+      assertThat(c.read().text()).isEqualTo("hello");
+      awaitStrandless(server, 1);
+      c.send("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(c.read().status()).isEqualTo(404);
+      assertThat(server.stats().bytesIn()).as("bytes counted once although they pass the pipeline twice: " + server.stats())
+          .isEqualTo(2L * GET.length() + 51 + 5 + 34 + 31);
+    }
+  }
+
+  @Test
+  void strandless_malformedHead_400AndClosed() throws Exception {
+    try (HttpServer server = TestServers.startWithTestRoutes(); RawHttp c = RawHttp.connect(server.port())) {
+      c.send(GET);
+      assertThat(c.read().status()).isEqualTo(200);
+      awaitStrandless(server, 1);
+      c.send("GET /hello HTTP/1.1\r\nHost: x\r\n bad: fold\r\n\r\n");
+      assertThat(c.read().status()).isEqualTo(400);
+      assertThat(c.closedByServer()).isTrue();
+    }
+  }
+
+  @Test
+  void strandlessOverTls_nextRequestAnswered() throws Exception {
+    io.netty.pkitesting.X509Bundle cert = new io.netty.pkitesting.CertificateBuilder().subject("CN=localhost")
+        .addSanIpAddress("127.0.0.1").addExtendedKeyUsageServerAuth().setIsCertificateAuthority(true)
+        .buildSelfSigned();
+    javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+    ssl.init(null, cert.toTrustManagerFactory().getTrustManagers(), null);
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder())
+        .tls(io.krill.netio.Tls.server(cert.getKeyPair().getPrivate(), cert.getCertificatePath())).build().start()) {
+      java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(ssl)
+          .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+      java.net.http.HttpRequest get = java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create("https://127.0.0.1:" + server.port() + "/hello")).timeout(Duration.ofSeconds(10)).build();
+      assertThat(client.send(get, java.net.http.HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("hello");
+      awaitStrandless(server, 1);
+      assertThat(client.send(get, java.net.http.HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("hello");
+      assertThat(server.stats().acceptedConnections()).as("the same connection, kept alive").isEqualTo(1);
+    }
+  }
+
+  @Test
   void platformMode_idleConnection_keepsItsThread() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).mode(ExecutionMode.PLATFORM)
         .build().start();
