@@ -179,14 +179,9 @@ class IdleStrandTest {
 
   @Test
   void strandlessOverTls_nextRequestAnswered() throws Exception {
-    io.netty.pkitesting.X509Bundle cert = new io.netty.pkitesting.CertificateBuilder().subject("CN=localhost")
-        .addSanIpAddress("127.0.0.1").addExtendedKeyUsageServerAuth().setIsCertificateAuthority(true)
-        .buildSelfSigned();
-    javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
-    ssl.init(null, cert.toTrustManagerFactory().getTrustManagers(), null);
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder())
-        .tls(io.krill.netio.Tls.server(cert.getKeyPair().getPrivate(), cert.getCertificatePath())).build().start()) {
-      java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(ssl)
+    TestServers.SelfSigned cert = TestServers.selfSigned();
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).tls(cert.tls()).build().start()) {
+      java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(cert.client())
           .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
       java.net.http.HttpRequest get = java.net.http.HttpRequest.newBuilder(
           java.net.URI.create("https://127.0.0.1:" + server.port() + "/hello")).timeout(Duration.ofSeconds(10)).build();
@@ -213,18 +208,10 @@ class IdleStrandTest {
   }
 
   private static void awaitStrandless(HttpServer server, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (server.strandlessConnections() != n && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(server.strandlessConnections()).isEqualTo(n);
+    TestServers.awaitCount("strandless connections", server::strandlessConnections, n);
   }
 
   private static void awaitOpen(HttpServer server, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (server.stats().openConnections() != n && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(server.stats().openConnections()).isEqualTo(n);
+    LimitsTest.awaitOpen(server, n);
   }
 }
