@@ -48,7 +48,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    * loop instead of after a hop through the task queue.
    *
    * No strand while idle (fiber mode): a connection that has waited for a head for
-   * ServerCore.IDLE_STRAND_NANOS, with no byte of one yet, ends its fiber (the sweeper asks it
+   * ServerCore.IDLE_STRAND_DELAY, with no byte of one yet, ends its fiber (the sweeper asks it
    * to; it decides on the loop after its park, so no message can slip in between) and keeps only
    * its channel, decoder and this object: the fiber, its frame store and its registry entry (about
    * 300 bytes) are gone. A read request stays pending; the next channelReadComplete that brings a
@@ -484,7 +484,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     if (d != Long.MAX_VALUE && now - d >= 0 || wakePending) {
       wakeReader();
     } else if (server.idleWithoutStrand && key != 0 && !retire
-        && now - (key - server.idleTimeoutNanos) >= ServerCore.IDLE_STRAND_NANOS) {
+        && now - (key - server.idleTimeoutNanos) >= server.idleStrandNanos) {
       retire = true; // idle long enough: the strand ends itself once woken (retireNow)
       wakeReader();
     }

@@ -178,6 +178,8 @@ public final class HttpServer implements AutoCloseable {
     Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     Duration writeTimeout = DEFAULT_WRITE_TIMEOUT;
     Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+    /* Fiber mode: how long a connection idles before it gives up its fiber (ServerCore.IDLE_STRAND_DELAY); tests shorten it. */
+    Duration idleStrandDelay = ServerCore.IDLE_STRAND_DELAY;
     ExecutionMode mode = DEFAULT_MODE;
     final List<Router.Route> routes = new ArrayList<>();
     Handler fallback;
@@ -277,6 +279,9 @@ public final class HttpServer implements AutoCloseable {
      * @return this
      */
     public Builder shutdownGrace(Duration grace) { this.shutdownGrace = Checks.nonNegative("shutdownGrace", grace); return this; }
+
+    /* For tests: a shorter wait before an idle connection gives up its fiber. */
+    Builder idleStrandDelay(Duration delay) { this.idleStrandDelay = Checks.nonNegative("idleStrandDelay", delay); return this; }
 
     /**
      * @param mode what runs each connection's handler code
@@ -379,6 +384,7 @@ public final class HttpServer implements AutoCloseable {
       b.idleTimeout = idleTimeout;
       b.writeTimeout = writeTimeout;
       b.shutdownGrace = shutdownGrace;
+      b.idleStrandDelay = idleStrandDelay;
       b.mode = mode;
       b.routes.addAll(routes);
       b.fallback = fallback;

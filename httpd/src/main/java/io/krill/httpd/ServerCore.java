@@ -50,12 +50,13 @@ final class ServerCore {
   static final long SWEEP_MILLIS = 100;
   private static final AdaptiveRecvByteBufAllocator RECEIVE_BUFFERS = new AdaptiveRecvByteBufAllocator();
   /**
-   * Fiber mode: how long an HTTP/1.1 connection waits for a head before its fiber ends, leaving
-   * the idle connection without a strand (about 300 bytes less each) until its next bytes arrive.
-   * Long against a busy client's gap between requests, so busy connections keep their fiber and
-   * pay no fiber start per request; the sweeper's period adds up to {@link #SWEEP_MILLIS}.
+   * Fiber mode: how long an HTTP/1.1 connection waits for a head before its fiber (and, without
+   * TLS and HTTP/2, its codec) goes, about 650 bytes less each until its next bytes arrive. Long
+   * against a client's gap between requests, also on an overloaded server whose clients wait a
+   * second or two for each answer, so busy connections keep their fiber and pay no fiber start
+   * per request; the sweeper's period adds up to {@link #SWEEP_MILLIS}.
    */
-  static final long IDLE_STRAND_NANOS = TimeUnit.SECONDS.toNanos(1);
+  static final Duration IDLE_STRAND_DELAY = Duration.ofSeconds(5);
   /** The most idle connections closed in one go to make room at maxConnections. */
   static final int EVICT_MAX = 32;
   /* Netty splits bodies into contents of at most this many bytes. */
@@ -88,6 +89,8 @@ final class ServerCore {
   volatile boolean shuttingDown;
   /** Idle HTTP/1.1 connections give up their strand (fiber mode; a thread per connection keeps its own). */
   final boolean idleWithoutStrand;
+  /** {@link #IDLE_STRAND_DELAY}, or a test's shorter one. */
+  final long idleStrandNanos;
   /**
    * Strandless connections also give up their decoder and encoder (no TLS handler before them,
    * no HTTP/2 pipeline that renames them).
@@ -118,6 +121,7 @@ final class ServerCore {
     this.maxHeaderBytes = b.maxHeaderBytes;
     this.mode = b.mode;
     this.idleWithoutStrand = b.mode == ExecutionMode.FIBER;
+    this.idleStrandNanos = b.idleStrandDelay.toNanos();
     this.scheduler = b.scheduler != null ? b.scheduler : FiberScheduler.defaultScheduler();
     this.http2 = b.http2;
     this.dropIdleCodec = idleWithoutStrand && b.tls == null && b.http2 == null;

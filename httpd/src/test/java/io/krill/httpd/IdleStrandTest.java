@@ -18,11 +18,17 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class IdleStrandTest {
   private static final String GET = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n";
+  /* Shorter than the default, so the tests need not idle for seconds. */
+  private static final Duration DELAY = Duration.ofMillis(300);
+
+  private static HttpServer.Builder builder() {
+    return TestServers.builder().idleStrandDelay(DELAY);
+  }
 
   @Test
   void idleConnection_afterTheInterval_fiberEndsAndTheNextRequestGetsAFreshOne() throws Exception {
     List<Fiber> fibers = new CopyOnWriteArrayList<>();
-    try (HttpServer server = TestServers.builder()
+    try (HttpServer server = builder()
         .get("/who", (req, res) -> {
           fibers.add(Fiber.current());
           res.send("ok");
@@ -43,7 +49,7 @@ class IdleStrandTest {
 
   @Test
   void strandless_headArrivesInPieces_answered() throws Exception {
-    try (HttpServer server = TestServers.startWithTestRoutes(); RawHttp c = RawHttp.connect(server.port())) {
+    try (HttpServer server = TestServers.withTestRoutes(builder()).build().start(); RawHttp c = RawHttp.connect(server.port())) {
       awaitStrandless(server, 1); // a fresh connection idles too
       c.send("GET /hello HT");
       Thread.sleep(50);
@@ -56,7 +62,7 @@ class IdleStrandTest {
 
   @Test
   void strandless_emptyLinesOnly_stayStrandlessAndServeTheNextRequest() throws Exception {
-    try (HttpServer server = TestServers.startWithTestRoutes(); RawHttp c = RawHttp.connect(server.port())) {
+    try (HttpServer server = TestServers.withTestRoutes(builder()).build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send(GET);
       assertThat(c.read().status()).isEqualTo(200);
       awaitStrandless(server, 1);
@@ -69,7 +75,7 @@ class IdleStrandTest {
 
   @Test
   void strandless_idleTimeout_closedByServer() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder())
+    try (HttpServer server = TestServers.withTestRoutes(builder())
         .idleTimeout(Duration.ofMillis(2500)).build().start();
         RawHttp c = RawHttp.connect(server.port())) {
       c.send(GET);
@@ -82,7 +88,7 @@ class IdleStrandTest {
 
   @Test
   void strandless_headBegunThenStalls_408AtTheHeaderReadTimeout() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder())
+    try (HttpServer server = TestServers.withTestRoutes(builder())
         .headerReadTimeout(Duration.ofMillis(300)).build().start();
         RawHttp c = RawHttp.connect(server.port())) {
       c.send(GET);
@@ -97,7 +103,7 @@ class IdleStrandTest {
 
   @Test
   void strandless_clientHalfCloses_serverClosesAndForgetsIt() throws Exception {
-    try (HttpServer server = TestServers.startWithTestRoutes(); RawHttp c = RawHttp.connect(server.port())) {
+    try (HttpServer server = TestServers.withTestRoutes(builder()).build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send(GET);
       assertThat(c.read().status()).isEqualTo(200);
       awaitStrandless(server, 1);
@@ -109,7 +115,7 @@ class IdleStrandTest {
 
   @Test
   void strandless_serverShutsDown_closedAtOnce() throws Exception {
-    HttpServer server = TestServers.withTestRoutes(TestServers.builder())
+    HttpServer server = TestServers.withTestRoutes(builder())
         .shutdownGrace(Duration.ofSeconds(30)).build().start();
     try (RawHttp c = RawHttp.connect(server.port())) {
       c.send(GET);
@@ -125,7 +131,7 @@ class IdleStrandTest {
 
   @Test
   void maxConnections_strandlessIdleOnes_oldestEvictedAndNewClientServed() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(2).build().start();
+    try (HttpServer server = TestServers.withTestRoutes(builder()).maxConnections(2).build().start();
         RawHttp oldest = RawHttp.connect(server.port())) {
       oldest.send(GET);
       assertThat(oldest.read().status()).isEqualTo(200);
@@ -148,7 +154,7 @@ class IdleStrandTest {
 
   @Test
   void strandless_pipelinedRequestsAndABody_allAnsweredInOrder() throws Exception {
-    try (HttpServer server = TestServers.startWithTestRoutes(); RawHttp c = RawHttp.connect(server.port())) {
+    try (HttpServer server = TestServers.withTestRoutes(builder()).build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send(GET);
       assertThat(c.read().status()).isEqualTo(200);
       awaitStrandless(server, 1);
@@ -167,7 +173,7 @@ class IdleStrandTest {
 
   @Test
   void strandless_malformedHead_400AndClosed() throws Exception {
-    try (HttpServer server = TestServers.startWithTestRoutes(); RawHttp c = RawHttp.connect(server.port())) {
+    try (HttpServer server = TestServers.withTestRoutes(builder()).build().start(); RawHttp c = RawHttp.connect(server.port())) {
       c.send(GET);
       assertThat(c.read().status()).isEqualTo(200);
       awaitStrandless(server, 1);
@@ -180,7 +186,7 @@ class IdleStrandTest {
   @Test
   void strandlessOverTls_nextRequestAnswered() throws Exception {
     TestServers.SelfSigned cert = TestServers.selfSigned();
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).tls(cert.tls()).build().start()) {
+    try (HttpServer server = TestServers.withTestRoutes(builder()).tls(cert.tls()).build().start()) {
       java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(cert.client())
           .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
       java.net.http.HttpRequest get = java.net.http.HttpRequest.newBuilder(
@@ -194,13 +200,13 @@ class IdleStrandTest {
 
   @Test
   void platformMode_idleConnection_keepsItsThread() throws Exception {
-    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).mode(ExecutionMode.PLATFORM)
+    try (HttpServer server = TestServers.withTestRoutes(builder()).mode(ExecutionMode.PLATFORM)
         .build().start();
         RawHttp c = RawHttp.connect(server.port())) {
       c.send(GET);
       assertThat(c.read().status()).isEqualTo(200);
       LimitsTest.awaitIdle(server, 1);
-      Thread.sleep(ServerCore.IDLE_STRAND_NANOS / 1_000_000 + 3 * ServerCore.SWEEP_MILLIS);
+      Thread.sleep(DELAY.toMillis() + 3 * ServerCore.SWEEP_MILLIS);
       assertThat(server.strandlessConnections()).isZero();
       c.send(GET);
       assertThat(c.read().text()).isEqualTo("hello");
