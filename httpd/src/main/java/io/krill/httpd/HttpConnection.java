@@ -6,11 +6,13 @@ import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
 import io.krill.netio.spi.ConnectionHandler;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -45,6 +47,24 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    * and queued (a GET is a head and an empty LastHttpContent), and it runs right there on the
    * loop instead of after a hop through the task queue.
    *
+   * No strand while idle (fiber mode): a connection that has waited for a head for
+   * ServerCore.IDLE_STRAND_DELAY, with no byte of one yet, ends its fiber (the sweeper asks it
+   * to; it decides on the loop after its park, so no message can slip in between) and keeps only
+   * its channel, decoder and this object: the fiber, its frame store and its registry entry (about
+   * 300 bytes) are gone. A read request stays pending; the next channelReadComplete that brings a
+   * head, its first bytes, the input's end or a failure (and the shutdown event) starts a fresh
+   * fiber on the loop, which finds the queue as a woken one would. While strandless, the sweeper
+   * enforces the idle timeout by closing the channel on its loop, and eviction at maxConnections
+   * sees the same idle key as for a parked strand. Busy keep-alive connections, which come back
+   * within the interval, keep their fiber and pay nothing for this.
+   *
+   * Without TLS and HTTP/2, a strandless connection also gives up its codec: the decoder (with
+   * Netty's parsers and scratch buffer) and the encoder leave the pipeline, about 570 bytes with
+   * their contexts, once the decoder holds nothing (no byte of a head, nothing cumulated). The
+   * next bytes then reach this handler raw: it puts a fresh decoder and encoder back in front of
+   * itself and sends the bytes through the pipeline again, so the decoder sees them as if it had
+   * never left.
+   *
    * Cost per keep-alive request in fiber mode: one message through the pipeline (RequestDecoder
    * drops the end marker of a bodyless request), a few spin-lock sections, one woven frame (run)
    * unwound and rewound, no volatile store (release stores publish the reader and deadline).
@@ -57,8 +77,13 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
   static final Object NOTHING = new Object();
 
   final ServerCore server;
-  /** The HTTP/1.1 decoder; null on an HTTP/2 stream, whose request head arrives whole. */
-  final RequestDecoder decoder;
+  /**
+   * The HTTP/1.1 decoder; null on an HTTP/2 stream, whose request head arrives whole, and while
+   * a strandless connection is without its codec. Written on the loop.
+   */
+  private volatile RequestDecoder decoder;
+  /** Serves one HTTP/2 stream rather than an HTTP/1.1 connection. */
+  private final boolean stream;
   private ChannelHandlerContext ctx;
   /* Counted under the core's lock; volatile so the exchange's per-response checks need no lock. */
   private volatile int queuedHeads;
@@ -74,6 +99,13 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    * connection): its idle deadline, which orders eviction at maxConnections oldest first; else 0.
    */
   private volatile long idleKey;
+  /**
+   * Fiber mode: no strand serves the connection while it idles (see the notes). Written on the
+   * loop only; the sweeper reads it.
+   */
+  private volatile boolean strandless;
+  /** The sweeper asks the idle strand to end; the strand decides on the loop. */
+  private volatile boolean retire;
 
   private static final VarHandle DEADLINE =
       VarHandles.field(MethodHandles.lookup(), HttpConnection.class, "deadline", long.class);
@@ -88,11 +120,12 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     super(channel);
     this.server = server;
     this.decoder = decoder;
+    this.stream = decoder == null;
   }
 
   /** @return true if this serves one HTTP/2 stream rather than an HTTP/1.1 connection */
   boolean http2() {
-    return decoder == null;
+    return stream;
   }
 
   /* When the current head's first byte came (0: none is coming in pieces; always so on a stream). */
@@ -122,6 +155,41 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
   }
 
   @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (decoder == null && !stream && msg instanceof ByteBuf) {
+      restoreCodec(ctx, (ByteBuf) msg);
+      return;
+    }
+    super.channelRead(ctx, msg);
+  }
+
+  /*
+   * On the loop: the first bytes after the codec was taken out. A fresh decoder and encoder go
+   * back in front of this handler, and the bytes go through the pipeline from its head (no TLS
+   * handler when the codec is ever taken out), so they come back here decoded.
+   */
+  private void restoreCodec(ChannelHandlerContext ctx, ByteBuf bytes) {
+    ChannelPipeline p = ctx.pipeline();
+    RequestDecoder d = server.newDecoder();
+    p.addBefore(ctx.name(), ServerCore.DECODER, d);
+    p.addBefore(ctx.name(), ServerCore.ENCODER, server.newEncoder());
+    decoder = d;
+    p.fireChannelRead(bytes);
+  }
+
+  /* On the loop, as the strand ends: takes the codec out while the decoder holds nothing. */
+  private void dropCodec() {
+    RequestDecoder d = decoder;
+    if (!server.dropIdleCodec || d == null || !d.holdsNothing()) {
+      return;
+    }
+    ChannelPipeline p = channel.pipeline();
+    p.remove(d);
+    p.remove(ServerCore.ENCODER);
+    decoder = null;
+  }
+
+  @Override
   protected void queued(Object msg) {
     if (msg instanceof HttpRequest) {
       queuedHeads++;
@@ -146,6 +214,14 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (strandless) {
+      if (headStart() != 0 || !isEmptyAndOpen()) {
+        startStrand(); // a head, its first bytes, the input's end or a failure: a strand decides
+      } else {
+        ctx.read(); // nothing for a strand yet (empty lines between requests): read on
+      }
+      return;
+    }
     if (wakePending) {
       wakePending = false;
       // The fiber parked on this loop runs here and now, with the whole read queued; no lock is held.
@@ -158,6 +234,39 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
       if (headStart() != 0) {
         Strand.wake(r); // a head has begun: the reader switches to the header-read deadline
       }
+    }
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    super.userEventTriggered(ctx, evt);
+    if (strandless) {
+      startStrand(); // the input ended, or the server shuts down: the strand closes the connection
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    super.exceptionCaught(ctx, cause);
+    if (strandless) {
+      startStrand();
+    }
+  }
+
+  /* On the loop: a strandless connection gets a fresh strand for what arrived. */
+  private void startStrand() {
+    if (strandless) {
+      strandless = false;
+      IDLE_KEY.setRelease(this, 0L);
+      server.startStrand(this, channel);
+    }
+  }
+
+  /* On the loop: the idle timeout of a strandless connection, unless a head began meanwhile. */
+  private void closeIfStrandlessExpired() {
+    long key = idleKey;
+    if (strandless && key != 0 && System.nanoTime() - key >= 0 && headStart() == 0 && !hasQueued()) {
+      channel.close();
     }
   }
 
@@ -179,6 +288,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    */
   @Override
   public void run() throws Suspendable {
+    boolean retired = false;
     try {
       long idleDeadline = Strand.deadline(server.idleTimeoutNanos);
       boolean woken = false;
@@ -188,8 +298,9 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
           if (m == END) {
             break;
           }
+          retire = false;
           Exchange ex = new Exchange(this, (HttpRequest) m);
-          boolean keepAlive = ex.run() && decoder != null; // a stream carries one request
+          boolean keepAlive = ex.run() && !stream; // a stream carries one request
           if (!keepAlive) {
             if (ex.lingerOnClose) {
               lingerClose();
@@ -213,7 +324,10 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
           }
           break;
         }
-        awaitHead(deadline);
+        if (awaitHead(deadline)) {
+          retired = true; // idle with no strand until something arrives; the channel stays open
+          return;
+        }
         woken = true;
       }
     } catch (Throwable t) {
@@ -225,32 +339,58 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
         LOG.debug("connection {} ended: {}", channel.remoteAddress(), t.toString());
       }
     } finally {
-      close();
+      if (!retired) {
+        close();
+      }
     }
   }
 
-  /* Parks once until something is queued, the connection ends or the sweeper finds the deadline passed. */
-  private void awaitHead(long deadline) throws Suspendable {
+  /*
+   * Parks once until something is queued, the connection ends or the sweeper finds the deadline
+   * passed. @return true if the strand is to end and leave the idle connection strandless
+   */
+  private boolean awaitHead(long deadline) throws Suspendable {
     Object strand = Strand.current();
     publish(strand, deadline);
     // Only an HTTP/1.1 connection waits idle for a head; a stream's head arrives whole, and
     // eviction at maxConnections closes connections, never a stream of one.
-    if (decoder != null && decoder.headStartNanos == 0) {
+    boolean idle = !stream && headStart() == 0;
+    if (idle) {
       IDLE_KEY.setRelease(this, deadline); // a release store, as publish's: read only when evicting
     }
+    boolean retired = false;
     try {
       if (isEmptyAndOpen()) {
         ctx.read(); // from this handler down: the tail and this handler have nothing to add
         if (strand instanceof Fiber) {
           Fiber.park(this);
+          retired = idle && retire && retireNow();
         } else {
           Strand.park(this, Long.MAX_VALUE); // a thread: also turns an interrupt into a cancel
         }
       }
     } finally {
-      IDLE_KEY.setRelease(this, 0L);
+      if (!retired) {
+        IDLE_KEY.setRelease(this, 0L); // a strandless connection keeps it: eviction and the idle timeout read it
+      }
       publish(null, Long.MAX_VALUE);
     }
+    return retired;
+  }
+
+  /*
+   * In the strand, after a park the sweeper ended: on the channel's loop, channelRead cannot run
+   * between these checks and the strand's end, so nothing arrives unseen.
+   */
+  private boolean retireNow() {
+    retire = false;
+    if (headStart() != 0 || server.shuttingDown || !channel.eventLoop().inEventLoop()
+        || !isEmptyAndOpen()) {
+      return false;
+    }
+    strandless = true;
+    dropCodec();
+    return true;
   }
 
   /** @return the idle deadline while waiting for a head that has not begun, else 0. Any thread. */
@@ -333,10 +473,26 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
 
   /** Called by the sweeper: wakes the reader if its deadline passed (or a deferred wake-up is still due). Any thread. */
   void sweep(long now) {
+    long key = idleKey;
+    if (strandless) {
+      if (key != 0 && now - key >= 0) {
+        channel.eventLoop().execute(this::closeIfStrandlessExpired);
+      }
+      return;
+    }
     long d = deadline;
     if (d != Long.MAX_VALUE && now - d >= 0 || wakePending) {
       wakeReader();
+    } else if (server.idleWithoutStrand && key != 0 && !retire
+        && now - (key - server.idleTimeoutNanos) >= server.idleStrandNanos) {
+      retire = true; // idle long enough: the strand ends itself once woken (retireNow)
+      wakeReader();
     }
+  }
+
+  /** @return true while no strand serves the idle connection (fiber mode) */
+  boolean strandless() {
+    return strandless;
   }
 
   /** @return true if a further request head is decoded and waiting */
@@ -403,7 +559,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     if (!closeQueue()) {
       return;
     }
-    if (!channel.isActive() || decoder == null) {
+    if (!channel.isActive() || stream) {
       // A stream: the response ended it; the frame codec still sends what flow control holds back.
       channel.close();
       return;

@@ -84,6 +84,11 @@ public final class HttpServer implements AutoCloseable {
     return core().idleConnections();
   }
 
+  /* For tests: idle HTTP/1.1 connections whose strand has ended. */
+  int strandlessConnections() {
+    return core().strandlessConnections();
+  }
+
   /** @return the live counters */
   public HttpServerStats stats() {
     return stats;
@@ -173,6 +178,8 @@ public final class HttpServer implements AutoCloseable {
     Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     Duration writeTimeout = DEFAULT_WRITE_TIMEOUT;
     Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+    /* Fiber mode: how long a connection idles before it gives up its fiber (ServerCore.IDLE_STRAND_DELAY); tests shorten it. */
+    Duration idleStrandDelay = ServerCore.IDLE_STRAND_DELAY;
     ExecutionMode mode = DEFAULT_MODE;
     final List<Router.Route> routes = new ArrayList<>();
     Handler fallback;
@@ -272,6 +279,9 @@ public final class HttpServer implements AutoCloseable {
      * @return this
      */
     public Builder shutdownGrace(Duration grace) { this.shutdownGrace = Checks.nonNegative("shutdownGrace", grace); return this; }
+
+    /* For tests: a shorter wait before an idle connection gives up its fiber. */
+    Builder idleStrandDelay(Duration delay) { this.idleStrandDelay = Checks.nonNegative("idleStrandDelay", delay); return this; }
 
     /**
      * @param mode what runs each connection's handler code
@@ -374,6 +384,7 @@ public final class HttpServer implements AutoCloseable {
       b.idleTimeout = idleTimeout;
       b.writeTimeout = writeTimeout;
       b.shutdownGrace = shutdownGrace;
+      b.idleStrandDelay = idleStrandDelay;
       b.mode = mode;
       b.routes.addAll(routes);
       b.fallback = fallback;

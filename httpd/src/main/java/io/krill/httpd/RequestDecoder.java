@@ -64,6 +64,14 @@ final class RequestDecoder extends HttpRequestDecoder {
     this.stats = stats;
   }
 
+  /**
+   * @return true between requests with nothing held: no byte of a head received, no bytes
+   *     cumulated, not rejected; then the decoder can be taken out and a fresh one put in later
+   */
+  boolean holdsNothing() {
+    return headStartNanos == 0 && inHead && !rejected && actualReadableBytes() == 0;
+  }
+
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
     if (msg instanceof ByteBuf) {

@@ -49,6 +49,14 @@ final class ServerCore {
   /** How often the sweeper wakes readers past their deadline: the precision of the timeouts. */
   static final long SWEEP_MILLIS = 100;
   private static final AdaptiveRecvByteBufAllocator RECEIVE_BUFFERS = new AdaptiveRecvByteBufAllocator();
+  /**
+   * Fiber mode: how long an HTTP/1.1 connection waits for a head before its fiber (and, without
+   * TLS and HTTP/2, its codec) goes, about 650 bytes less each until its next bytes arrive. Long
+   * against a client's gap between requests, also on an overloaded server whose clients wait a
+   * second or two for each answer, so busy connections keep their fiber and pay no fiber start
+   * per request; the sweeper's period adds up to {@link #SWEEP_MILLIS}.
+   */
+  static final Duration IDLE_STRAND_DELAY = Duration.ofSeconds(5);
   /** The most idle connections closed in one go to make room at maxConnections. */
   static final int EVICT_MAX = 32;
   /* Netty splits bodies into contents of at most this many bytes. */
@@ -81,6 +89,18 @@ final class ServerCore {
   volatile boolean shuttingDown;
   /* Responses whose body missed its declared Content-Length: the first is a WARN, the rest DEBUG (a test web cuts bodies on purpose). */
   final java.util.concurrent.atomic.AtomicLong shortBodies = new java.util.concurrent.atomic.AtomicLong();
+  /** Idle HTTP/1.1 connections give up their strand (fiber mode; a thread per connection keeps its own). */
+  final boolean idleWithoutStrand;
+  /** {@link #IDLE_STRAND_DELAY}, or a test's shorter one. */
+  final long idleStrandNanos;
+  /**
+   * Strandless connections also give up their decoder and encoder (no TLS handler before them,
+   * no HTTP/2 pipeline that renames them).
+   */
+  final boolean dropIdleCodec;
+  /** Pipeline names of the HTTP/1.1 codec's handlers. */
+  static final String DECODER = "decoder";
+  static final String ENCODER = "encoder";
   private final HttpDecoderConfig decoderConfig;
   private io.netty.util.concurrent.ScheduledFuture<?> sweeper;
   private Channel serverChannel;
@@ -102,8 +122,11 @@ final class ServerCore {
     this.maxRequestLineBytes = b.maxRequestLineBytes;
     this.maxHeaderBytes = b.maxHeaderBytes;
     this.mode = b.mode;
+    this.idleWithoutStrand = b.mode == ExecutionMode.FIBER;
+    this.idleStrandNanos = b.idleStrandDelay.toNanos();
     this.scheduler = b.scheduler != null ? b.scheduler : FiberScheduler.defaultScheduler();
     this.http2 = b.http2;
+    this.dropIdleCodec = idleWithoutStrand && b.tls == null && b.http2 == null;
     this.decoderConfig = new HttpDecoderConfig()
         .setMaxInitialLineLength(maxRequestLineBytes)
         .setMaxHeaderSize(maxHeaderBytes)
@@ -194,11 +217,11 @@ final class ServerCore {
 
   /* Adds HTTP/1.1's handlers (and the h2c upgrade handler, if any) and starts the connection's strand. */
   private void http1(Channel ch, ChannelHandler upgrade) {
-    RequestDecoder decoder = new RequestDecoder(decoderConfig, stats);
+    RequestDecoder decoder = newDecoder();
     HttpConnection c = new HttpConnection(this, ch, decoder);
     ChannelPipeline p = ch.pipeline();
-    p.addLast("decoder", decoder);
-    p.addLast("encoder", new ResponseEncoder(stats));
+    p.addLast(DECODER, decoder);
+    p.addLast(ENCODER, newEncoder());
     if (upgrade != null) {
       p.addLast("h2c-upgrade", upgrade);
     }
@@ -208,7 +231,18 @@ final class ServerCore {
     startStrand(c, ch);
   }
 
-  private void startStrand(HttpConnection c, Channel ch) {
+  /* An HTTP/1.1 connection's decoder: when accepted, and again when an idle one's codec comes back. */
+  RequestDecoder newDecoder() {
+    return new RequestDecoder(decoderConfig, stats);
+  }
+
+  /* An HTTP/1.1 connection's encoder. */
+  ResponseEncoder newEncoder() {
+    return new ResponseEncoder(stats);
+  }
+
+  /* Starts the strand that serves c: when accepted, and again when a strandless idle connection gets bytes. */
+  void startStrand(HttpConnection c, Channel ch) {
     switch (mode) {
       case FIBER:
         Fiber.Builder fb = Fiber.builder().scheduler(scheduler).name("httpd");
@@ -283,6 +317,17 @@ final class ServerCore {
       stats.open.decrement();
     }
     return 1;
+  }
+
+  /** @return how many HTTP/1.1 connections idle without a strand now (for tests and measurements) */
+  int strandlessConnections() {
+    int n = 0;
+    for (HttpConnection c : connections) {
+      if (c.strandless()) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** @return how many connections are idle now (waiting for a head, none begun; HTTP/2 without streams) */

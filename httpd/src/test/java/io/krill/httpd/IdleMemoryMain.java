@@ -93,7 +93,10 @@ public final class IdleMemoryMain {
     }
   }
 
-  private static long[] mem(PrintStream in, BufferedReader out) throws IOException {
+  private static long[] mem(PrintStream in, BufferedReader out) throws IOException, InterruptedException {
+    // Idle connections, not just answered ones: an idle connection gives up its fiber after
+    // ServerCore.IDLE_STRAND_DELAY, at the next sweep.
+    Thread.sleep(ServerCore.IDLE_STRAND_DELAY.toMillis() + 3 * ServerCore.SWEEP_MILLIS);
     in.println("mem");
     String[] parts = out.readLine().split(" ");
     return new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3])};

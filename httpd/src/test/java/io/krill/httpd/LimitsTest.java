@@ -77,13 +77,10 @@ class LimitsTest {
 
   @Test
   void maxConnections_noneIdleOverTls_503AfterTheHandshake() throws Exception {
-    io.netty.pkitesting.X509Bundle cert = new io.netty.pkitesting.CertificateBuilder().subject("CN=localhost")
-        .addSanIpAddress("127.0.0.1").addExtendedKeyUsageServerAuth().setIsCertificateAuthority(true)
-        .buildSelfSigned();
-    javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
-    ssl.init(null, cert.toTrustManagerFactory().getTrustManagers(), null);
+    TestServers.SelfSigned cert = TestServers.selfSigned();
+    javax.net.ssl.SSLContext ssl = cert.client();
     try (HttpServer server = TestServers.withTestRoutes(TestServers.builder()).maxConnections(1)
-        .tls(io.krill.netio.Tls.server(cert.getKeyPair().getPrivate(), cert.getCertificatePath())).build().start();
+        .tls(cert.tls()).build().start();
         javax.net.ssl.SSLSocket busy = (javax.net.ssl.SSLSocket) ssl.getSocketFactory()
             .createSocket("127.0.0.1", server.port())) {
       busy.startHandshake();
@@ -103,19 +100,11 @@ class LimitsTest {
   }
 
   static void awaitIdle(HttpServer server, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (server.idleConnections() != n && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
-    assertThat(server.idleConnections()).isEqualTo(n);
+    TestServers.awaitCount("idle connections", server::idleConnections, n);
   }
 
-  private static void awaitOpen(HttpServer server, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (server.stats().openConnections() < n && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
-    assertThat(server.stats().openConnections()).isEqualTo(n);
+  static void awaitOpen(HttpServer server, int n) throws InterruptedException {
+    TestServers.awaitCount("open connections", () -> (int) server.stats().openConnections(), n);
   }
 
   @Test

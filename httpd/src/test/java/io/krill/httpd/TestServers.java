@@ -4,6 +4,8 @@ import io.krill.fibers.FiberScheduler;
 import io.krill.testkit.RawHttp;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.function.IntSupplier;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The scheduler httpd tests share, and server builders on it with test-sized deadlines. */
 final class TestServers {
@@ -33,6 +35,27 @@ final class TestServers {
   /** @return a started server with {@link #withTestRoutes} on {@link #builder()} */
   static HttpServer startWithTestRoutes() throws IOException {
     return withTestRoutes(builder()).build().start();
+  }
+
+  /** Waits at most 10 s for {@code count} to reach {@code n}, then asserts that it did. */
+  static void awaitCount(String what, IntSupplier count, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (count.getAsInt() != n && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(count.getAsInt()).as(what).isEqualTo(n);
+  }
+
+  /** A self-signed certificate for 127.0.0.1: the server's TLS and a client context that trusts it. */
+  record SelfSigned(io.krill.netio.Tls tls, javax.net.ssl.SSLContext client) {}
+
+  static SelfSigned selfSigned() throws Exception {
+    io.netty.pkitesting.X509Bundle cert = new io.netty.pkitesting.CertificateBuilder().subject("CN=localhost")
+        .addSanIpAddress("127.0.0.1").addExtendedKeyUsageServerAuth().setIsCertificateAuthority(true)
+        .buildSelfSigned();
+    javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+    ssl.init(null, cert.toTrustManagerFactory().getTrustManagers(), null);
+    return new SelfSigned(io.krill.netio.Tls.server(cert.getKeyPair().getPrivate(), cert.getCertificatePath()), ssl);
   }
 
   /** Sends one raw request to a fresh server with the test routes and returns its first response. */

@@ -280,6 +280,9 @@ final class LoadtestRun {
    * one request), memory again, the active clients again beside them, and finally every idle
    * connection checked with one more request.
    */
+  /** How long the held connections idle before the server's memory is read (httpd needs 5.1 s at most). */
+  static final long IDLE_SETTLE_MILLIS = 6_000;
+
   private void runIdle(Scenario s, Cell c, ChildProcess server) throws IOException, InterruptedException {
     int activeClients = Math.min(Scenario.IDLE_ACTIVE_CLIENTS, c.connections);
     List<String> active = generatorArgs(s, server.port);
@@ -294,6 +297,9 @@ final class LoadtestRun {
       for (ChildProcess g : holders) {
         g.await(300, TimeUnit.SECONDS, "phase measure");
       }
+      // Weighed once idle, not just after their request: httpd's fiber mode lets a connection
+      // idle for 5 s give up its fiber, as a long-lived idle keep-alive connection would.
+      Thread.sleep(IDLE_SETTLE_MILLIS);
       Map<String, Long> during = memory(server);
       c.heapPerConnection = (during.get("heap") - before.get("heap")) / (double) c.connections;
       c.rssPerConnection = (during.get("rss") - before.get("rss")) / (double) c.connections;
