@@ -61,11 +61,14 @@ public class Stack implements Serializable {
   private static final java.util.concurrent.atomic.AtomicInteger BOUND_OFF_CARRIER =
       new java.util.concurrent.atomic.AtomicInteger();
 
-  /** The size of a thread's scratch arrays, in slots of each, until a deeper capture grows them. */
+  /** The size of a carrier's scratch arrays, in slots of each, until a deeper capture grows them. */
   private static final int SCRATCH_SLOTS = 256;
 
-  /** Scratch arrays of threads that are not carriers. */
-  private static final ThreadLocal<Scratch> FALLBACK_SCRATCH = ThreadLocal.withInitial(Scratch::new);
+  /*
+   * Scratch arrays of threads that are not carriers (a generator on a platform or virtual
+   * thread), smaller: such threads may be many and short-lived.
+   */
+  private static final ThreadLocal<Scratch> FALLBACK_SCRATCH = ThreadLocal.withInitial(() -> new Scratch(16));
 
   private static final byte NEW = 0;
   private static final byte RUNNING = 1;
@@ -300,17 +303,22 @@ public class Stack implements Serializable {
 
   /** The scratch arrays of one thread. */
   static final class Scratch {
-    long[] prims = new long[SCRATCH_SLOTS];
-    Object[] refs = new Object[SCRATCH_SLOTS];
+    long[] prims;
+    Object[] refs;
+
+    Scratch(int slots) {
+      prims = new long[slots];
+      refs = new Object[slots];
+    }
   }
 
-  private static Scratch scratch() {
+  static Scratch scratch() {
     Thread t = Thread.currentThread();
     if (t instanceof CarrierThread) {
       CarrierThread c = (CarrierThread) t;
       Scratch sc = c.scratch;
       if (sc == null) {
-        sc = new Scratch();
+        sc = new Scratch(SCRATCH_SLOTS);
         c.scratch = sc;
       }
       return sc;
@@ -319,7 +327,7 @@ public class Stack implements Serializable {
       StealingWorker w = (StealingWorker) t;
       Scratch sc = w.scratch;
       if (sc == null) {
-        sc = new Scratch();
+        sc = new Scratch(SCRATCH_SLOTS);
         w.scratch = sc;
       }
       return sc;
