@@ -312,6 +312,7 @@ public class Stack implements Serializable {
     }
   }
 
+  /** @return the current thread's scratch arrays, made on first use */
   static Scratch scratch() {
     Thread t = Thread.currentThread();
     if (t instanceof CarrierThread) {
