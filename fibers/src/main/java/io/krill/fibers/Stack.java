@@ -74,6 +74,11 @@ public class Stack implements Serializable {
   private static final byte RUNNING = 1;
   private static final byte SUSPENDED = 2;
   private static final byte DONE = 3;
+  /*
+   * Running, and a capture writes into the thread's scratch arrays (see openStore). A state,
+   * not a field: a parked fiber's object has no byte to spare.
+   */
+  private static final byte RUNNING_IN_SCRATCH = 4;
 
   /** Set by a primitive while frames unwind; woven code tests it after each suspendable call. */
   public boolean capturing;
@@ -82,9 +87,6 @@ public class Stack implements Serializable {
   public boolean restoring;
 
   private byte state;
-
-  /** True while a capture writes into the current thread's scratch arrays (see openStore). */
-  private transient boolean inScratch;
 
   /**
    * For generated code: the saved primitives (ints, floats as raw bits, longs, doubles as raw
@@ -190,7 +192,7 @@ public class Stack implements Serializable {
     if (st == DONE) {
       throw new IllegalStateException("continuation: done (expected: new or suspended)");
     }
-    if (st == RUNNING) {
+    if (st == RUNNING || st == RUNNING_IN_SCRATCH) {
       throw new IllegalStateException("continuation: running (expected: new or suspended)");
     }
     Stack previous = bind(this); // a local, not a field: a parked stack stays smaller
@@ -206,23 +208,22 @@ public class Stack implements Serializable {
     bind(previous);
     if (capturing) {
       capturing = false;
-      state = SUSPENDED;
-      if (inScratch) {
+      if (state == RUNNING_IN_SCRATCH) {
         leaveScratch();
       }
+      state = SUSPENDED;
     } else {
       finish();
     }
   }
 
   private void finish() {
+    if (state == RUNNING_IN_SCRATCH) { // a capture that failed half-way: the thread keeps its arrays, not what they held
+      java.util.Arrays.fill(refs, 0, refTop, null);
+    }
     state = DONE;
     capturing = false;
     restoring = false;
-    if (inScratch) { // a capture that failed half-way: the thread keeps its arrays, not what they held
-      java.util.Arrays.fill(refs, 0, refTop, null);
-      inScratch = false;
-    }
     prims = null;
     refs = null;
     primTop = 0;
@@ -297,7 +298,7 @@ public class Stack implements Serializable {
       Scratch sc = scratch();
       prims = sc.prims;
       refs = sc.refs;
-      inScratch = true;
+      state = RUNNING_IN_SCRATCH;
     }
   }
 
@@ -342,7 +343,6 @@ public class Stack implements Serializable {
     prims = java.util.Arrays.copyOf(prims, primTop);
     refs = java.util.Arrays.copyOf(r, refTop);
     java.util.Arrays.fill(r, 0, refTop, null);
-    inScratch = false;
   }
 
   @SuppressWarnings("unchecked")
@@ -413,7 +413,7 @@ public class Stack implements Serializable {
 
   private Scratch moveToScratch() {
     Scratch sc = scratch();
-    if (!inScratch) {
+    if (state != RUNNING_IN_SCRATCH) {
       long[] p = prims;
       Object[] r = refs;
       if (p != null) {
@@ -430,7 +430,7 @@ public class Stack implements Serializable {
       }
       prims = sc.prims;
       refs = sc.refs;
-      inScratch = true;
+      state = RUNNING_IN_SCRATCH;
     }
     return sc;
   }
@@ -505,7 +505,7 @@ public class Stack implements Serializable {
   // ---------------------------------------------------------------- serialization
 
   private void writeObject(ObjectOutputStream out) throws IOException {
-    if (state == RUNNING) {
+    if (state == RUNNING || state == RUNNING_IN_SCRATCH) {
       throw new IOException("continuation: running (expected: new, suspended or done)");
     }
     out.defaultWriteObject();
