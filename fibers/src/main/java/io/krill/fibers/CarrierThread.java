@@ -11,6 +11,8 @@ import io.netty.util.concurrent.FastThreadLocalThread;
  */
 final class CarrierThread extends FastThreadLocalThread {
   Stack stack = Stack.NONE;
+  /** The arrays that continuations' captures on this thread write into first (see Stack), or null. */
+  Stack.Scratch scratch;
   private Object loop;
   private Object sliceOwner;
   private long slices;

@@ -61,13 +61,24 @@ public class Stack implements Serializable {
   private static final java.util.concurrent.atomic.AtomicInteger BOUND_OFF_CARRIER =
       new java.util.concurrent.atomic.AtomicInteger();
 
-  /** The store's first size, in slots of each array. */
-  private static final int INITIAL_SLOTS = 2;
+  /** The size of a carrier's scratch arrays, in slots of each, until a deeper capture grows them. */
+  private static final int SCRATCH_SLOTS = 256;
+
+  /*
+   * Scratch arrays of threads that are not carriers (a generator on a platform or virtual
+   * thread), smaller: such threads may be many and short-lived.
+   */
+  private static final ThreadLocal<Scratch> FALLBACK_SCRATCH = ThreadLocal.withInitial(() -> new Scratch(16));
 
   private static final byte NEW = 0;
   private static final byte RUNNING = 1;
   private static final byte SUSPENDED = 2;
   private static final byte DONE = 3;
+  /*
+   * Running, and a capture writes into the thread's scratch arrays (see openStore). A state,
+   * not a field: a parked fiber's object has no byte to spare.
+   */
+  private static final byte RUNNING_IN_SCRATCH = 4;
 
   /** Set by a primitive while frames unwind; woven code tests it after each suspendable call. */
   public boolean capturing;
@@ -181,7 +192,7 @@ public class Stack implements Serializable {
     if (st == DONE) {
       throw new IllegalStateException("continuation: done (expected: new or suspended)");
     }
-    if (st == RUNNING) {
+    if (st == RUNNING || st == RUNNING_IN_SCRATCH) {
       throw new IllegalStateException("continuation: running (expected: new or suspended)");
     }
     Stack previous = bind(this); // a local, not a field: a parked stack stays smaller
@@ -197,6 +208,9 @@ public class Stack implements Serializable {
     bind(previous);
     if (capturing) {
       capturing = false;
+      if (state == RUNNING_IN_SCRATCH) {
+        leaveScratch();
+      }
       state = SUSPENDED;
     } else {
       finish();
@@ -204,6 +218,9 @@ public class Stack implements Serializable {
   }
 
   private void finish() {
+    if (state == RUNNING_IN_SCRATCH) { // a capture that failed half-way: the thread keeps its arrays, not what they held
+      java.util.Arrays.fill(refs, 0, refTop, null);
+    }
     state = DONE;
     capturing = false;
     restoring = false;
@@ -262,21 +279,70 @@ public class Stack implements Serializable {
   }
 
   /*
-   * The first capture of a stack allocates its store here, in the primitive, rather than in
-   * the woven frames' reserveFrame calls: a fresh continuation's first capture would otherwise
-   * take the growth path of every frame on the way, which makes it hot and C2 inlines the
-   * allocation and copy into every woven method. Two slots each hold the frame of a fiber
-   * parked one frame deep with nothing live but its frame (its header and id), the shape of
-   * most parked server and crawler fibers: 56 + 32 + 24 B with the Fiber, where four slots
-   * made it 136 B. A deeper or fuller stack grows on its first capture, so the growth path
-   * does run in woven frames' reserveFrame calls (a cost in C2 code size, measured in the
-   * woven-capture results).
+   * Where a capture writes. A stack's first capture, and a capture larger than the stack's
+   * own arrays, write into the current thread's scratch arrays; when the capture ends,
+   * runStack copies the frames into arrays of exactly their size, which the stack keeps.
+   * A later capture of the same size or smaller (a fiber parking where it parked before)
+   * writes straight into them, so a steady hop copies nothing.
+   *
+   * Why not grow the stack's own arrays in the frames, as reserveFrame did: growth then runs
+   * in the woven frames of every new stack's first capture, often enough that C2 inlines the
+   * allocation and copy into every woven method that inlines reserveFrame (1,600-2,200 B of
+   * C2 code per woven loop of the corpus, measured). Here the growth branch is taken only by
+   * a capture larger than all of the stack's earlier ones, or one that outgrows the scratch.
+   * And a parked stack holds arrays of its frames' size: a fiber parked one frame deep with
+   * nothing live holds long[1] and Object[1].
    */
   private void openStore() {
     if (prims == null) {
-      prims = new long[INITIAL_SLOTS];
-      refs = new Object[INITIAL_SLOTS];
+      Scratch sc = scratch();
+      prims = sc.prims;
+      refs = sc.refs;
+      state = RUNNING_IN_SCRATCH;
     }
+  }
+
+  /** The scratch arrays of one thread. */
+  static final class Scratch {
+    long[] prims;
+    Object[] refs;
+
+    Scratch(int slots) {
+      prims = new long[slots];
+      refs = new Object[slots];
+    }
+  }
+
+  /** @return the current thread's scratch arrays, made on first use */
+  static Scratch scratch() {
+    Thread t = Thread.currentThread();
+    if (t instanceof CarrierThread) {
+      CarrierThread c = (CarrierThread) t;
+      Scratch sc = c.scratch;
+      if (sc == null) {
+        sc = new Scratch(SCRATCH_SLOTS);
+        c.scratch = sc;
+      }
+      return sc;
+    }
+    if (t instanceof StealingWorker) {
+      StealingWorker w = (StealingWorker) t;
+      Scratch sc = w.scratch;
+      if (sc == null) {
+        sc = new Scratch(SCRATCH_SLOTS);
+        w.scratch = sc;
+      }
+      return sc;
+    }
+    return FALLBACK_SCRATCH.get();
+  }
+
+  /* The capture in the scratch arrays ended: the stack takes a copy of its frames' size. */
+  private void leaveScratch() {
+    Object[] r = refs;
+    prims = java.util.Arrays.copyOf(prims, primTop);
+    refs = java.util.Arrays.copyOf(r, refTop);
+    java.util.Arrays.fill(r, 0, refTop, null);
   }
 
   @SuppressWarnings("unchecked")
@@ -322,24 +388,51 @@ public class Stack implements Serializable {
     s.refTop = rt;
   }
 
+  /*
+   * A capture outgrew the arrays it writes into: it moves to the thread's scratch arrays,
+   * taking what it wrote so far along, and grows them if the capture outgrows them too. Both
+   * arrays move together, so reserveFrame reads refs after growPrims returns.
+   */
   private long[] growPrims(int needed) {
-    long[] a = prims;
-    long[] b = new long[Math.max(needed, a == null ? INITIAL_SLOTS : a.length * 2)];
-    if (a != null) {
-      System.arraycopy(a, 0, b, 0, primTop);
+    Scratch sc = moveToScratch();
+    if (needed > sc.prims.length) {
+      sc.prims = java.util.Arrays.copyOf(sc.prims, Math.max(needed, sc.prims.length * 2));
+      prims = sc.prims;
     }
-    prims = b;
-    return b;
+    return prims;
   }
 
   private Object[] growRefs(int needed) {
-    Object[] a = refs;
-    Object[] b = new Object[Math.max(needed, a == null ? INITIAL_SLOTS : a.length * 2)];
-    if (a != null) {
-      System.arraycopy(a, 0, b, 0, refTop);
+    Scratch sc = moveToScratch();
+    if (needed > sc.refs.length) {
+      sc.refs = java.util.Arrays.copyOf(sc.refs, Math.max(needed, sc.refs.length * 2));
+      refs = sc.refs;
     }
-    refs = b;
-    return b;
+    return refs;
+  }
+
+  private Scratch moveToScratch() {
+    Scratch sc = scratch();
+    if (state != RUNNING_IN_SCRATCH) {
+      long[] p = prims;
+      Object[] r = refs;
+      if (p != null) {
+        if (primTop > sc.prims.length) {
+          sc.prims = new long[Math.max(primTop, sc.prims.length * 2)];
+        }
+        System.arraycopy(p, 0, sc.prims, 0, primTop);
+      }
+      if (r != null) {
+        if (refTop > sc.refs.length) {
+          sc.refs = new Object[Math.max(refTop, sc.refs.length * 2)];
+        }
+        System.arraycopy(r, 0, sc.refs, 0, refTop);
+      }
+      prims = sc.prims;
+      refs = sc.refs;
+      state = RUNNING_IN_SCRATCH;
+    }
+    return sc;
   }
 
   // ---------------------------------------------------------------- ABI: restore
@@ -412,7 +505,7 @@ public class Stack implements Serializable {
   // ---------------------------------------------------------------- serialization
 
   private void writeObject(ObjectOutputStream out) throws IOException {
-    if (state == RUNNING) {
+    if (state == RUNNING || state == RUNNING_IN_SCRATCH) {
       throw new IOException("continuation: running (expected: new, suspended or done)");
     }
     out.defaultWriteObject();

@@ -62,6 +62,49 @@ class FrameStoreTest {
     assertThat(out[0]).isEqualTo(7 * 3 + 7 + 40);
   }
 
+  @Test
+  void suspend_deeperThanTheScratchArrays_growsThemAndKeepsAnExactCopy() {
+    Object held = new Object();
+    int[] out = new int[1];
+    Continuation c = new Continuation(() -> out[0] = deep(held, 300)); // one slot of each array a frame: past 256
+
+    c.run();
+    assertThat(c.frameIds()).hasSizeGreaterThan(300);
+    assertThat(c.prims.length).as("the stack keeps its frames' size").isEqualTo(c.primTop);
+    assertThat(c.refs.length).isEqualTo(c.refTop);
+    assertThat(refs(c)).contains(held);
+    assertThat(Arrays.asList(Stack.scratch().refs)).as("the thread keeps no saved reference").containsOnlyNulls();
+    c.run();
+    assertThat(afterResume).containsOnlyNulls();
+    c.run();
+    assertThat(c.isDone()).isTrue();
+    assertThat(out[0]).isEqualTo(7 * 3 + 7 + 300);
+  }
+
+  @Test
+  void suspend_largerThanEveryEarlierCapture_movesToScratchAndRestoresEveryFrame() {
+    Object held = new Object();
+    int[] out = new int[1];
+    Continuation c = new Continuation(() -> {
+      Continuation.suspend();
+      out[0] = deep(held, 40);
+    });
+
+    c.run();
+    int shallow = c.prims.length;
+    assertThat(shallow).isEqualTo(c.primTop);
+    c.run(); // this capture outgrows the arrays the first one left
+    assertThat(c.prims.length).isGreaterThan(shallow).isEqualTo(c.primTop);
+    assertThat(c.refs.length).isEqualTo(c.refTop);
+    assertThat(Arrays.asList(Stack.scratch().refs)).containsOnlyNulls();
+    c.run();
+    assertThat(afterResume).containsOnlyNulls();
+    assertThat(refs(c)).doesNotContain(held);
+    c.run();
+    assertThat(c.isDone()).isTrue();
+    assertThat(out[0]).isEqualTo(7 * 3 + 7 + 40);
+  }
+
   static Object raw(int n) throws Suspendable {
     Continuation.suspend();
     return "r" + n;

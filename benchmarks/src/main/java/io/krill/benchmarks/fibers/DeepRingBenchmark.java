@@ -12,9 +12,16 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * {@link RingBenchmark}'s ring with one token, but each process receives {@code receiveDepth}
- * woven frames below its forwarding loop, so each hop parks and resumes a stack that deep;
+ * woven frames below its forwarding loop, and runs that loop {@code loopDepth} woven frames
+ * below its body, so each hop parks and resumes a stack {@code loopDepth + receiveDepth} deep;
  * one operation is one hop. The question is whether a hop's cost grows with the depth of the
  * parked stack.
+ *
+ * <p>The two depths are different questions. The frames from the loop down to the receive run
+ * on every hop in any implementation (the loop calls them, they return the token), so they cost
+ * their calls and returns even unwoven, and a thread pays for them too. The frames above the
+ * loop ({@code loopDepth - 1} of them) only wait: a hop that restores only the frames it runs
+ * pays nothing for them, one that re-enters the whole parked stack pays for each.
  */
 @State(Scope.Thread)
 public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
@@ -28,6 +35,10 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
   @Param({"1", "5", "20"})
   public int receiveDepth;
 
+  /** Woven frames from the process's body down to the forwarding loop, the loop's own included. */
+  @Param({"1"})
+  public int loopDepth;
+
   private Model model;
   private Pipe<Long>[] pipes;
 
@@ -38,6 +49,9 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
     if (receiveDepth < 1) {
       throw new IllegalArgumentException("receiveDepth: " + receiveDepth + " (expected: > 0)");
     }
+    if (loopDepth < 1) {
+      throw new IllegalArgumentException("loopDepth: " + loopDepth + " (expected: > 0)");
+    }
     model = Model.create(competitor, 1);
     int size = RingBenchmark.SIZE;
     pipes = new Pipe[size];
@@ -45,10 +59,15 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
       pipes[i] = model.pipe();
     }
     int depth = receiveDepth;
+    int above = loopDepth;
     for (int i = 1; i < size; i++) {
       Pipe<Long> in = pipes[i];
       Pipe<Long> out = pipes[(i + 1) % size];
-      model.spawn(() -> forward(in, out, depth));
+      if (above == 1) {
+        model.spawn(() -> forward(in, out, depth));
+      } else {
+        model.spawn(() -> forwardBelow(in, out, depth, above - 1));
+      }
     }
   }
 
@@ -71,6 +90,15 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
     for (;;) {
       out.send(depth == 1 ? in.receive() : receiveBelow(in, depth - 1));
     }
+  }
+
+  /** Runs the forwarding loop below {@code frames} woven frames of this method. */
+  static void forwardBelow(Pipe<Long> in, Pipe<Long> out, int depth, int frames) throws Suspendable {
+    if (frames == 1) {
+      forward(in, out, depth);
+      return;
+    }
+    forwardBelow(in, out, depth, frames - 1);
   }
 
   /** Receives from {@code frames} woven frames of this method, the last one calling the pipe. */

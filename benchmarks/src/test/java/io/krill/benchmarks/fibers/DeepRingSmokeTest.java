@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Runs {@link DeepRingBenchmark} once per depth outside JMH; the lap checks the tokens. */
+/** Runs {@link DeepRingBenchmark} once per depth (the loop and the receive that deep) outside JMH; the lap checks the tokens. */
 @Timeout(120)
 class DeepRingSmokeTest {
   @ParameterizedTest
@@ -19,6 +19,7 @@ class DeepRingSmokeTest {
       DeepRingBenchmark b = new DeepRingBenchmark();
       b.competitor = competitor;
       b.receiveDepth = depth;
+      b.loopDepth = depth;
       b.setUp();
       try {
         b.hops(); // lapAll checks the sum of the tokens that came back
