@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * second, which the scenario reads as it comes. A cell records:
  * <ul>
  *   <li>warm pages/s, the headline: pages committed between the first progress line at or after
- *       {@link #WARM_UP_SECONDS} and the last one, over that time. On one CPU the crawler's C2
+ *       {@link #WARM_UP_SECONDS} (or a third of the crawl, when it ends before
+ *       {@link #MIN_WARM_WINDOW_SECONDS} past it) and the last one, over that time. On one CPU the crawler's C2
  *       compilers take about a third of it for the first 80–90 s (measured: a fibers crawl spent
  *       33 s of CPU in C2, 30 of them before second 90), so the whole-crawl rate mostly measures
  *       JIT warm-up; a production crawl runs for hours;</li>
@@ -75,6 +76,11 @@ final class CrawlScenario {
   static final String MAX_DURATION = "150s";
   /** Full run: the warm window starts at the first progress line at or after this second. */
   static final int WARM_UP_SECONDS = 90;
+  /**
+   * Full run: a crawl that does not run this long past {@link #WARM_UP_SECONDS} (it fetched the
+   * whole web first) is measured from a third of its length instead.
+   */
+  static final int MIN_WARM_WINDOW_SECONDS = 30;
   /** Full run: the live heap is weighed (full GC) when this many pages are done. */
   static final int HEAP_AT_PAGES = 20_000;
   /** Quick run: a small web and short crawls. */
@@ -203,8 +209,8 @@ final class CrawlScenario {
   private void report(Cell c) {
     out.println("crawl round " + c.round + " " + c.variant + ": " + LoadtestRun.summary(c)
         + (Double.isNaN(c.pagesPerSecond) ? "" : String.format(java.util.Locale.ROOT,
-            " warm %.1f pages/s (whole crawl %.1f), warm %.2f ms CPU/page (whole %.2f), live heap %s MiB, peak heap %s MiB,"
-            + " peak in flight %d", c.pagesPerSecond, c.crawlPagesPerSecond, c.cpuMsPerPage, c.crawlCpuMsPerPage,
+            " warm%s %.1f pages/s (whole crawl %.1f), warm %.2f ms CPU/page (whole %.2f), live heap %s MiB, peak heap %s MiB,"
+            + " peak in flight %d", c.warmFromSecond < 0 ? "" : " (from second " + c.warmFromSecond + ")", c.pagesPerSecond, c.crawlPagesPerSecond, c.cpuMsPerPage, c.crawlCpuMsPerPage,
             mib(c.liveHeapMiB), mib(c.peakHeapMiB), c.peakInFlight)));
   }
 
@@ -354,10 +360,11 @@ final class CrawlScenario {
         c.pagesPerSecond = c.crawlPagesPerSecond;
         c.cpuMsPerPage = c.crawlCpuMsPerPage;
       } else if (w.measured()) {
+        c.warmFromSecond = w.fromSecond();
         c.pagesPerSecond = w.pagesPerSecond();
         c.cpuMsPerPage = w.cpuMsPerPage();
       } else {
-        c.error = "the crawl ended before a warm window (from " + WARM_UP_SECONDS + " s): " + summary;
+        c.error = "the crawl made no progress to measure after second " + w.fromSecond() + ": " + summary;
       }
       c.peakHeapMiB = peakHeapAfterGc(gcLog);
       c.liveHeapMiB = heapAfterFullGc(gcLog);
@@ -383,17 +390,16 @@ final class CrawlScenario {
   }
 
   /**
-   * The warm window of a crawl: the first progress point at or after the warm-up and the last
-   * one seen, each with its pages done and the JVM's CPU time.
+   * The warm window of a crawl: from the first progress point at or after the warm-up to the
+   * last one seen, each with its pages done and the JVM's CPU time. The warm-up is
+   * {@link #WARM_UP_SECONDS} when the crawl runs at least {@link #MIN_WARM_WINDOW_SECONDS} past
+   * it; a crawl that ends sooner (a fast crawler fetches the whole web before second 90) is
+   * measured over its last two thirds, so a quick machine still gets a figure. The window's start
+   * is reported beside the rate.
    */
   static final class Window {
     private final int warmUp;
-    private int fromSecond = -1;
-    private long fromPages;
-    private long fromCpu;
-    private int toSecond = -1;
-    private long toPages;
-    private long toCpu;
+    private final List<long[]> points = new ArrayList<>();
 
     Window(int warmUpSeconds) {
       this.warmUp = warmUpSeconds;
@@ -401,31 +407,53 @@ final class CrawlScenario {
 
     /** Records a progress line: elapsed seconds, pages done, CPU nanoseconds (or -1). */
     void add(int second, long pages, long cpuNanos) {
-      if (fromSecond < 0) {
-        if (second < warmUp) {
-          return;
-        }
-        fromSecond = second;
-        fromPages = pages;
-        fromCpu = cpuNanos;
-        return;
+      points.add(new long[] {second, pages, cpuNanos});
+    }
+
+    /**
+     * @return the second the window starts from: the warm-up, or a third of a crawl too short for
+     *     it (if that is sooner)
+     */
+    int fromSecond() {
+      if (points.isEmpty()) {
+        return warmUp;
       }
-      toSecond = second;
-      toPages = pages;
-      toCpu = cpuNanos;
+      long last = points.get(points.size() - 1)[0];
+      return last >= (long) warmUp + MIN_WARM_WINDOW_SECONDS ? warmUp : (int) Math.min(warmUp, (last + 2) / 3);
+    }
+
+    private long[] from() {
+      int start = fromSecond();
+      for (long[] p : points) {
+        if (p[0] >= start) {
+          return p;
+        }
+      }
+      return null;
+    }
+
+    private long[] to() {
+      return points.isEmpty() ? null : points.get(points.size() - 1);
     }
 
     /** @return true if the window spans time and pages */
     boolean measured() {
-      return fromSecond >= 0 && toSecond > fromSecond && toPages > fromPages;
+      long[] a = from();
+      long[] b = to();
+      return a != null && b[0] > a[0] && b[1] > a[1];
     }
 
     double pagesPerSecond() {
-      return measured() ? (toPages - fromPages) / (double) (toSecond - fromSecond) : Double.NaN;
+      return measured() ? (to()[1] - from()[1]) / (double) (to()[0] - from()[0]) : Double.NaN;
     }
 
     double cpuMsPerPage() {
-      return measured() && fromCpu >= 0 && toCpu >= fromCpu ? (toCpu - fromCpu) / 1e6 / (toPages - fromPages) : Double.NaN;
+      if (!measured()) {
+        return Double.NaN;
+      }
+      long[] a = from();
+      long[] b = to();
+      return a[2] >= 0 && b[2] >= a[2] ? (b[2] - a[2]) / 1e6 / (b[1] - a[1]) : Double.NaN;
     }
   }
 
