@@ -118,6 +118,8 @@ final class CrawlScenario {
   /** Set by {@link #run}: how the JVMs were placed on CPUs, for the report. */
   static volatile String placement = "";
   private boolean pinned;
+  /* The CPUs the harness ran on before it moved to CPU 0; null while it is not moved. */
+  private String harnessCpus;
 
   CrawlScenario(RunSettings settings, PrintStream out, Path logs) {
     this.settings = settings;
@@ -149,13 +151,71 @@ final class CrawlScenario {
     return List.of();
   }
 
+  /*
+   * Moves every thread of this JVM (the harness: it reads the crawls' progress and, with
+   * --console-tabs, is the browser reading the console) to CPU 0, beside the web, so that the
+   * crawler's CPU is the crawler's alone: a browser does not run on the crawl's CPU either.
+   * restoreHarness() gives it back its CPUs when the scenario ends (later children inherit them).
+   */
+  private String pinHarness() {
+    harnessCpus = allowedCpus();
+    if (harnessCpus == null) {
+      return ", the harness unpinned (no Cpus_allowed_list in /proc/self/status)";
+    }
+    return setHarnessCpus("0") ? ", the harness (and its console tabs) to CPU 0" : ", the harness unpinned (taskset -a -p failed)";
+  }
+
+  private void restoreHarness() {
+    if (harnessCpus != null && !setHarnessCpus(harnessCpus)) {
+      out.println("crawl: could not give the harness back CPUs " + harnessCpus + " (taskset -a -p failed)");
+    }
+    harnessCpus = null;
+  }
+
+  /** @return the CPUs this process may run on, as a taskset list ({@code 0-1}), or null if unknown */
+  static String allowedCpus() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8)) {
+        if (line.startsWith("Cpus_allowed_list:")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException e) {
+      return null;
+    }
+    return null;
+  }
+
+  private static boolean setHarnessCpus(String cpus) {
+    List<String> cmd = List.of(pin(0).get(0), "-a", "-p", "-c", cpus, String.valueOf(ProcessHandle.current().pid()));
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   List<Cell> run(Scenario s) throws InterruptedException {
-    List<Cell> cells = new ArrayList<>();
     List<String> variants = withConsole(settings.variants(s), settings.consoleTabs);
     pinned = !settings.quick && !pin(0).isEmpty();
     placement = !pinned ? "web and crawler JVMs share every CPU (" + (settings.quick ? "quick run" : "no taskset, or one CPU") + ")"
-        : "web JVM pinned to CPU 0, crawler JVMs to CPU 1 (taskset)";
+        : "web JVM pinned to CPU 0, crawler JVMs to CPU 1 (taskset)" + pinHarness();
     out.println("crawl: " + placement);
+    try {
+      List<Cell> cells = rounds(s, variants);
+      cells.add(inFlight(s));
+      return cells;
+    } finally {
+      restoreHarness();
+    }
+  }
+
+  private List<Cell> rounds(Scenario s, List<String> variants) throws InterruptedException {
+    List<Cell> cells = new ArrayList<>();
     try (Web web = startWeb("web", settings.quick ? QUICK_HOSTS : HOSTS, settings.quick ? QUICK_IPS : IPS,
         settings.quick ? QUICK_LATENCY : LATENCY, PAGES_PER_HOST, settings.quick ? QUICK_SEEDS : SEEDS)) {
       for (int round = 1; round <= settings.rounds; round++) {
@@ -179,9 +239,9 @@ final class CrawlScenario {
       cells.add(c);
       report(c);
     }
-    cells.add(inFlight(s));
     return cells;
   }
+
 
   /** @return the variants, with {@link #CONSOLE_VARIANT} right after fibers when tabs are asked for */
   static List<String> withConsole(List<String> variants, int tabs) {

@@ -121,6 +121,12 @@ class CrawlScenarioTest {
   }
 
   @Test
+  void allowedCpus_thisProcess_aTasksetListWithCpuZero() {
+    // the harness moves itself to CPU 0 beside the web and gives these back afterwards
+    assertThat(CrawlScenario.allowedCpus()).isNotNull().matches("[0-9][0-9,-]*").startsWith("0");
+  }
+
+  @Test
   void withConsole_tabsAsked_consoleVariantRightAfterFibers_noneAsked_unchanged() {
     assertThat(CrawlScenario.withConsole(List.of("threads-32", "fibers", "virtual"), 2))
         .containsExactly("threads-32", "fibers", CrawlScenario.CONSOLE_VARIANT, "virtual");
