@@ -118,6 +118,8 @@ final class CrawlScenario {
   /** Set by {@link #run}: how the JVMs were placed on CPUs, for the report. */
   static volatile String placement = "";
   private boolean pinned;
+  /* taskset's path when pinned. */
+  private String taskset;
   /* The CPUs the harness ran on before it moved to CPU 0; null while it is not moved. */
   private String harnessCpus;
 
@@ -186,8 +188,19 @@ final class CrawlScenario {
     return null;
   }
 
-  private static boolean setHarnessCpus(String cpus) {
-    List<String> cmd = List.of(pin(0).get(0), "-a", "-p", "-c", cpus, String.valueOf(ProcessHandle.current().pid()));
+  private boolean setHarnessCpus(String cpus) {
+    return moveThisJvm(taskset, cpus);
+  }
+
+  /**
+   * Moves every thread of this JVM to {@code cpus} ({@code taskset -a -p -c CPUS PID}); threads
+   * started later, and child processes, inherit it. The JVM then counts only those CPUs
+   * ({@code availableProcessors}).
+   *
+   * @return true if taskset did it
+   */
+  static boolean moveThisJvm(String taskset, String cpus) {
+    List<String> cmd = List.of(taskset, "-a", "-p", "-c", cpus, String.valueOf(ProcessHandle.current().pid()));
     try {
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
       return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
@@ -201,7 +214,10 @@ final class CrawlScenario {
 
   List<Cell> run(Scenario s) throws InterruptedException {
     List<String> variants = withConsole(settings.variants(s), settings.consoleTabs);
-    pinned = !settings.quick && !pin(0).isEmpty();
+    // taskset's path is found before the harness moves to CPU 0: the JVM then sees one CPU, and pin() nothing
+    List<String> cpu0 = pin(0);
+    pinned = !settings.quick && !cpu0.isEmpty();
+    taskset = pinned ? cpu0.get(0) : null;
     placement = !pinned ? "web and crawler JVMs share every CPU (" + (settings.quick ? "quick run" : "no taskset, or one CPU") + ")"
         : "web JVM pinned to CPU 0, crawler JVMs to CPU 1 (taskset)" + pinHarness();
     out.println("crawl: " + placement);
@@ -312,7 +328,7 @@ final class CrawlScenario {
 
   private Web startWeb(String name, int hosts, int ips, String latency, int pagesPerHost, int seeds)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(pinned ? pin(0) : List.of());
+    List<String> cmd = new ArrayList<>(pinned ? List.of(taskset, "-c", "0") : List.of());
     cmd.addAll(jvm(settings.quick ? QUICK_WEB_HEAP : WEB_HEAP));
     cmd.addAll(List.of(CrawlChild.class.getName(), "testweb", "--hosts", String.valueOf(hosts), "--ips",
         String.valueOf(ips), "--latency", latency, "--crawl-delay", "0", "--pages-per-host", String.valueOf(pagesPerHost),
@@ -344,7 +360,7 @@ final class CrawlScenario {
       throws InterruptedException {
     String tag = "crawl-" + c.variant + "-" + c.round;
     Path gcLog = logs.resolve(tag + "-gc.log");
-    List<String> cmd = new ArrayList<>(pinned ? pin(1) : List.of());
+    List<String> cmd = new ArrayList<>(pinned ? List.of(taskset, "-c", "1") : List.of());
     cmd.addAll(jvm(settings.heap));
     cmd.add(cmd.size() - 2, "-Xlog:gc:file=" + gcLog);
     cmd.addAll(List.of(CrawlChild.class.getName(), "crawl", "--dns", web.dns, "--allow-private", "--scope", "any",

@@ -121,9 +121,21 @@ class CrawlScenarioTest {
   }
 
   @Test
-  void allowedCpus_thisProcess_aTasksetListWithCpuZero() {
-    // the harness moves itself to CPU 0 beside the web and gives these back afterwards
-    assertThat(CrawlScenario.allowedCpus()).isNotNull().matches("[0-9][0-9,-]*").startsWith("0");
+  void moveThisJvm_toCpuZeroAndBack_jvmSeesOneCpuMeanwhile() {
+    // the harness moves itself to CPU 0 beside the web and gives its CPUs back afterwards
+    String before = CrawlScenario.allowedCpus();
+    assertThat(before).isNotNull().matches("[0-9][0-9,-]*").startsWith("0");
+    String taskset = CrawlScenario.pin(0).get(0); // this machine has two CPUs and taskset
+    try {
+      assertThat(CrawlScenario.moveThisJvm(taskset, "0")).isTrue();
+      assertThat(CrawlScenario.allowedCpus()).isEqualTo("0");
+      // why the scenario finds taskset before it moves: pin() then finds one CPU and pins nothing
+      assertThat(Runtime.getRuntime().availableProcessors()).isEqualTo(1);
+      assertThat(CrawlScenario.pin(1)).isEmpty();
+    } finally {
+      assertThat(CrawlScenario.moveThisJvm(taskset, before)).isTrue();
+    }
+    assertThat(CrawlScenario.allowedCpus()).isEqualTo(before);
   }
 
   @Test
