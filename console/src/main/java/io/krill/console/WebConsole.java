@@ -78,7 +78,7 @@ public final class WebConsole implements CrawlConsole {
     this.token = b.token != null ? b.token : randomToken();
     this.assets = b.assetsDir != null ? Assets.in(b.assetsDir) : Assets.extract();
     SnapshotJson snapshots = new SnapshotJson(view, b.maxHosts, b.hostEvery);
-    this.pusher = new Pusher(snapshots::next, b.pushInterval);
+    this.pusher = new Pusher(snapshots, b.pushInterval);
     WebSocketSettings ws = WebSocketSettings.builder().sendQueueBytes(b.sendQueueBytes).build();
     HttpServer s = HttpServer.builder().address(b.address).port(b.port).maxBodyBytes(MAX_REQUEST_BYTES)
         .get(SOCKET_PATH, WebSocketRoute.of(ws, pusher::serve))

@@ -253,7 +253,7 @@ class WebConsoleTest {
   }
 
   /* A tab that opens the WebSocket and never reads a byte after the handshake. */
-  private static Socket neverReading(int port) throws Exception {
+  static Socket neverReading(int port) throws Exception {
     Socket s = new Socket();
     s.setReceiveBufferSize(1024);
     s.connect(new InetSocketAddress("127.0.0.1", port));
@@ -273,6 +273,12 @@ class WebConsoleTest {
     }
     assertThat(head.toString()).startsWith("HTTP/1.1 101");
     return s;
+  }
+
+  /** @return the body of a GET of {@code path} on the console */
+  static String get(WebConsole console, String path) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(console.url() + path)).build(), HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   private static HttpResponse<String> post(WebConsole console, String action, String token, String body)

@@ -3,38 +3,45 @@ package io.krill.console.internal;
 import io.krill.fibers.Suspendable;
 import io.krill.httpd.websocket.WebSocket;
 import java.time.Duration;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Supplier;
 
 /**
  * Pushes one snapshot per interval to every open tab. The snapshot is built once per interval
  * (and only while a tab is open) and offered to each socket with {@code trySend}: a tab whose
- * send queue is full misses that snapshot and gets the next one, newer and complete, so old
- * snapshots are never queued behind each other and a slow tab never holds up the crawl or the
- * other tabs.
+ * send queue is full misses that snapshot, so old snapshots are never queued behind each other
+ * and a slow tab never holds up the crawl or the other tabs.
+ *
+ * <p>What a tab gets: on connect, the current snapshot in full; then, while it takes every tick,
+ * each tick's delta (the same string for every such tab). A tab that missed a tick gets the next
+ * tick in full (again one string shared by every tab that needs it), so it converges on the
+ * crawl as soon as its queue has room. All a tab costs is its socket and the number of the last
+ * tick it got.
  *
  * <p>Threading: one platform thread pushes; {@link #serve(WebSocket)} runs on the server's
- * strands; the counters may be read from any thread.
+ * strands; ticks are made and offered under one lock, so a tab never sees a delta whose base it
+ * lacks; the counters may be read from any thread.
  */
 public final class Pusher implements AutoCloseable {
-  private final Supplier<String> snapshot;
+  private final SnapshotJson snapshots;
   private final long intervalNanos;
-  private final Set<WebSocket> sockets = ConcurrentHashMap.newKeySet();
+  /* Each open tab and the number of the last tick it got (in full or as a delta). */
+  private final Map<WebSocket, Long> tabs = new ConcurrentHashMap<>();
   private final LongAdder pushed = new LongAdder();
   private final LongAdder dropped = new LongAdder();
   private final Thread thread;
+  private final Object lock = new Object();
   private volatile boolean closed;
-  private volatile String current;
+  private SnapshotJson.Tick current;
 
   /**
-   * @param snapshot builds the JSON snapshot
+   * @param snapshots makes the ticks
    * @param interval time between snapshots
    */
-  public Pusher(Supplier<String> snapshot, Duration interval) {
-    this.snapshot = snapshot;
+  public Pusher(SnapshotJson snapshots, Duration interval) {
+    this.snapshots = snapshots;
     this.intervalNanos = interval.toNanos();
     this.thread = new Thread(this::loop, "krill-console-pusher");
     this.thread.setDaemon(true);
@@ -46,35 +53,47 @@ public final class Pusher implements AutoCloseable {
   }
 
   /**
-   * Serves one tab: registers it, sends it the latest snapshot at once, and reads until it
-   * closes (the page sends nothing; reading answers the close handshake). May suspend.
+   * Serves one tab: sends it the current snapshot in full at once, registers it for the next
+   * ticks, and reads until it closes (the page sends nothing; reading answers the close
+   * handshake). May suspend.
    *
    * @param socket the tab's socket
    */
   public void serve(WebSocket socket) throws Suspendable {
-    sockets.add(socket);
+    synchronized (lock) {
+      SnapshotJson.Tick t = currentTick();
+      // a tab whose first message does not fit is registered as behind: the next tick goes to it in full
+      tabs.put(socket, offer(socket, t.full()) ? t.seq() : -1L);
+    }
     try {
-      offer(socket, current());
       while (socket.receive() != null) {
         // nothing to read: controls go through POST with the token
       }
     } finally {
-      sockets.remove(socket);
+      tabs.remove(socket);
     }
   }
 
-  /** @return the latest pushed snapshot, or one built now when no tab is open */
+  /** @return the latest pushed snapshot in full, or one built now when no tab is open */
   public String current() {
-    String c = current;
-    return c != null ? c : snapshot.get();
+    synchronized (lock) {
+      return currentTick().full();
+    }
+  }
+
+  private SnapshotJson.Tick currentTick() {
+    if (current == null) {
+      current = snapshots.next();
+    }
+    return current;
   }
 
   /** @return tabs open */
   public int tabs() {
-    return sockets.size();
+    return tabs.size();
   }
 
-  /** @return snapshots sent */
+  /** @return snapshots sent (in full or as deltas) */
   public long pushed() {
     return pushed.sum();
   }
@@ -96,23 +115,32 @@ public final class Pusher implements AutoCloseable {
   }
 
   private void pushOnce() {
-    if (sockets.isEmpty()) {
-      current = null; // nobody watches: no snapshot is built, and the next request builds a fresh one
-      return;
-    }
-    String json = snapshot.get();
-    current = json;
-    for (WebSocket s : sockets) {
-      offer(s, json);
+    synchronized (lock) {
+      if (tabs.isEmpty()) {
+        current = null; // nobody watches: no snapshot is built, and the next request builds a fresh one
+        return;
+      }
+      SnapshotJson.Tick before = current;
+      SnapshotJson.Tick t = snapshots.next();
+      current = t;
+      for (Map.Entry<WebSocket, Long> tab : tabs.entrySet()) {
+        boolean behind = before == null || tab.getValue() != before.seq();
+        if (offer(tab.getKey(), behind ? t.full() : t.delta())) {
+          tab.setValue(t.seq());
+        }
+      }
     }
   }
 
-  private void offer(WebSocket s, String json) {
+  private boolean offer(WebSocket s, String json) {
     if (s.trySend(json)) {
       pushed.increment();
-    } else if (s.isOpen()) {
+      return true;
+    }
+    if (s.isOpen()) {
       dropped.increment();
     }
+    return false;
   }
 
   /** Stops pushing after a last snapshot to every tab. */

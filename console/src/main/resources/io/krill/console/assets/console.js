@@ -5,6 +5,12 @@
   const points = [];              // [elapsedSeconds, pages] for the pages/s chart
   const MAX_POINTS = 300;
   let last = null;                // the last snapshot's crawl object
+  // A message is either full or the changes since the one before it: the host table comes only
+  // when it changed, the recent lines and errors only once each. The page keeps the rest.
+  const KEEP_LINES = 50;
+  let hosts = [];
+  let recent = [];
+  let recentErrors = [];
   let sortKey = 'queued';
   let sortAsc = false;
 
@@ -67,6 +73,9 @@
       return; // the final numbers stay as they are
     }
     last = c;
+    if (c.hosts) { hosts = c.hosts; }
+    recent = (msg.full ? [] : recent).concat(msg.recent).slice(-KEEP_LINES);
+    recentErrors = (msg.full ? [] : recentErrors).concat(msg.errors).slice(-KEEP_LINES);
     if (c.stoppedBy !== null) {
       setState('ended: ' + c.stoppedBy, 'ended');
     } else if (c.paused) {
@@ -103,9 +112,9 @@
     });
     pairs('seen', { 'URLs seen': c.seen, 'mode': c.seenSet, 'hosts': c.hostCount });
     drawChart();
-    renderHosts();
-    renderRecent('recent', msg.recent, (r) => [r.record.status || '', r.record.url]);
-    renderRecent('recentErrors', msg.errors, (r) => [r.record.url, r.record.error]);
+    if (c.hosts) { renderHosts(); }
+    if (msg.full || msg.recent.length) { renderRecent('recent', recent, (r) => [r.record.status || '', r.record.url]); }
+    if (msg.full || msg.errors.length) { renderRecent('recentErrors', recentErrors, (r) => [r.record.url, r.record.error]); }
     renderNodes(c.nodes, c.ownership);
   }
 
@@ -134,7 +143,7 @@
   function renderHosts() {
     if (!last) { return; }
     const q = $('filter').value.trim().toLowerCase();
-    const rows = last.hosts.filter((h) => !q || [h.host, h.state, h.address || '', h.why].join(' ').toLowerCase().includes(q));
+    const rows = hosts.filter((h) => !q || [h.host, h.state, h.address || '', h.why].join(' ').toLowerCase().includes(q));
     rows.sort((a, b) => {
       const x = a[sortKey], y = b[sortKey];
       const d = typeof x === 'number' ? x - y : String(x).localeCompare(String(y));
@@ -159,7 +168,7 @@
 
   function renderRecent(id, lines, cells) {
     const body = $(id).tBodies[0];
-    body.replaceChildren(...lines.slice().reverse().slice(0, 50).map((r) => {
+    body.replaceChildren(...lines.slice().reverse().map((r) => {
       const tr = row([r.line].concat(cells(r), [r.warcFile ? r.warcFile + ' @ ' + r.warcOffset : '']));
       tr.title = 'crawl.jsonl line ' + r.line + (r.warcFile ? ', WARC record at byte ' + r.warcOffset + ' of ' + r.warcFile : '');
       tr.children[tr.children.length - 2].className = 'url';

@@ -34,6 +34,8 @@ final class Cell {
   double pagesPerSecond = Double.NaN;
   /** Crawl scenario: pages per second over the whole crawl, JIT warm-up included (the crawl summary's). */
   double crawlPagesPerSecond = Double.NaN;
+  /** Crawl scenario: the second its warm window started from; -1 if it had none (a quick run). */
+  int warmFromSecond = -1;
   /** Crawl scenario: the crawler JVM's CPU (user + system, JIT and GC included) per page over the warm window, in ms. */
   double cpuMsPerPage = Double.NaN;
   /** Crawl scenario: the same over the whole crawl. */

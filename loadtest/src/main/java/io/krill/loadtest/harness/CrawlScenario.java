@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * second, which the scenario reads as it comes. A cell records:
  * <ul>
  *   <li>warm pages/s, the headline: pages committed between the first progress line at or after
- *       {@link #WARM_UP_SECONDS} and the last one, over that time. On one CPU the crawler's C2
+ *       {@link #WARM_UP_SECONDS} (or a third of the crawl, when it ends before
+ *       {@link #MIN_WARM_WINDOW_SECONDS} past it) and the last one, over that time. On one CPU the crawler's C2
  *       compilers take about a third of it for the first 80–90 s (measured: a fibers crawl spent
  *       33 s of CPU in C2, 30 of them before second 90), so the whole-crawl rate mostly measures
  *       JIT warm-up; a production crawl runs for hours;</li>
@@ -75,6 +76,11 @@ final class CrawlScenario {
   static final String MAX_DURATION = "150s";
   /** Full run: the warm window starts at the first progress line at or after this second. */
   static final int WARM_UP_SECONDS = 90;
+  /**
+   * Full run: a crawl that does not run this long past {@link #WARM_UP_SECONDS} (it fetched the
+   * whole web first) is measured from a third of its length instead.
+   */
+  static final int MIN_WARM_WINDOW_SECONDS = 30;
   /** Full run: the live heap is weighed (full GC) when this many pages are done. */
   static final int HEAP_AT_PAGES = 20_000;
   /** Quick run: a small web and short crawls. */
@@ -112,6 +118,10 @@ final class CrawlScenario {
   /** Set by {@link #run}: how the JVMs were placed on CPUs, for the report. */
   static volatile String placement = "";
   private boolean pinned;
+  /* taskset's path when pinned. */
+  private String taskset;
+  /* The CPUs the harness ran on before it moved to CPU 0; null while it is not moved. */
+  private String harnessCpus;
 
   CrawlScenario(RunSettings settings, PrintStream out, Path logs) {
     this.settings = settings;
@@ -143,13 +153,85 @@ final class CrawlScenario {
     return List.of();
   }
 
+  /*
+   * Moves every thread of this JVM (the harness: it reads the crawls' progress and, with
+   * --console-tabs, is the browser reading the console) to CPU 0, beside the web, so that the
+   * crawler's CPU is the crawler's alone: a browser does not run on the crawl's CPU either.
+   * restoreHarness() gives it back its CPUs when the scenario ends (later children inherit them).
+   */
+  private String pinHarness() {
+    harnessCpus = allowedCpus();
+    if (harnessCpus == null) {
+      return ", the harness unpinned (no Cpus_allowed_list in /proc/self/status)";
+    }
+    return setHarnessCpus("0") ? ", the harness (and its console tabs) to CPU 0" : ", the harness unpinned (taskset -a -p failed)";
+  }
+
+  private void restoreHarness() {
+    if (harnessCpus != null && !setHarnessCpus(harnessCpus)) {
+      out.println("crawl: could not give the harness back CPUs " + harnessCpus + " (taskset -a -p failed)");
+    }
+    harnessCpus = null;
+  }
+
+  /** @return the CPUs this process may run on, as a taskset list ({@code 0-1}), or null if unknown */
+  static String allowedCpus() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8)) {
+        if (line.startsWith("Cpus_allowed_list:")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException e) {
+      return null;
+    }
+    return null;
+  }
+
+  private boolean setHarnessCpus(String cpus) {
+    return moveThisJvm(taskset, cpus);
+  }
+
+  /**
+   * Moves every thread of this JVM to {@code cpus} ({@code taskset -a -p -c CPUS PID}); threads
+   * started later, and child processes, inherit it. The JVM then counts only those CPUs
+   * ({@code availableProcessors}).
+   *
+   * @return true if taskset did it
+   */
+  static boolean moveThisJvm(String taskset, String cpus) {
+    List<String> cmd = List.of(taskset, "-a", "-p", "-c", cpus, String.valueOf(ProcessHandle.current().pid()));
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   List<Cell> run(Scenario s) throws InterruptedException {
-    List<Cell> cells = new ArrayList<>();
     List<String> variants = withConsole(settings.variants(s), settings.consoleTabs);
-    pinned = !settings.quick && !pin(0).isEmpty();
+    // taskset's path is found before the harness moves to CPU 0: the JVM then sees one CPU, and pin() nothing
+    List<String> cpu0 = pin(0);
+    pinned = !settings.quick && !cpu0.isEmpty();
+    taskset = pinned ? cpu0.get(0) : null;
     placement = !pinned ? "web and crawler JVMs share every CPU (" + (settings.quick ? "quick run" : "no taskset, or one CPU") + ")"
-        : "web JVM pinned to CPU 0, crawler JVMs to CPU 1 (taskset)";
+        : "web JVM pinned to CPU 0, crawler JVMs to CPU 1 (taskset)" + pinHarness();
     out.println("crawl: " + placement);
+    try {
+      List<Cell> cells = rounds(s, variants);
+      cells.add(inFlight(s));
+      return cells;
+    } finally {
+      restoreHarness();
+    }
+  }
+
+  private List<Cell> rounds(Scenario s, List<String> variants) throws InterruptedException {
+    List<Cell> cells = new ArrayList<>();
     try (Web web = startWeb("web", settings.quick ? QUICK_HOSTS : HOSTS, settings.quick ? QUICK_IPS : IPS,
         settings.quick ? QUICK_LATENCY : LATENCY, PAGES_PER_HOST, settings.quick ? QUICK_SEEDS : SEEDS)) {
       for (int round = 1; round <= settings.rounds; round++) {
@@ -173,9 +255,9 @@ final class CrawlScenario {
       cells.add(c);
       report(c);
     }
-    cells.add(inFlight(s));
     return cells;
   }
+
 
   /** @return the variants, with {@link #CONSOLE_VARIANT} right after fibers when tabs are asked for */
   static List<String> withConsole(List<String> variants, int tabs) {
@@ -203,8 +285,8 @@ final class CrawlScenario {
   private void report(Cell c) {
     out.println("crawl round " + c.round + " " + c.variant + ": " + LoadtestRun.summary(c)
         + (Double.isNaN(c.pagesPerSecond) ? "" : String.format(java.util.Locale.ROOT,
-            " warm %.1f pages/s (whole crawl %.1f), warm %.2f ms CPU/page (whole %.2f), live heap %s MiB, peak heap %s MiB,"
-            + " peak in flight %d", c.pagesPerSecond, c.crawlPagesPerSecond, c.cpuMsPerPage, c.crawlCpuMsPerPage,
+            " warm%s %.1f pages/s (whole crawl %.1f), warm %.2f ms CPU/page (whole %.2f), live heap %s MiB, peak heap %s MiB,"
+            + " peak in flight %d", c.warmFromSecond < 0 ? "" : " (from second " + c.warmFromSecond + ")", c.pagesPerSecond, c.crawlPagesPerSecond, c.cpuMsPerPage, c.crawlCpuMsPerPage,
             mib(c.liveHeapMiB), mib(c.peakHeapMiB), c.peakInFlight)));
   }
 
@@ -246,7 +328,7 @@ final class CrawlScenario {
 
   private Web startWeb(String name, int hosts, int ips, String latency, int pagesPerHost, int seeds)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(pinned ? pin(0) : List.of());
+    List<String> cmd = new ArrayList<>(pinned ? List.of(taskset, "-c", "0") : List.of());
     cmd.addAll(jvm(settings.quick ? QUICK_WEB_HEAP : WEB_HEAP));
     cmd.addAll(List.of(CrawlChild.class.getName(), "testweb", "--hosts", String.valueOf(hosts), "--ips",
         String.valueOf(ips), "--latency", latency, "--crawl-delay", "0", "--pages-per-host", String.valueOf(pagesPerHost),
@@ -278,7 +360,7 @@ final class CrawlScenario {
       throws InterruptedException {
     String tag = "crawl-" + c.variant + "-" + c.round;
     Path gcLog = logs.resolve(tag + "-gc.log");
-    List<String> cmd = new ArrayList<>(pinned ? pin(1) : List.of());
+    List<String> cmd = new ArrayList<>(pinned ? List.of(taskset, "-c", "1") : List.of());
     cmd.addAll(jvm(settings.heap));
     cmd.add(cmd.size() - 2, "-Xlog:gc:file=" + gcLog);
     cmd.addAll(List.of(CrawlChild.class.getName(), "crawl", "--dns", web.dns, "--allow-private", "--scope", "any",
@@ -354,10 +436,11 @@ final class CrawlScenario {
         c.pagesPerSecond = c.crawlPagesPerSecond;
         c.cpuMsPerPage = c.crawlCpuMsPerPage;
       } else if (w.measured()) {
+        c.warmFromSecond = w.fromSecond();
         c.pagesPerSecond = w.pagesPerSecond();
         c.cpuMsPerPage = w.cpuMsPerPage();
       } else {
-        c.error = "the crawl ended before a warm window (from " + WARM_UP_SECONDS + " s): " + summary;
+        c.error = "the crawl made no progress to measure after second " + w.fromSecond() + ": " + summary;
       }
       c.peakHeapMiB = peakHeapAfterGc(gcLog);
       c.liveHeapMiB = heapAfterFullGc(gcLog);
@@ -383,17 +466,16 @@ final class CrawlScenario {
   }
 
   /**
-   * The warm window of a crawl: the first progress point at or after the warm-up and the last
-   * one seen, each with its pages done and the JVM's CPU time.
+   * The warm window of a crawl: from the first progress point at or after the warm-up to the
+   * last one seen, each with its pages done and the JVM's CPU time. The warm-up is
+   * {@link #WARM_UP_SECONDS} when the crawl runs at least {@link #MIN_WARM_WINDOW_SECONDS} past
+   * it; a crawl that ends sooner (a fast crawler fetches the whole web before second 90) is
+   * measured over its last two thirds, so a quick machine still gets a figure. The window's start
+   * is reported beside the rate.
    */
   static final class Window {
     private final int warmUp;
-    private int fromSecond = -1;
-    private long fromPages;
-    private long fromCpu;
-    private int toSecond = -1;
-    private long toPages;
-    private long toCpu;
+    private final List<long[]> points = new ArrayList<>();
 
     Window(int warmUpSeconds) {
       this.warmUp = warmUpSeconds;
@@ -401,31 +483,53 @@ final class CrawlScenario {
 
     /** Records a progress line: elapsed seconds, pages done, CPU nanoseconds (or -1). */
     void add(int second, long pages, long cpuNanos) {
-      if (fromSecond < 0) {
-        if (second < warmUp) {
-          return;
-        }
-        fromSecond = second;
-        fromPages = pages;
-        fromCpu = cpuNanos;
-        return;
+      points.add(new long[] {second, pages, cpuNanos});
+    }
+
+    /**
+     * @return the second the window starts from: the warm-up, or a third of a crawl too short for
+     *     it (if that is sooner)
+     */
+    int fromSecond() {
+      if (points.isEmpty()) {
+        return warmUp;
       }
-      toSecond = second;
-      toPages = pages;
-      toCpu = cpuNanos;
+      long last = points.get(points.size() - 1)[0];
+      return last >= (long) warmUp + MIN_WARM_WINDOW_SECONDS ? warmUp : (int) Math.min(warmUp, (last + 2) / 3);
+    }
+
+    private long[] from() {
+      int start = fromSecond();
+      for (long[] p : points) {
+        if (p[0] >= start) {
+          return p;
+        }
+      }
+      return null;
+    }
+
+    private long[] to() {
+      return points.isEmpty() ? null : points.get(points.size() - 1);
     }
 
     /** @return true if the window spans time and pages */
     boolean measured() {
-      return fromSecond >= 0 && toSecond > fromSecond && toPages > fromPages;
+      long[] a = from();
+      long[] b = to();
+      return a != null && b[0] > a[0] && b[1] > a[1];
     }
 
     double pagesPerSecond() {
-      return measured() ? (toPages - fromPages) / (double) (toSecond - fromSecond) : Double.NaN;
+      return measured() ? (to()[1] - from()[1]) / (double) (to()[0] - from()[0]) : Double.NaN;
     }
 
     double cpuMsPerPage() {
-      return measured() && fromCpu >= 0 && toCpu >= fromCpu ? (toCpu - fromCpu) / 1e6 / (toPages - fromPages) : Double.NaN;
+      if (!measured()) {
+        return Double.NaN;
+      }
+      long[] a = from();
+      long[] b = to();
+      return a[2] >= 0 && b[2] >= a[2] ? (b[2] - a[2]) / 1e6 / (b[1] - a[1]) : Double.NaN;
     }
   }
 

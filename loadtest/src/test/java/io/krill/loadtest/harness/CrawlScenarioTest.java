@@ -35,21 +35,47 @@ class CrawlScenarioTest {
     w.add(90, 60_000, 61_000_000_000L); // the window starts here
     w.add(120, 120_000, 91_000_000_000L);
     w.add(150, 180_000, 121_000_000_000L);
+    assertThat(w.fromSecond()).isEqualTo(90);
     assertThat(w.measured()).isTrue();
     assertThat(w.pagesPerSecond()).isEqualTo(2_000.0); // 120,000 pages in 60 s
     assertThat(w.cpuMsPerPage()).isEqualTo(0.5); // 60 s of CPU over 120,000 pages
   }
 
   @Test
-  void window_crawlEndedBeforeTheWarmUp_isNotMeasured() {
+  void window_crawlEndedBeforeTheWarmUp_measuredOverItsLastTwoThirds() {
+    // a quiet machine fetches the whole web in ~85 s: no line at or after second 90
     CrawlScenario.Window w = new CrawlScenario.Window(90);
-    w.add(30, 10_000, 1L);
-    w.add(60, 20_000, 2L);
-    assertThat(w.measured()).isFalse();
-    assertThat(w.pagesPerSecond()).isNaN();
+    for (int second = 0; second <= 85; second++) {
+      w.add(second, second < 10 ? 0 : 2_500L * (second - 10), second * 1_000_000_000L);
+    }
+    assertThat(w.fromSecond()).isEqualTo(29); // a third of 85 s, rounded up
+    assertThat(w.measured()).isTrue();
+    assertThat(w.pagesPerSecond()).isEqualTo(2_500.0);
+    assertThat(w.cpuMsPerPage()).isEqualTo(0.4); // 1 s of CPU per 2,500 pages
+
+    // one that ends shortly after the warm-up: too short a window from second 90, so a third again
+    CrawlScenario.Window late = new CrawlScenario.Window(90);
+    late.add(60, 1_000, -1);
+    late.add(95, 2_000, -1);
+    late.add(100, 3_000, -1);
+    assertThat(late.fromSecond()).isEqualTo(34);
+    assertThat(late.pagesPerSecond()).isEqualTo(50.0); // 2,000 pages from second 60 to 100
+  }
+
+  @Test
+  void window_onePointOrNoPages_isNotMeasured() {
+    CrawlScenario.Window none = new CrawlScenario.Window(90);
+    assertThat(none.measured()).isFalse();
+    assertThat(none.pagesPerSecond()).isNaN();
     CrawlScenario.Window once = new CrawlScenario.Window(90);
     once.add(91, 10_000, 1L);
     assertThat(once.measured()).isFalse(); // one point spans no time
+    assertThat(once.pagesPerSecond()).isNaN();
+    CrawlScenario.Window stuck = new CrawlScenario.Window(90);
+    stuck.add(30, 10_000, 1L);
+    stuck.add(60, 10_000, 2L);
+    assertThat(stuck.measured()).isFalse(); // no page in the window
+    assertThat(stuck.cpuMsPerPage()).isNaN();
   }
 
   @Test
@@ -92,6 +118,24 @@ class CrawlScenarioTest {
     }
     assertThat(a.toString(StandardCharsets.UTF_8)).isEqualTo("[    1s] pages 3 (3.0/s)\nx");
     assertThat(b.toString(StandardCharsets.UTF_8)).isEqualTo(a.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void moveThisJvm_toCpuZeroAndBack_jvmSeesOneCpuMeanwhile() {
+    // the harness moves itself to CPU 0 beside the web and gives its CPUs back afterwards
+    String before = CrawlScenario.allowedCpus();
+    assertThat(before).isNotNull().matches("[0-9][0-9,-]*").startsWith("0");
+    String taskset = CrawlScenario.pin(0).get(0); // this machine has two CPUs and taskset
+    try {
+      assertThat(CrawlScenario.moveThisJvm(taskset, "0")).isTrue();
+      assertThat(CrawlScenario.allowedCpus()).isEqualTo("0");
+      // why the scenario finds taskset before it moves: pin() then finds one CPU and pins nothing
+      assertThat(Runtime.getRuntime().availableProcessors()).isEqualTo(1);
+      assertThat(CrawlScenario.pin(1)).isEmpty();
+    } finally {
+      assertThat(CrawlScenario.moveThisJvm(taskset, before)).isTrue();
+    }
+    assertThat(CrawlScenario.allowedCpus()).isEqualTo(before);
   }
 
   @Test

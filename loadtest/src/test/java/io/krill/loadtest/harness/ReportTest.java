@@ -126,6 +126,38 @@ class ReportTest {
   }
 
   @Test
+  void crawl_consoleTabs_judgedOnWarmAndWholeCrawlAgainstThePlainRowsSpread() {
+    List<Cell> cells = new ArrayList<>();
+    double[][] fibers = {{2500, 2400}, {2510, 2410}}; // per round: warm, whole crawl
+    double[][] console = {{2498, 2300}, {2505, 2310}};
+    for (int round = 1; round <= 2; round++) {
+      for (String variant : List.of("fibers", CrawlScenario.CONSOLE_VARIANT)) {
+        double[] rates = variant.equals("fibers") ? fibers[round - 1] : console[round - 1];
+        Cell c = new Cell("crawl", variant, 0, round);
+        c.pagesPerSecond = rates[0];
+        c.crawlPagesPerSecond = rates[1];
+        cells.add(c);
+      }
+    }
+    RunSettings s = settings();
+    s.rounds = 2;
+    s.consoleTabs = 2;
+    Report report = new Report(s, Scenario.CRAWL, cells, "before", "after");
+    // warm: ratios 0.9992 and 0.9980 against a plain spread of 10 / 2,505 = 0.4%
+    assertThat(goal(report, "crawl with --console and 2 tabs reading ÷ without, pages/s (warm)"))
+        .extracting(Report.Goal::measured, Report.Goal::verdict)
+        .containsExactly("0.999× (0.998×–0.999×); plain crawl 2,505 (2,500–2,510) pages/s, its round-to-round spread"
+            + " (max−min)/median 0.4%", "met");
+    // whole crawl: 0.958× against 0.4%
+    assertThat(goal(report, "crawl with --console and 2 tabs reading ÷ without, pages/s (whole crawl)").verdict())
+        .isEqualTo("missed");
+    s.rounds = 1;
+    assertThat(goal(new Report(s, Scenario.CRAWL, cells.subList(0, 2), "before", "after"),
+        "crawl with --console and 2 tabs reading ÷ without, pages/s (warm)").verdict())
+        .isEqualTo("not judged (one round has no spread)");
+  }
+
+  @Test
   void write_fiberBelowNetty_goalMissedWithTheNumber() throws Exception {
     List<Cell> cells = List.of(cell("netty", 100, 1, 1000, 100), cell("httpd-fiber", 100, 1, 800, 150));
     Report report = new Report(settings(), Scenario.HELLO, cells, "before", "after");
