@@ -25,7 +25,7 @@ import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -55,6 +55,11 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
    *
    * Concurrent senders: Netty writes whole frames in order from any thread; only the wait for
    * writability is serialized (the core has one writer slot), by a FiberLock made on first need.
+   *
+   * Idle timeout: every frame read and every send stamps lastActive (an opaque write, no fence);
+   * one timer per socket checks the stamp when the timeout could have passed and re-arms for the
+   * rest. Netty's IdleStateHandler would do the same job but un-voids every write's promise to
+   * see it complete: a promise and a listener per message sent.
    */
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WebSocketConnection.class);
   private static final Object CLOSED_MARK = new Object();
@@ -67,12 +72,20 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   private static final String SHUTDOWN_REASON = "server shutting down";
 
   private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), WebSocketConnection.class, "state", int.class);
+  private static final VarHandle LAST_ACTIVE =
+      VarHandles.field(MethodHandles.lookup(), WebSocketConnection.class, "lastActive", long.class);
   private static final VarHandle SEND_LOCK =
       VarHandles.field(MethodHandles.lookup(), WebSocketConnection.class, "sendLock", FiberLock.class);
 
   private final Request request;
   private final WebSocketSettings settings;
   private final long sendTimeoutNanos;
+  private final long idleTimeoutNanos;
+  /** System.nanoTime() of the last frame read or message sent; written opaque from any thread. */
+  @SuppressWarnings("unused") // through LAST_ACTIVE
+  private long lastActive;
+  /** Loop side: the pending idle check, cancelled when the connection ends. */
+  private ScheduledFuture<?> idleCheck;
   /* A TLS handler holds what is written until it encrypts: a send must not hand it the caller's array. */
   private final boolean tls;
   private volatile int state;
@@ -92,6 +105,35 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     this.settings = settings;
     this.tls = channel.pipeline().get(SslHandler.class) != null;
     this.sendTimeoutNanos = settings.sendTimeout().toNanos();
+    this.idleTimeoutNanos = settings.idleTimeout().toNanos();
+  }
+
+  /** Starts the idle timeout: the socket is closed with 1001 once nothing was read or sent for that long. Any thread. */
+  void watchIdle() {
+    active();
+    channel.eventLoop().execute(() -> {
+      if (channel.isActive()) {
+        idleCheck = channel.eventLoop().schedule(this::checkIdle, idleTimeoutNanos, TimeUnit.NANOSECONDS);
+      }
+    });
+  }
+
+  private void active() {
+    LAST_ACTIVE.setOpaque(this, System.nanoTime());
+  }
+
+  /* Loop side: closes the socket if it was idle for the timeout, else checks again when it could be. */
+  private void checkIdle() {
+    idleCheck = null;
+    if (!channel.isActive()) {
+      return;
+    }
+    long left = idleTimeoutNanos - (System.nanoTime() - (long) LAST_ACTIVE.getOpaque(this));
+    if (left <= 0) {
+      abort(GOING_AWAY, "idle timeout");
+    } else {
+      idleCheck = channel.eventLoop().schedule(this::checkIdle, left, TimeUnit.NANOSECONDS);
+    }
   }
 
   void agreed(String subprotocol, boolean compressed) {
@@ -113,6 +155,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
       return;
     }
     WebSocketFrame frame = (WebSocketFrame) msg;
+    active();
     try {
       if (frame instanceof PingWebSocketFrame) {
         if (state == OPEN) {
@@ -172,10 +215,6 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-    if (evt instanceof IdleStateEvent) {
-      abort(GOING_AWAY, "idle timeout");
-      return;
-    }
     if (evt == UpgradeHandler.SHUTDOWN_EVENT) {
       goingAway(ctx);
       return;
@@ -260,6 +299,11 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    ScheduledFuture<?> check = idleCheck;
+    if (check != null) {
+      idleCheck = null;
+      check.cancel(false);
+    }
     if (STATE.compareAndSet(this, OPEN, CLOSED)) {
       closeCode = ABNORMAL_CLOSURE;
       closeReason = "";
@@ -339,6 +383,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     if (state != OPEN || !channel.isWritable()) {
       return false;
     }
+    active();
     channel.writeAndFlush(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text)), channel.voidPromise());
     return true;
   }
@@ -348,6 +393,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     if (state != OPEN || !channel.isWritable()) {
       return false;
     }
+    active();
     channel.writeAndFlush(new BinaryWebSocketFrame(channel.alloc().buffer(data.length).writeBytes(data)),
         channel.voidPromise());
     return true;
@@ -370,6 +416,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
 
   /* Writes and flushes a frame (the pipeline owns it), then waits while the send queue is full. */
   private void write(WebSocketFrame frame) throws IOException, Suspendable {
+    active();
     channel.writeAndFlush(frame, channel.voidPromise());
     if (!channel.isWritable()) {
       awaitSendQueue();
