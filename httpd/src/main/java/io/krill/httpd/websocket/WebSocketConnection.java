@@ -24,7 +24,6 @@ import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -86,8 +85,10 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   private long lastActive;
   /** Loop side: the pending idle check, cancelled when the connection ends. */
   private ScheduledFuture<?> idleCheck;
-  /* A TLS handler holds what is written until it encrypts: a send must not hand it the caller's array. */
-  private final boolean tls;
+  /** The peer's address as text, made on first need: JFR's park event formats a parked socket per message. */
+  private String peer;
+  /** {@link #toString()} while open, made on first need, for the same reason. */
+  private String openText;
   private volatile int state;
   private volatile int closeCode;
   private volatile String closeReason;
@@ -103,7 +104,6 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     super(channel);
     this.request = request;
     this.settings = settings;
-    this.tls = channel.pipeline().get(SslHandler.class) != null;
     this.sendTimeoutNanos = settings.sendTimeout().toNanos();
     this.idleTimeoutNanos = settings.idleTimeout().toNanos();
   }
@@ -143,7 +143,14 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
 
   @Override
   public String peer() {
-    return String.valueOf(channel.remoteAddress());
+    String p = peer;
+    if (p == null) {
+      p = String.valueOf(channel.remoteAddress());
+      if (channel.remoteAddress() != null) {
+        peer = p; // a benign race: every thread computes the same text
+      }
+    }
+    return p;
   }
 
   // ------------------------------------------------------------------ loop side
@@ -363,18 +370,14 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   }
 
   /*
-   * The payload as a buffer. On the channel's loop without TLS the pipeline is done with the
-   * caller's array before writeAndFlush returns (the frame encoder copies a small payload next
-   * to its header or, like the deflate encoder, reads it at once; the transport copies a heap
-   * buffer to direct memory as it queues it), so the array is wrapped, not copied into a pooled
-   * buffer first: an echo then copies each message once on its way in, once on its way out. On
-   * another thread the write is queued, and the caller may reuse its array once send returns:
-   * copy.
+   * The payload copied into a buffer of the channel's allocator (the caller may reuse its array
+   * once send returns, and a TLS handler holds what is written until it encrypts). A wrapped
+   * heap array would save this copy but cost more: the frame encoder copies a small payload next
+   * to its header, and from a heap buffer into the allocator's direct memory that goes through
+   * two NIO buffer views per message, besides the wrapper itself; from a pooled direct buffer it
+   * is one memory copy and no garbage.
    */
   private ByteBuf payload(byte[] data) {
-    if (!tls && channel.eventLoop().inEventLoop()) {
-      return Unpooled.wrappedBuffer(data);
-    }
     return channel.alloc().buffer(data.length).writeBytes(data);
   }
 
@@ -394,8 +397,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
       return false;
     }
     active();
-    channel.writeAndFlush(new BinaryWebSocketFrame(channel.alloc().buffer(data.length).writeBytes(data)),
-        channel.voidPromise());
+    channel.writeAndFlush(new BinaryWebSocketFrame(payload(data)), channel.voidPromise());
     return true;
   }
 
@@ -541,6 +543,14 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
 
   @Override
   public String toString() {
-    return "WebSocket[" + peer() + ", " + (isOpen() ? "open" : "closed " + closeCode) + "]";
+    if (!isOpen()) {
+      return "WebSocket[" + peer() + ", closed " + closeCode + "]";
+    }
+    String t = openText;
+    if (t == null) {
+      t = "WebSocket[" + peer() + ", open]";
+      openText = t;
+    }
+    return t;
   }
 }
