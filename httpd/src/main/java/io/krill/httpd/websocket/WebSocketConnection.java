@@ -24,8 +24,7 @@ import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -55,6 +54,11 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
    *
    * Concurrent senders: Netty writes whole frames in order from any thread; only the wait for
    * writability is serialized (the core has one writer slot), by a FiberLock made on first need.
+   *
+   * Idle timeout: every frame read and every send stamps lastActive (an opaque write, no fence);
+   * one timer per socket checks the stamp when the timeout could have passed and re-arms for the
+   * rest. Netty's IdleStateHandler would do the same job but un-voids every write's promise to
+   * see it complete: a promise and a listener per message sent.
    */
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WebSocketConnection.class);
   private static final Object CLOSED_MARK = new Object();
@@ -67,14 +71,24 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   private static final String SHUTDOWN_REASON = "server shutting down";
 
   private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), WebSocketConnection.class, "state", int.class);
+  private static final VarHandle LAST_ACTIVE =
+      VarHandles.field(MethodHandles.lookup(), WebSocketConnection.class, "lastActive", long.class);
   private static final VarHandle SEND_LOCK =
       VarHandles.field(MethodHandles.lookup(), WebSocketConnection.class, "sendLock", FiberLock.class);
 
   private final Request request;
   private final WebSocketSettings settings;
   private final long sendTimeoutNanos;
-  /* A TLS handler holds what is written until it encrypts: a send must not hand it the caller's array. */
-  private final boolean tls;
+  private final long idleTimeoutNanos;
+  /** System.nanoTime() of the last frame read or message sent; written opaque from any thread. */
+  @SuppressWarnings("unused") // through LAST_ACTIVE
+  private long lastActive;
+  /** Loop side: the pending idle check, cancelled when the connection ends. */
+  private ScheduledFuture<?> idleCheck;
+  /** The peer's address as text, made on first need: JFR's park event formats a parked socket per message. */
+  private String peer;
+  /** {@link #toString()} while open, made on first need, for the same reason. */
+  private String openText;
   private volatile int state;
   private volatile int closeCode;
   private volatile String closeReason;
@@ -90,8 +104,36 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     super(channel);
     this.request = request;
     this.settings = settings;
-    this.tls = channel.pipeline().get(SslHandler.class) != null;
     this.sendTimeoutNanos = settings.sendTimeout().toNanos();
+    this.idleTimeoutNanos = settings.idleTimeout().toNanos();
+  }
+
+  /** Starts the idle timeout: the socket is closed with 1001 once nothing was read or sent for that long. Any thread. */
+  void watchIdle() {
+    active();
+    channel.eventLoop().execute(() -> {
+      if (channel.isActive()) {
+        idleCheck = channel.eventLoop().schedule(this::checkIdle, idleTimeoutNanos, TimeUnit.NANOSECONDS);
+      }
+    });
+  }
+
+  private void active() {
+    LAST_ACTIVE.setOpaque(this, System.nanoTime());
+  }
+
+  /* Loop side: closes the socket if it was idle for the timeout, else checks again when it could be. */
+  private void checkIdle() {
+    idleCheck = null;
+    if (!channel.isActive()) {
+      return;
+    }
+    long left = idleTimeoutNanos - (System.nanoTime() - (long) LAST_ACTIVE.getOpaque(this));
+    if (left <= 0) {
+      abort(GOING_AWAY, "idle timeout");
+    } else {
+      idleCheck = channel.eventLoop().schedule(this::checkIdle, left, TimeUnit.NANOSECONDS);
+    }
   }
 
   void agreed(String subprotocol, boolean compressed) {
@@ -101,7 +143,14 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
 
   @Override
   public String peer() {
-    return String.valueOf(channel.remoteAddress());
+    String p = peer;
+    if (p == null) {
+      p = String.valueOf(channel.remoteAddress());
+      if (channel.remoteAddress() != null) {
+        peer = p; // a benign race: every thread computes the same text
+      }
+    }
+    return p;
   }
 
   // ------------------------------------------------------------------ loop side
@@ -113,6 +162,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
       return;
     }
     WebSocketFrame frame = (WebSocketFrame) msg;
+    active();
     try {
       if (frame instanceof PingWebSocketFrame) {
         if (state == OPEN) {
@@ -172,10 +222,6 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-    if (evt instanceof IdleStateEvent) {
-      abort(GOING_AWAY, "idle timeout");
-      return;
-    }
     if (evt == UpgradeHandler.SHUTDOWN_EVENT) {
       goingAway(ctx);
       return;
@@ -260,6 +306,11 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    ScheduledFuture<?> check = idleCheck;
+    if (check != null) {
+      idleCheck = null;
+      check.cancel(false);
+    }
     if (STATE.compareAndSet(this, OPEN, CLOSED)) {
       closeCode = ABNORMAL_CLOSURE;
       closeReason = "";
@@ -319,18 +370,14 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
   }
 
   /*
-   * The payload as a buffer. On the channel's loop without TLS the pipeline is done with the
-   * caller's array before writeAndFlush returns (the frame encoder copies a small payload next
-   * to its header or, like the deflate encoder, reads it at once; the transport copies a heap
-   * buffer to direct memory as it queues it), so the array is wrapped, not copied into a pooled
-   * buffer first: an echo then copies each message once on its way in, once on its way out. On
-   * another thread the write is queued, and the caller may reuse its array once send returns:
-   * copy.
+   * The payload copied into a buffer of the channel's allocator (the caller may reuse its array
+   * once send returns, and a TLS handler holds what is written until it encrypts). A wrapped
+   * heap array would save this copy but cost more: the frame encoder copies a small payload next
+   * to its header, and from a heap buffer into the allocator's direct memory that goes through
+   * two NIO buffer views per message, besides the wrapper itself; from a pooled direct buffer it
+   * is one memory copy and no garbage.
    */
   private ByteBuf payload(byte[] data) {
-    if (!tls && channel.eventLoop().inEventLoop()) {
-      return Unpooled.wrappedBuffer(data);
-    }
     return channel.alloc().buffer(data.length).writeBytes(data);
   }
 
@@ -339,6 +386,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     if (state != OPEN || !channel.isWritable()) {
       return false;
     }
+    active();
     channel.writeAndFlush(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text)), channel.voidPromise());
     return true;
   }
@@ -348,8 +396,8 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
     if (state != OPEN || !channel.isWritable()) {
       return false;
     }
-    channel.writeAndFlush(new BinaryWebSocketFrame(channel.alloc().buffer(data.length).writeBytes(data)),
-        channel.voidPromise());
+    active();
+    channel.writeAndFlush(new BinaryWebSocketFrame(payload(data)), channel.voidPromise());
     return true;
   }
 
@@ -370,6 +418,7 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
 
   /* Writes and flushes a frame (the pipeline owns it), then waits while the send queue is full. */
   private void write(WebSocketFrame frame) throws IOException, Suspendable {
+    active();
     channel.writeAndFlush(frame, channel.voidPromise());
     if (!channel.isWritable()) {
       awaitSendQueue();
@@ -494,6 +543,14 @@ final class WebSocketConnection extends ConnectionHandler implements WebSocket {
 
   @Override
   public String toString() {
-    return "WebSocket[" + peer() + ", " + (isOpen() ? "open" : "closed " + closeCode) + "]";
+    if (!isOpen()) {
+      return "WebSocket[" + peer() + ", closed " + closeCode + "]";
+    }
+    String t = openText;
+    if (t == null) {
+      t = "WebSocket[" + peer() + ", open]";
+      openText = t;
+    }
+    return t;
   }
 }

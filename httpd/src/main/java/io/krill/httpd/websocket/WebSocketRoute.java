@@ -26,13 +26,11 @@ import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtensionData;
 import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtensionUtil;
 import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtension;
 import io.netty.handler.codec.http.websocketx.extensions.compression.PerMessageDeflateServerExtensionHandshaker;
-import io.netty.handler.timeout.IdleStateHandler;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -170,8 +168,7 @@ public final class WebSocketRoute implements UpgradeHandler {
     if (settings.wholeMessages()) {
       p.addBefore("websocket", "ws-aggregator", new WebSocketFrameAggregator(settings.maxMessageBytes()));
     }
-    p.addBefore("websocket", "ws-idle",
-        new IdleStateHandler(0, 0, settings.idleTimeout().toNanos(), TimeUnit.NANOSECONDS));
+    socket.watchIdle();
     DefaultFullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
         Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE);
     ChannelFuture done = handshaker.handshake(channel, full, extra, channel.newPromise());
