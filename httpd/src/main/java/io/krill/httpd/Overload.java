@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Answers a connection the server has no room for: {@code 503 Service Unavailable} with
  * {@code Retry-After}, sent as soon as the connection is up (after the TLS handshake with TLS),
- * then the output is closed and what the client sends is read and dropped until it closes, for
+ * then the output is closed (after TLS's close_notify) and what the client sends is read and dropped until it closes, for
  * at most {@link #LINGER_MILLIS}, so the client reads the answer instead of a reset. Runs on
  * the channel's loop.
  */
@@ -107,13 +108,21 @@ final class Overload extends ChannelInboundHandlerAdapter {
       if (!f.isSuccess()) {
         ctx.close();
       } else if (tls) {
-        ctx.close(); // the TLS handler sends close_notify first
-      } else if (ctx.channel() instanceof DuplexChannel) {
-        ((DuplexChannel) ctx.channel()).shutdownOutput();
+        // close_notify, then half-close and drain as without TLS: closing the socket here would
+        // reset a client whose request is still on its way, and it would never read the 503
+        ctx.pipeline().get(SslHandler.class).closeOutbound().addListener(c -> shutdownOutput(ctx));
       } else {
-        ctx.close();
+        shutdownOutput(ctx);
       }
     });
+  }
+
+  private static void shutdownOutput(ChannelHandlerContext ctx) {
+    if (ctx.channel() instanceof DuplexChannel) {
+      ((DuplexChannel) ctx.channel()).shutdownOutput();
+    } else {
+      ctx.close();
+    }
   }
 
   @Override
