@@ -177,7 +177,12 @@
     }));
   }
 
+  let lastCluster = '';
   function renderNodes(nodes, ownership) {
+    // rebuilt only when it changed: a person selecting text in it, or reading it, keeps the rows
+    const key = JSON.stringify([nodes, ownership]);
+    if (key === lastCluster) { return; }
+    lastCluster = key;
     $('clusterBox').hidden = nodes.length === 0;
     $('nodes').tBodies[0].replaceChildren(...nodes.map((n) => {
       const tr = row([n.id + (n.self ? ' (this node)' : ''), n.state, n.partitions.join(', ')]);
