@@ -488,16 +488,33 @@ public class Stack implements Serializable {
     return frameIds().size();
   }
 
-  /** @return the ids of the saved frames, outermost first */
+  /**
+   * Dumps and the deadlock detector call this from other threads while the stack may resume,
+   * park again or finish on its carrier: it reads each field once and stops at the first
+   * inconsistency, so a racy read gives a partial list, never an exception.
+   *
+   * @return the ids of the saved frames, outermost first
+   */
   protected final List<String> frameIds() {
     List<String> ids = new ArrayList<>();
+    long[] pa = prims;
+    Object[] ra = refs;
     int p = primTop;
     int r = refTop;
-    while (p > 0) {
-      long header = prims[p - 1];
-      ids.add((String) refs[r - 1]);
-      p -= (int) (header >>> 40);
-      r -= (int) ((header >>> 16) & 0xFFFFFF);
+    if (pa == null || ra == null) {
+      return ids;
+    }
+    while (p > 0 && p <= pa.length && r > 0 && r <= ra.length) {
+      long header = pa[p - 1];
+      Object id = ra[r - 1];
+      int np = (int) (header >>> 40);
+      int nr = (int) ((header >>> 16) & 0xFFFFFF);
+      if (!(id instanceof String) || np < 1 || nr < 1) {
+        break;
+      }
+      ids.add((String) id);
+      p -= np;
+      r -= nr;
     }
     return ids;
   }

@@ -46,6 +46,27 @@ class FrameStoreTest {
   }
 
   @Test
+  void frameIds_readWhileTheStackFinishesOnItsCarrier_partialListNotAnException() {
+    Continuation c = new Continuation(() -> deep(new Object(), 3));
+    c.run();
+    List<String> whole = c.frameIds();
+    assertThat(whole).hasSize(6); // the body, four deep frames, holdThenDrop
+    long[] prims = c.prims;
+    Object[] refs = c.refs;
+
+    // What a dump on another thread may see while finish() clears the store field by field.
+    c.prims = null;
+    assertThat(c.frameIds()).as("arrays already dropped, tops not yet cleared").isEmpty();
+    c.prims = new long[1];
+    assertThat(c.frameIds()).as("a top past the arrays it reads").isEmpty();
+    c.prims = prims;
+    c.refs = new Object[refs.length];
+    assertThat(c.frameIds()).as("slots already cleared by a restore").isEmpty();
+    c.refs = refs;
+    assertThat(c.frameIds()).isEqualTo(whole);
+  }
+
+  @Test
   void suspend_deeperThanTheFirstStore_growsAndRestoresEveryFrame() {
     Object held = new Object();
     int[] out = new int[1];
