@@ -142,7 +142,7 @@ final class LoadtestRun {
         }
       }
     } catch (IOException | RuntimeException e) {
-      c.error = String.valueOf(e.getMessage());
+      c.fail(e);
     } finally {
       if (server != null) {
         server.stop(10);

@@ -134,7 +134,7 @@ final class StaticScenario {
           try {
             runCell(c, site, work);
           } catch (IOException | RuntimeException e) {
-            c.error = String.valueOf(e.getMessage());
+            c.fail(e);
           }
           cells.add(c);
           out.printf(Locale.ROOT, "[%d/%d %ds] %s round %d %-16s %,7d conns: %s%n", cells.size(), total,
@@ -150,8 +150,9 @@ final class StaticScenario {
     if (c.error != null) {
       return "FAILED " + c.error;
     }
-    return String.format(Locale.ROOT, "%.0f rps p50 %s us p99 %s us server cpu %.0f%%", c.wrkRps,
-        Reports.fmt(c.wrkP50Micros), Reports.fmt(c.wrkP99Micros), c.serverCpuPercent);
+    return String.format(Locale.ROOT, "%.0f rps %s server cpu %s%%", c.wrkRps, http2(c.variant) ? H2load.latency(c)
+        : "p50 " + Reports.fmt(c.wrkP50Micros) + " us p99 " + Reports.fmt(c.wrkP99Micros) + " us",
+        Reports.fmt(c.serverCpuPercent));
   }
 
   /** Writes the served directory: the small text file and a 1 MiB file of fixed pseudo-random bytes. */
@@ -184,7 +185,7 @@ final class StaticScenario {
       long cpu = server.cpuNanos() - cpu0;
       if (h2) {
         // h2load's own warm-up is inside the wall time; its CPU share is close enough for a column.
-        parseH2load(lines, c);
+        H2load.parse(lines, c);
       } else {
         parseWrk(lines, c);
       }
@@ -271,17 +272,12 @@ final class StaticScenario {
 
   private static List<String> wrk(String url, int connections, long seconds) throws IOException, InterruptedException {
     Path wrk = TestTools.require("wrk");
-    return Reports.exec(List.of("timeout", String.valueOf(seconds + 60), wrk.toString(), "-t", "1", "-c",
-        String.valueOf(connections), "-d", seconds + "s", "--latency", url), false);
+    return Reports.exec(Wrk.command(wrk.toString(), 1, connections, seconds, url), false);
   }
 
   private static List<String> h2load(String url, int connections, long warm, long seconds)
       throws IOException, InterruptedException {
-    Path h2load = TestTools.require("h2load");
-    int conns = Math.max(1, connections / H2_STREAMS);
-    return Reports.exec(List.of("timeout", String.valueOf(warm + seconds + 60), h2load.toString(), "-t", "1", "-c",
-        String.valueOf(conns), "-m", String.valueOf(H2_STREAMS), "--warm-up-time", warm + "s", "-D", seconds + "s", url),
-        false);
+    return Reports.exec(H2load.command(url, Math.max(1, connections / H2_STREAMS), H2_STREAMS, warm, seconds), false);
   }
 
   private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses:\\s+(\\d+)");
@@ -302,53 +298,6 @@ final class StaticScenario {
     }
     if (Double.isNaN(c.wrkRps) && c.error == null) {
       c.error = "wrk printed no Requests/sec: " + String.join(" | ", lines);
-    }
-  }
-
-  private static final Pattern H2_RPS = Pattern.compile("finished in [0-9.]+m?s, ([0-9.]+) req/s");
-  private static final Pattern H2_REQUESTS = Pattern.compile(
-      "requests: (\\d+) total, (\\d+) started, (\\d+) done, (\\d+) succeeded, (\\d+) failed, (\\d+) errored");
-  private static final Pattern H2_STATUS = Pattern.compile("status codes: (\\d+) 2xx, (\\d+) 3xx, (\\d+) 4xx, (\\d+) 5xx");
-
-  /**
-   * h2load's requests/s; any failed or errored request, a 4xx or 5xx answer, or fewer requests
-   * succeeded than done fails the cell.
-   */
-  static void parseH2load(List<String> lines, Cell c) {
-    long done = -1;
-    long succeeded = -1;
-    long ok = -1;
-    String requests = "";
-    String status = "";
-    for (String l : lines) {
-      Matcher m = H2_RPS.matcher(l);
-      if (m.find()) {
-        c.wrkRps = Double.parseDouble(m.group(1));
-      }
-      Matcher r = H2_REQUESTS.matcher(l);
-      if (r.find()) {
-        requests = l.trim();
-        done = Long.parseLong(r.group(3));
-        succeeded = Long.parseLong(r.group(4));
-        if (Long.parseLong(r.group(5)) + Long.parseLong(r.group(6)) > 0) {
-          c.error = "h2load: " + l.trim();
-        }
-      }
-      Matcher s = H2_STATUS.matcher(l);
-      if (s.find()) {
-        status = l.trim();
-        ok = Long.parseLong(s.group(1));
-        if (Long.parseLong(s.group(2)) + Long.parseLong(s.group(3)) + Long.parseLong(s.group(4)) > 0) {
-          c.error = "h2load: " + status;
-        }
-      }
-    }
-    // The status counts straddle the warm-up's end (a few more or fewer than "done"): "succeeded"
-    // (2xx or 3xx) is the measured phase's own count, and any 4xx or 5xx failed the cell above.
-    if (c.error == null && (Double.isNaN(c.wrkRps) || done <= 0 || succeeded != done)) {
-      c.error = "h2load: " + done + " requests done, " + succeeded + " succeeded, " + ok + " answered 2xx (" + requests
-          + "; " + status + ")"
-          + (requests.isEmpty() ? ": " + String.join(" | ", lines) : "");
     }
   }
 }
