@@ -5,7 +5,6 @@ import io.krill.loadtest.internal.Reports;
 import io.krill.loadtest.servers.ServerMain;
 import io.krill.testkit.TestTools;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -53,17 +52,16 @@ final class StaticScenario {
   static final List<String> FILES = List.of("12B", "1MiB");
   /** Variants in interleaving order: per protocol and file, nginx then krill (flipped every other round). */
   static final List<String> VARIANTS = variants();
-  /** How long a server may take to listen. */
-  static final long START_SECONDS = 60;
 
   private final RunSettings settings;
-  private final PrintStream out;
   private final Path logs;
+  /** The run: its rounds, child JVM command line and server start. */
+  private final LoadtestRun run;
 
-  StaticScenario(RunSettings settings, PrintStream out, Path logs) {
+  StaticScenario(RunSettings settings, Path logs, LoadtestRun run) {
     this.settings = settings;
-    this.out = out;
     this.logs = logs;
+    this.run = run;
   }
 
   private static List<String> variants() {
@@ -113,43 +111,17 @@ final class StaticScenario {
   private List<Cell> run(Scenario s, Path work) throws IOException, InterruptedException {
     Path site = work.resolve("site");
     writeSite(site);
-    List<String> variants = settings.variants(s);
-    List<Integer> counts = settings.connections(s);
-    List<Cell> cells = new ArrayList<>();
-    int total = settings.rounds * counts.size() * variants.size();
-    long t0 = System.nanoTime();
-    for (int round = 1; round <= settings.rounds; round++) {
-      List<String> order = new ArrayList<>(variants);
-      if (round % 2 == 0) {
-        // A B, then B A: a drift of the machine's load over a round favours neither server.
-        for (int i = 0; i + 1 < order.size(); i += 2) {
-          String a = order.get(i);
-          order.set(i, order.get(i + 1));
-          order.set(i + 1, a);
-        }
+    return run.cells(s, c -> {
+      try {
+        runCell(c, site, work);
+      } catch (IOException | RuntimeException e) {
+        c.fail(e);
       }
-      for (int connections : counts) {
-        for (String variant : order) {
-          Cell c = new Cell(s.name, variant, connections, round);
-          try {
-            runCell(c, site, work);
-          } catch (IOException | RuntimeException e) {
-            c.fail(e);
-          }
-          cells.add(c);
-          out.printf(Locale.ROOT, "[%d/%d %ds] %s round %d %-16s %,7d conns: %s%n", cells.size(), total,
-              TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0), s.name, round, variant, connections, summary(c));
-          out.flush();
-        }
-      }
-    }
-    return cells;
+    });
   }
 
+  /** @return a measured cell's console line */
   static String summary(Cell c) {
-    if (c.error != null) {
-      return "FAILED " + c.error;
-    }
     return String.format(Locale.ROOT, "%.0f rps %s server cpu %s%%", c.wrkRps, http2(c.variant) ? H2load.latency(c)
         : "p50 " + Reports.fmt(c.wrkP50Micros) + " us p99 " + Reports.fmt(c.wrkP99Micros) + " us",
         Reports.fmt(c.serverCpuPercent));
@@ -198,22 +170,19 @@ final class StaticScenario {
   }
 
   private ChildProcess startKrill(String variant, Path site, boolean h2) throws IOException, InterruptedException {
-    List<String> cmd = new LoadtestRun(settings, out, logs).jvm();
+    List<String> cmd = run.jvm();
     // As bin/krill serve runs: the carriers' default transport (epoll where it loads) and fiber tracking on.
     cmd.removeIf(a -> a.startsWith("-Dkrill.fibers.io=") || a.startsWith("-Dkrill.fibers.track="));
     cmd.add(cmd.indexOf("-cp"), "-Dkrill.fibers.track=true");
     cmd.add(cmd.indexOf("-cp"), "-D" + ServerMain.ROOT_PROPERTY + "=" + site.toAbsolutePath());
     cmd.addAll(List.of(ServerMain.class.getName(), h2 ? "krill-static-h2" : "krill-static",
         String.valueOf(RunSettings.SERVER_MAX_SECONDS)));
-    ChildProcess c = new ChildProcess("server " + variant, cmd, logs.resolve("server-" + variant + ".log"), null);
-    try {
-      String line = c.await(START_SECONDS, TimeUnit.SECONDS, "port ");
-      c.port = Integer.parseInt(line.split(" ")[1]);
-      return c;
-    } catch (IOException | RuntimeException e) {
-      c.stop(1);
-      throw e;
+    ChildProcess c = run.startServer(variant, cmd);
+    if (c == null) {
+      throw new IOException("server " + variant + " skipped itself (log: " + logs.resolve("server-" + variant + ".log")
+          + ")");
     }
+    return c;
   }
 
   /** nginx in the foreground, one process (no master), one worker's event loop; config written to a fresh directory. */
@@ -230,7 +199,7 @@ final class StaticScenario {
     ChildProcess c = new ChildProcess("server " + variant, List.of(nginx.toString(), "-p", prefix.toString(), "-c",
         conf.toString()), logs.resolve("server-" + variant + ".log"), null);
     c.port = port;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LoadtestRun.SERVER_START_SECONDS);
     for (;;) {
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", port), 1000);

@@ -65,6 +65,17 @@ class StaticScenarioTest {
   }
 
   @Test
+  void order_everyOtherRound_flipsEachNginxKrillPair() {
+    assertThat(LoadtestRun.order(Scenario.STATIC, HTTP1, 1)).isEqualTo(HTTP1);
+    assertThat(LoadtestRun.order(Scenario.STATIC, HTTP1, 2)).containsExactly("krill-12B", "nginx-12B", "krill-1MiB",
+        "nginx-1MiB");
+    assertThat(LoadtestRun.order(Scenario.H2_HELLO, Scenario.H2_VARIANTS, 2)).containsExactly("httpd-h2-tls",
+        "netty-h2-tls", "httpd-h2", "netty-h2");
+    assertThat(LoadtestRun.order(Scenario.HELLO, List.of("netty", "httpd-fiber"), 2)).containsExactly("netty",
+        "httpd-fiber");
+  }
+
+  @Test
   void nginxConfig_oneWorkerLoopbackSendfile() {
     String conf = StaticScenario.nginxConfig(Path.of("/tmp/p"), Path.of("/tmp/site"), 8123, true);
     assertThat(conf).contains("worker_processes 1;").contains("master_process off;").contains("daemon off;")
