@@ -5,6 +5,7 @@ import io.krill.loadtest.echo.EchoClientMain;
 import io.krill.loadtest.echo.EchoServerMain;
 import io.krill.loadtest.echo.WebSocketEchoServerMain;
 import io.krill.loadtest.internal.ChildProcess;
+import io.krill.loadtest.internal.Reports;
 import io.krill.loadtest.load.LoadMain;
 import io.krill.loadtest.load.LoadResult;
 import io.krill.loadtest.load.LoadSpec;
@@ -137,18 +138,19 @@ final class LoadtestRun {
     if (c.scenario.equals(Scenario.STATIC.name)) {
       return StaticScenario.summary(c);
     }
-    if (!Double.isNaN(c.serverCpuMicrosPerRequest)) {
+    if (c.scenario.equals(Scenario.H2_HELLO.name) || c.scenario.equals(Scenario.WEBSOCKET_ECHO.name)) {
       return Http2WebSocketScenario.summary(c);
     }
     LoadResult r = c.result;
     StringBuilder b = new StringBuilder();
     if (!Double.isNaN(c.heapPerConnection)) {
-      b.append(String.format(Locale.ROOT, "held %,d, heap %.0f B/conn, rss %.0f B/conn, active %.0f -> %.0f rps; ",
-          c.held, c.heapPerConnection, c.rssPerConnection, c.activeRpsBefore, c.activeRpsDuring));
+      b.append(String.format(Locale.ROOT, "held %,d, heap %s B/conn, rss %s B/conn, active %s -> %s rps; ", c.held,
+          Reports.fmt(c.heapPerConnection), Reports.fmt(c.rssPerConnection), Reports.fmt(c.activeRpsBefore),
+          Reports.fmt(c.activeRpsDuring)));
     }
     if (r != null) {
-      b.append(String.format(Locale.ROOT, "%.0f rps p50 %.0f us p99 %.0f us server cpu %.0f%%", r.throughput(),
-          r.latencyMicros(50), r.latencyMicros(99), c.serverCpuPercent));
+      b.append(String.format(Locale.ROOT, "%.0f rps p50 %.0f us p99 %.0f us server cpu %s%%", r.throughput(),
+          r.latencyMicros(50), r.latencyMicros(99), Reports.fmt(c.serverCpuPercent)));
       if (r.errors() + r.unfinished > 0) {
         b.append(" errors ").append(r.errorsByKind());
       }

@@ -196,6 +196,25 @@ class ReportTest {
   }
 
   @Test
+  void summary_unmeasuredFiguresReadDash_aFailureWithoutMessageNamesItsException() {
+    Cell hello = cell("netty", 10, 1, 1000, 100);
+    hello.serverCpuPercent = Double.NaN; // /proc not readable
+    assertThat(LoadtestRun.summary(hello)).contains(" server cpu —%").doesNotContain("NaN");
+    Cell idle = cell("httpd-fiber", 10, 1, 1000, 100);
+    idle.held = 10;
+    idle.heapPerConnection = 2741;
+    assertThat(LoadtestRun.summary(idle)).startsWith("held 10, heap 2,741 B/conn, rss — B/conn, active — -> — rps; ")
+        .doesNotContain("NaN");
+    Cell h2 = h2loadCell("h2-hello", "httpd-h2", 1, 5000, Double.NaN);
+    assertThat(LoadtestRun.summary(h2)).isEqualTo("5000 requests/s request time mean 2,410 us, max 12,030 us"
+        + " (h2load: no percentiles) server cpu —% (— us per request)");
+    Cell crawl = new Cell("crawl", "fibers", 0, 1);
+    crawl.fail(new NullPointerException());
+    assertThat(crawl.ok()).isFalse();
+    assertThat(LoadtestRun.summary(crawl)).isEqualTo("FAILED java.lang.NullPointerException");
+  }
+
+  @Test
   void crawl_consoleTabs_judgedOnWarmAndWholeCrawlAgainstThePlainRowsSpread() {
     List<Cell> cells = new ArrayList<>();
     double[][] fibers = {{2500, 2400}, {2510, 2410}}; // per round: warm, whole crawl
