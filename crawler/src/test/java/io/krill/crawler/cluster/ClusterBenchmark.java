@@ -35,6 +35,8 @@ import org.apache.kafka.clients.admin.ReplicaInfo;
  */
 public final class ClusterBenchmark {
   private static final int MAX_IN_FLIGHT = 50;
+  /* Nodes wait up to 30 s for the broker, as the failover tests' nodes do. */
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
   private static java.io.PrintWriter results;
 
   private ClusterBenchmark() {}
@@ -109,8 +111,7 @@ public final class ClusterBenchmark {
   }
 
   private static long nodes(KafkaBroker broker, TestWeb web, Path out, String crawlId, int n) throws Exception {
-    ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), crawlId, PartitionBy.HOST, 12, true,
-        Duration.ofSeconds(30), Duration.ofSeconds(30));
+    ClusterCrawl.Options o = ClusterWeb.options(broker.bootstrap(), crawlId, PartitionBy.HOST, 12, CONNECT_TIMEOUT);
     ExecutorService pool = Executors.newFixedThreadPool(n);
     List<ClusterCrawl> joined = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -167,8 +168,7 @@ public final class ClusterBenchmark {
 
   /* Keys and values the nodes sent to Kafka, as their last statuses say. */
   private static long sentBytes(KafkaBroker broker, String crawlId) throws Exception {
-    ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), crawlId, PartitionBy.HOST, 12, true,
-        Duration.ofSeconds(30), Duration.ofSeconds(30));
+    ClusterCrawl.Options o = ClusterWeb.options(broker.bootstrap(), crawlId, PartitionBy.HOST, 12, CONNECT_TIMEOUT);
     return ClusterCrawl.statuses(o).values().stream().mapToLong(NodeStatus::bytesSent).sum();
   }
 
@@ -205,10 +205,7 @@ public final class ClusterBenchmark {
         }
         int victim = random.nextInt(3);
         double at = 0.2 + random.nextDouble() * 0.5;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (web.accessLog().total() < single.size() * at && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
+        ClusterWeb.awaitRequests(web, (long) Math.ceil(single.size() * at), Duration.ofSeconds(120));
         nodes.get(victim).destroyForcibly().waitFor();
         for (int i = 0; i < 3; i++) {
           if (i != victim) {

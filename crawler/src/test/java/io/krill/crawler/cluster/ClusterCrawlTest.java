@@ -3,7 +3,6 @@ package io.krill.crawler.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.krill.broker.KafkaBroker;
 import io.krill.crawler.CrawlSummary;
 import io.krill.crawler.Crawler;
 import io.krill.testweb.TestWeb;
@@ -18,10 +17,9 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,25 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(300)
 class ClusterCrawlTest {
-  private static KafkaBroker broker;
-  @TempDir static Path brokerDir;
+  @RegisterExtension static final ClusterBroker BROKER = new ClusterBroker();
   @TempDir Path tmp;
 
-  @BeforeAll
-  static void startBroker() throws Exception {
-    broker = KafkaBroker.start(brokerDir, 0);
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (broker != null) {
-      broker.close();
-    }
-  }
-
   static ClusterCrawl.Options options(String crawlId, int partitions) {
-    return new ClusterCrawl.Options(List.of(broker.bootstrap()), crawlId, PartitionBy.HOST, partitions, true,
-        Duration.ofSeconds(10), Duration.ofSeconds(30));
+    return BROKER.options(crawlId, partitions);
   }
 
   @Test
@@ -105,18 +89,11 @@ class ClusterCrawlTest {
       assertThat(single.stoppedBy()).isEqualTo("done");
       Set<String> expected = ClusterWeb.requested(web);
       web.accessLog().clear();
-      ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), "byip", PartitionBy.IP, 6, true,
-          Duration.ofSeconds(10), Duration.ofSeconds(30));
+      ClusterCrawl.Options o = BROKER.options("byip", PartitionBy.IP, 6);
       ExecutorService pool = Executors.newFixedThreadPool(3);
       try {
-        List<Future<CrawlSummary>> nodes = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-          Path out = tmp.resolve("ip" + i);
-          nodes.add(pool.submit(() -> {
-            ClusterCrawl node = ClusterCrawl.join(o, ClusterWeb.fixed(web.seedUrls()), System.err);
-            return node.run(ClusterWeb.config(web, node.outputDir(out)).perIp(1).build(), ClusterWeb.DELAY);
-          }));
-        }
+        List<Future<CrawlSummary>> nodes = ClusterWeb.runNodes(pool, 3, o, web, i -> tmp.resolve("ip" + i),
+            b -> b.perIp(1), ClusterWeb.DELAY);
         for (Future<CrawlSummary> f : nodes) {
           assertThat(f.get(240, java.util.concurrent.TimeUnit.SECONDS).stoppedBy()).isEqualTo("done");
         }
@@ -146,7 +123,7 @@ class ClusterCrawlTest {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       int code = new io.krill.crawler.cli.CrawlCommand().streams(new PrintStream(out, true), new PrintStream(err, true))
-          .commandLine().execute("--kafka", broker.bootstrap(), "--crawl-id", "st", "--partitions", "2", "--status");
+          .commandLine().execute("--kafka", BROKER.bootstrap(), "--crawl-id", "st", "--partitions", "2", "--status");
       assertThat(code).as(err.toString()).isZero();
       assertThat(out.toString()).startsWith("crawl st: 0 nodes crawling, partitions owned 0/2, queued 0, in flight 0, fetched "
           + s.pages() + ", errors " + s.errors().values().stream().mapToLong(Long::longValue).sum() + " (finished)")
@@ -225,7 +202,7 @@ class ClusterCrawlTest {
   void command_kafkaWithoutCrawlId_oneLineExit2() {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = new io.krill.crawler.cli.CrawlCommand().streams(System.out, new PrintStream(err, true)).commandLine()
-        .execute("--kafka", broker.bootstrap(), "http://a.test/");
+        .execute("--kafka", BROKER.bootstrap(), "http://a.test/");
     assertThat(code).isEqualTo(2);
     assertThat(err.toString()).isEqualTo("krill crawl: --kafka needs --crawl-id NAME (the crawl to join) (see krill crawl --help)"
         + System.lineSeparator());
@@ -238,7 +215,7 @@ class ClusterCrawlTest {
     ClusterCrawl.join(options("flags", 12), Map.of("--max-depth", "2", "--scope", "host", "--allow-domain", "",
         "--include", "", "--exclude", "", "URL", "http://a.test/"), System.err);
     int code = first.streams(System.out, new PrintStream(err, true)).commandLine()
-        .execute("--kafka", broker.bootstrap(), "--crawl-id", "flags", "--max-depth", "3", "--out", tmp.toString(), "http://a.test/");
+        .execute("--kafka", BROKER.bootstrap(), "--crawl-id", "flags", "--max-depth", "3", "--out", tmp.toString(), "http://a.test/");
     assertThat(code).isEqualTo(2);
     assertThat(err.toString()).startsWith("krill crawl: --crawl-id flags was started with other settings: ")
         .contains("--max-depth 2 (here 3)").hasLineCount(1);
@@ -259,8 +236,9 @@ class ClusterCrawlTest {
 
   @Test
   void join_missingTopicsWithoutCreation_oneLine() {
-    ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), "absent", PartitionBy.HOST, 4, false,
-        Duration.ofSeconds(10), Duration.ofSeconds(30));
+    ClusterCrawl.Options created = BROKER.options("absent", 4);
+    ClusterCrawl.Options o = new ClusterCrawl.Options(created.bootstrap(), "absent", PartitionBy.HOST, 4, false,
+        created.connectTimeout(), created.handoverTimeout());
     assertThatThrownBy(() -> ClusterCrawl.join(o, Map.of(), System.err)).isInstanceOf(ClusterException.class)
         .hasMessageStartingWith("--no-create-topics: topics krill-absent-urls, krill-absent-state, krill-absent-status,"
             + " krill-absent-settings of crawl absent do not exist");
@@ -272,8 +250,7 @@ class ClusterCrawlTest {
     try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       dead = s.getLocalPort();
     }
-    ClusterCrawl.Options o = new ClusterCrawl.Options(List.of("127.0.0.1:" + dead), "nobody", PartitionBy.HOST, 4, true,
-        Duration.ofSeconds(3), Duration.ofSeconds(30));
+    ClusterCrawl.Options o = ClusterWeb.options("127.0.0.1:" + dead, "nobody", PartitionBy.HOST, 4, Duration.ofSeconds(3));
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     long t0 = System.nanoTime();
     assertThatThrownBy(() -> ClusterCrawl.join(o, Map.of(), new PrintStream(console, true)))

@@ -2,7 +2,6 @@ package io.krill.crawler.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.krill.broker.KafkaBroker;
 import io.krill.crawler.CrawlConfig;
 import io.krill.crawler.CrawlSummary;
 import io.krill.crawler.Crawler;
@@ -27,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,21 +40,18 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterExactDepthTest {
   private static final int DEPTH = 4;
   private static final int PARTITIONS = 6;
-  private static KafkaBroker broker;
+  @RegisterExtension static final ClusterBroker BROKER = new ClusterBroker();
   private static TestWeb web;
-  @TempDir static Path brokerDir;
   @TempDir Path tmp;
 
   @BeforeAll
   static void start() throws Exception {
-    broker = KafkaBroker.start(brokerDir, 0);
     web = TestWeb.start(TestWebConfig.longPathsFirst(12, 8, 4, Duration.ofMillis(250)).build());
   }
 
   @AfterAll
   static void stop() throws Exception {
     web.close();
-    broker.close();
   }
 
   private static CrawlConfig.Builder config(Path out) {
@@ -87,8 +84,7 @@ class ClusterExactDepthTest {
     web.accessLog().clear();
     Set<String> truth = truth();
     assertCrossesPartitions(truth);
-    ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), "exact", PartitionBy.HOST, PARTITIONS,
-        true, Duration.ofSeconds(10), Duration.ofSeconds(30));
+    ClusterCrawl.Options o = BROKER.options("exact", PARTITIONS);
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
       List<Future<CrawlSummary>> nodes = new ArrayList<>();
@@ -112,8 +108,7 @@ class ClusterExactDepthTest {
   void aNodeLeavesMidCrawl_theNewOwnersKeepTheDepthGraph_exactTruth() throws Exception {
     web.accessLog().clear();
     Set<String> truth = truth();
-    ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), "leave", PartitionBy.HOST, PARTITIONS,
-        true, Duration.ofSeconds(10), Duration.ofSeconds(30));
+    ClusterCrawl.Options o = BROKER.options("leave", PARTITIONS);
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
       List<Future<CrawlSummary>> nodes = new ArrayList<>();
@@ -136,10 +131,7 @@ class ClusterExactDepthTest {
       assertThat(joined).as("three nodes, each owning partitions").startsWith("crawl leave: 3 nodes crawling, partitions owned 6/6")
           .doesNotContain("crawling  []");
       crawlers.forEach(c -> c.view().resume());
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (web.accessLog().total() < truth.size() / 3 && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      ClusterWeb.awaitRequests(web, truth.size() / 3, Duration.ofSeconds(60));
       assertThat(web.accessLog().total()).as("requests before the node left").isLessThan(truth.size());
       // --status of a running crawl: every node, every partition owned, the counts
       // (a rebalance may still be settling when the first requests arrive: wait for it, bounded)

@@ -31,6 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterFailoverTest {
   private static final int IN_FLIGHT_CAP = 8;
   private static final Duration SLOW_DELAY = Duration.ofMillis(150);
+  /* A broker in a child JVM, restarted part-way in one test: the nodes wait longer for it. */
+  private static final Duration BROKER_CONNECT_TIMEOUT = Duration.ofSeconds(30);
 
   @TempDir Path tmp;
 
@@ -79,10 +81,7 @@ class ClusterFailoverTest {
       nodes.add(ClusterWeb.startNode(web, broker.bootstrap(), crawlId, tmp.resolve("out"), SLOW_DELAY, IN_FLIGHT_CAP,
           tmp.resolve("node" + i + ".log")));
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
+    ClusterWeb.awaitRequests(web, single.size() / 3, Duration.ofSeconds(60));
     return nodes;
   }
 
@@ -146,20 +145,10 @@ class ClusterFailoverTest {
       String bootstrap = broker.bootstrap();
       ExecutorService pool = Executors.newFixedThreadPool(2);
       try {
-        ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(bootstrap), "restart", PartitionBy.HOST, 6, true,
-            Duration.ofSeconds(30), Duration.ofSeconds(30));
-        List<Future<CrawlSummary>> nodes = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-          Path out = tmp.resolve("node" + i);
-          nodes.add(pool.submit(() -> {
-            ClusterCrawl node = ClusterCrawl.join(o, ClusterWeb.fixed(web.seedUrls()), System.err);
-            return node.run(ClusterWeb.config(web, node.outputDir(out)).delay(SLOW_DELAY).build(), SLOW_DELAY);
-          }));
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
-          Thread.sleep(50);
-        }
+        ClusterCrawl.Options o = ClusterWeb.options(bootstrap, "restart", PartitionBy.HOST, 6, BROKER_CONNECT_TIMEOUT);
+        List<Future<CrawlSummary>> nodes = ClusterWeb.runNodes(pool, 2, o, web, i -> tmp.resolve("node" + i),
+            b -> b.delay(SLOW_DELAY), SLOW_DELAY);
+        ClusterWeb.awaitRequests(web, single.size() / 3, Duration.ofSeconds(60));
         broker.kill();
         Thread.sleep(2000);
         broker = BrokerProcess.start(brokerDir, 0);
@@ -181,8 +170,7 @@ class ClusterFailoverTest {
   void allNodesStoppedThenStartedAgain_continueTheCrawlId() throws Exception {
     try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
       Map<String, Integer> single = single(web);
-      ClusterCrawl.Options o = new ClusterCrawl.Options(List.of(broker.bootstrap()), "again", PartitionBy.HOST, 6, true,
-          Duration.ofSeconds(30), Duration.ofSeconds(30));
+      ClusterCrawl.Options o = ClusterWeb.options(broker.bootstrap(), "again", PartitionBy.HOST, 6, BROKER_CONNECT_TIMEOUT);
       ExecutorService pool = Executors.newFixedThreadPool(2);
       try {
         List<Crawler> crawlers = new ArrayList<>();
@@ -194,24 +182,15 @@ class ClusterFailoverTest {
           crawlers.add(c);
           first.add(pool.submit(() -> node.run(c, SLOW_DELAY)));
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (web.accessLog().total() < single.size() / 3 && System.nanoTime() < deadline) {
-          Thread.sleep(50);
-        }
+        ClusterWeb.awaitRequests(web, single.size() / 3, Duration.ofSeconds(60));
         crawlers.forEach(Crawler::stop);
         for (Future<CrawlSummary> f : first) {
           assertThat(f.get(120, TimeUnit.SECONDS).stoppedBy()).isEqualTo("stopped");
         }
         Set<String> before = ClusterWeb.requested(web);
         assertThat(before).hasSizeLessThan(single.size());
-        List<Future<CrawlSummary>> second = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-          Path out = tmp.resolve("b" + i);
-          second.add(pool.submit(() -> {
-            ClusterCrawl node = ClusterCrawl.join(o, ClusterWeb.fixed(web.seedUrls()), System.err);
-            return node.run(ClusterWeb.config(web, node.outputDir(out)).delay(SLOW_DELAY).build(), SLOW_DELAY);
-          }));
-        }
+        List<Future<CrawlSummary>> second = ClusterWeb.runNodes(pool, 2, o, web, i -> tmp.resolve("b" + i),
+            b -> b.delay(SLOW_DELAY), SLOW_DELAY);
         for (Future<CrawlSummary> f : second) {
           assertThat(f.get(300, TimeUnit.SECONDS).stoppedBy()).isEqualTo("done");
         }

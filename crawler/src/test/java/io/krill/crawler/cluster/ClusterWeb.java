@@ -1,6 +1,7 @@
 package io.krill.crawler.cluster;
 
 import io.krill.crawler.CrawlConfig;
+import io.krill.crawler.CrawlSummary;
 import io.krill.crawler.frontier.Scope;
 import io.krill.testweb.AccessLog;
 import io.krill.testweb.TestWeb;
@@ -12,12 +13,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
 /** The synthetic web the cluster tests crawl, and what they read from its access log. */
 final class ClusterWeb {
   static final Duration DELAY = Duration.ofMillis(60);
   /* Deep enough that every reachable page is in reach whatever path a node meets it on. */
   static final int MAX_DEPTH = 60;
+  /** How long a node waits for a partition's previous owner to hand it over. */
+  static final int HANDOVER_SECONDS = 30;
 
   private ClusterWeb() {}
 
@@ -73,6 +80,44 @@ final class ClusterWeb {
     cmd.addAll(web.seedUrls());
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
         .start();
+  }
+
+  /**
+   * @return the options of a node of crawl {@code crawlId} on {@code bootstrap}: topics created, a
+   *     {@value #HANDOVER_SECONDS} s hand-over timeout
+   */
+  static ClusterCrawl.Options options(String bootstrap, String crawlId, PartitionBy partitionBy, int partitions,
+      Duration connectTimeout) {
+    return new ClusterCrawl.Options(List.of(bootstrap), crawlId, partitionBy, partitions, true, connectTimeout,
+        Duration.ofSeconds(HANDOVER_SECONDS));
+  }
+
+  /**
+   * Submits {@code count} in-process nodes of a crawl to {@code pool}: node i joins with the web's
+   * {@link #fixed} settings and crawls it into {@code out.apply(i)}, its config adjusted by
+   * {@code adjust}, at the host delay {@code delay}.
+   *
+   * @return each node's crawl
+   */
+  static List<Future<CrawlSummary>> runNodes(ExecutorService pool, int count, ClusterCrawl.Options o, TestWeb web,
+      IntFunction<Path> out, UnaryOperator<CrawlConfig.Builder> adjust, Duration delay) {
+    List<Future<CrawlSummary>> nodes = new java.util.ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Path dir = out.apply(i);
+      nodes.add(pool.submit(() -> {
+        ClusterCrawl node = ClusterCrawl.join(o, fixed(web.seedUrls()), System.err);
+        return node.run(adjust.apply(config(web, node.outputDir(dir))).build(), delay);
+      }));
+    }
+    return nodes;
+  }
+
+  /** Waits, at most {@code timeout}, until the web has answered {@code requests} requests (robots.txt included). */
+  static void awaitRequests(TestWeb web, long requests, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (web.accessLog().total() < requests && System.nanoTime() - deadline < 0) {
+      Thread.sleep(20);
+    }
   }
 
   static Map<String, String> fixed(List<String> seeds) {

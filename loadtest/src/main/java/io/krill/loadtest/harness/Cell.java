@@ -20,6 +20,12 @@ final class Cell {
   double wrkRps = Double.NaN;
   double wrkP50Micros = Double.NaN;
   double wrkP99Micros = Double.NaN;
+  /**
+   * h2load's "time for request" (static HTTP/2 cells, h2-hello), mean and max over the measured
+   * phase, in µs: h2load gives no percentiles.
+   */
+  double requestMeanMicros = Double.NaN;
+  double requestMaxMicros = Double.NaN;
   double serverCpuPercent = Double.NaN;
   /** h2-hello and websocket-echo: the server's CPU time per request (or echoed message) in the measured phase, in µs. */
   double serverCpuMicrosPerRequest = Double.NaN;
@@ -54,6 +60,11 @@ final class Cell {
     this.variant = variant;
     this.connections = connections;
     this.round = round;
+  }
+
+  /** Fails the cell with what {@code e} says: its message, or the exception itself when it has none. */
+  void fail(Throwable e) {
+    error = e.getMessage() != null ? e.getMessage() : e.toString();
   }
 
   boolean ok() {

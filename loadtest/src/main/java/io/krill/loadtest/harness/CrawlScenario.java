@@ -251,7 +251,7 @@ final class CrawlScenario {
       }
     } catch (IOException e) {
       Cell c = new Cell(s.name, variants.get(0), 0, 1);
-      c.error = e.getMessage();
+      c.fail(e);
       cells.add(c);
       report(c);
     }
@@ -304,7 +304,7 @@ final class CrawlScenario {
           "--connect-timeout", "60s", "--read-timeout", "60s", "--total-timeout", "120s", "--min-rate", "0"));
       crawl(c, web, flags, 2 * hosts, settings.quick ? "40s" : "100s");
     } catch (IOException e) {
-      c.error = e.getMessage();
+      c.fail(e);
     }
     report(c);
     return c;
@@ -451,7 +451,7 @@ final class CrawlScenario {
       }
       keepOnlySummary(logs.resolve(tag)); // the WARC, JSONL and journal of a measured crawl: hundreds of MB each
     } catch (IOException | RuntimeException e) {
-      c.error = e.getMessage();
+      c.fail(e);
     } finally {
       if (tabs != null) {
         tabs.close();

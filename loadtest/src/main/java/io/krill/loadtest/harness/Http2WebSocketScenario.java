@@ -2,7 +2,7 @@ package io.krill.loadtest.harness;
 
 import io.krill.loadtest.echo.WebSocketEchoClientMain;
 import io.krill.loadtest.internal.ChildProcess;
-import io.krill.testkit.TestTools;
+import io.krill.loadtest.internal.Reports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,9 +64,10 @@ final class Http2WebSocketScenario {
 
   /** @return a measured cell's console line */
   static String summary(Cell c) {
-    return String.format(Locale.ROOT, "%.0f %s/s server cpu %.0f%% (%.1f us per %s)", c.wrkRps,
-        c.scenario.equals(Scenario.WEBSOCKET_ECHO.name) ? "messages" : "requests", c.serverCpuPercent,
-        c.serverCpuMicrosPerRequest, c.scenario.equals(Scenario.WEBSOCKET_ECHO.name) ? "message" : "request");
+    boolean ws = c.scenario.equals(Scenario.WEBSOCKET_ECHO.name);
+    return String.format(Locale.ROOT, "%.0f %s/s %sserver cpu %s%% (%s us per %s)", c.wrkRps, ws ? "messages" : "requests",
+        ws ? "" : H2load.latency(c) + " ", Reports.fmt(c.serverCpuPercent), Reports.fmt(c.serverCpuMicrosPerRequest),
+        ws ? "message" : "request");
   }
 
   /** Measures {@code c} against the started {@code server}: h2load, or the WebSocket echo client. */
@@ -80,14 +81,12 @@ final class Http2WebSocketScenario {
 
   /* h2load in one thread: its warm-up, then the measured phase, the server's CPU read between the two. */
   private void h2load(ChildProcess server, Cell c) throws IOException, InterruptedException {
-    Path h2load = TestTools.require("h2load");
     long warm = Math.max(1, settings.warmup.toSeconds());
     long measure = Math.max(1, settings.measure.toSeconds());
     String url = (c.variant.endsWith("-tls") ? "https" : "http") + "://127.0.0.1:" + server.port + "/hello";
     Path output = logs.resolve("h2load-" + c.variant + "-" + c.connections + "-" + c.round + ".txt");
-    Process p = new ProcessBuilder("timeout", String.valueOf(warm + measure + 60), h2load.toString(), "-t", "1", "-c",
-        String.valueOf(c.connections), "-m", String.valueOf(H2_STREAMS), "--warm-up-time", warm + "s", "-D",
-        measure + "s", url).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    Process p = new ProcessBuilder(H2load.command(url, c.connections, H2_STREAMS, warm, measure))
+        .redirectErrorStream(true).redirectOutput(output.toFile()).start();
     try {
       // The connections' set-up (TLS handshakes) comes first, then h2load's warm-up; its end is not printed,
       // so the CPU window starts at the warm-up's planned end and stops when h2load exits.
@@ -100,7 +99,7 @@ final class Http2WebSocketScenario {
       long wall = System.nanoTime() - t0;
       long cpu = server.cpuNanos() - cpu0;
       List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
-      StaticScenario.parseH2load(lines, c);
+      H2load.parse(lines, c);
       Files.deleteIfExists(output); // kept only when the cell failed
       if (c.error != null) {
         Files.write(output, lines, StandardCharsets.UTF_8);

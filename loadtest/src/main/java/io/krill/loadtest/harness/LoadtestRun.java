@@ -5,6 +5,7 @@ import io.krill.loadtest.echo.EchoClientMain;
 import io.krill.loadtest.echo.EchoServerMain;
 import io.krill.loadtest.echo.WebSocketEchoServerMain;
 import io.krill.loadtest.internal.ChildProcess;
+import io.krill.loadtest.internal.Reports;
 import io.krill.loadtest.load.LoadMain;
 import io.krill.loadtest.load.LoadResult;
 import io.krill.loadtest.load.LoadSpec;
@@ -50,22 +51,34 @@ final class LoadtestRun {
   /** @return the cells of {@code s}, in the order they ran */
   List<Cell> run(Scenario s) throws IOException, InterruptedException {
     Files.createDirectories(logs);
-    List<Cell> cells = new ArrayList<>();
     if (s.kind == Scenario.Kind.CRAWL) {
       return new CrawlScenario(settings, out, logs).run(s);
     }
     if (s.kind == Scenario.Kind.STATIC) {
-      return new StaticScenario(settings, out, logs).run(s);
+      return new StaticScenario(settings, logs, this).run(s);
     }
+    return cells(s, c -> runCell(s, c));
+  }
+
+  /** Measures one cell; a failure is recorded in the cell, not thrown. */
+  interface CellRunner {
+    void run(Cell c) throws InterruptedException;
+  }
+
+  /**
+   * Every round, connection count and variant (in {@link #order the round's order}), each cell
+   * measured by {@code runner} unless the children's JDK cannot run it, with a console line per cell.
+   *
+   * @return the cells, in the order they ran
+   */
+  List<Cell> cells(Scenario s, CellRunner runner) throws InterruptedException {
+    List<Cell> cells = new ArrayList<>();
     List<Integer> counts = settings.connections(s);
     List<String> variants = settings.variants(s);
     int total = settings.rounds * counts.size() * variants.size();
     long t0 = System.nanoTime();
     for (int round = 1; round <= settings.rounds; round++) {
-      List<String> order = new ArrayList<>(variants);
-      if (Http2WebSocketScenario.handles(s) && round % 2 == 0) {
-        java.util.Collections.reverse(order); // A B C, then C B A: a drift of the load over a round favours none
-      }
+      List<String> order = order(s, variants, round);
       for (int connections : counts) {
         for (String variant : order) {
           Cell c = new Cell(s.name, variant, connections, round);
@@ -73,16 +86,38 @@ final class LoadtestRun {
           if (skip != null) {
             c.skipped = skip;
           } else {
-            runCell(s, c);
+            runner.run(c);
           }
           cells.add(c);
-          out.printf(Locale.ROOT, "[%d/%d %ds] %s round %d %-14s %,7d conns: %s%n", cells.size(), total,
+          out.printf(Locale.ROOT, "[%d/%d %ds] %s round %d %-16s %,7d conns: %s%n", cells.size(), total,
               TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0), s.name, round, variant, connections, summary(c));
           out.flush();
         }
       }
     }
     return cells;
+  }
+
+  /**
+   * @return the variants in round {@code round}'s order: the scenarios against a reference server
+   *     flip it every other round, so that a drift of the machine's load over a round favours none
+   */
+  static List<String> order(Scenario s, List<String> variants, int round) {
+    List<String> order = new ArrayList<>(variants);
+    if (round % 2 == 1) {
+      return order;
+    }
+    if (s.kind == Scenario.Kind.STATIC) {
+      // nginx, krill per file and protocol: each pair flips (A B, then B A).
+      for (int i = 0; i + 1 < order.size(); i += 2) {
+        String a = order.get(i);
+        order.set(i, order.get(i + 1));
+        order.set(i + 1, a);
+      }
+    } else if (Http2WebSocketScenario.handles(s)) {
+      java.util.Collections.reverse(order); // A B C, then C B A
+    }
+    return order;
   }
 
   /** @return why {@code variant} cannot run on the children's JDK, or null */
@@ -100,18 +135,22 @@ final class LoadtestRun {
     if (c.error != null) {
       return "FAILED " + c.error;
     }
-    if (!Double.isNaN(c.serverCpuMicrosPerRequest)) {
+    if (c.scenario.equals(Scenario.STATIC.name)) {
+      return StaticScenario.summary(c);
+    }
+    if (c.scenario.equals(Scenario.H2_HELLO.name) || c.scenario.equals(Scenario.WEBSOCKET_ECHO.name)) {
       return Http2WebSocketScenario.summary(c);
     }
     LoadResult r = c.result;
     StringBuilder b = new StringBuilder();
     if (!Double.isNaN(c.heapPerConnection)) {
-      b.append(String.format(Locale.ROOT, "held %,d, heap %.0f B/conn, rss %.0f B/conn, active %.0f -> %.0f rps; ",
-          c.held, c.heapPerConnection, c.rssPerConnection, c.activeRpsBefore, c.activeRpsDuring));
+      b.append(String.format(Locale.ROOT, "held %,d, heap %s B/conn, rss %s B/conn, active %s -> %s rps; ", c.held,
+          Reports.fmt(c.heapPerConnection), Reports.fmt(c.rssPerConnection), Reports.fmt(c.activeRpsBefore),
+          Reports.fmt(c.activeRpsDuring)));
     }
     if (r != null) {
-      b.append(String.format(Locale.ROOT, "%.0f rps p50 %.0f us p99 %.0f us server cpu %.0f%%", r.throughput(),
-          r.latencyMicros(50), r.latencyMicros(99), c.serverCpuPercent));
+      b.append(String.format(Locale.ROOT, "%.0f rps p50 %.0f us p99 %.0f us server cpu %s%%", r.throughput(),
+          r.latencyMicros(50), r.latencyMicros(99), Reports.fmt(c.serverCpuPercent)));
       if (r.errors() + r.unfinished > 0) {
         b.append(" errors ").append(r.errorsByKind());
       }
@@ -142,7 +181,7 @@ final class LoadtestRun {
         }
       }
     } catch (IOException | RuntimeException e) {
-      c.error = String.valueOf(e.getMessage());
+      c.fail(e);
     } finally {
       if (server != null) {
         server.stop(10);
@@ -159,6 +198,17 @@ final class LoadtestRun {
     String main = s.kind == Scenario.Kind.ECHO ? EchoServerMain.class.getName()
         : s.kind == Scenario.Kind.WEBSOCKET ? WebSocketEchoServerMain.class.getName() : ServerMain.class.getName();
     cmd.addAll(List.of(main, variant, String.valueOf(RunSettings.SERVER_MAX_SECONDS)));
+    return startServer(variant, cmd);
+  }
+
+  /**
+   * Starts a server JVM and waits for the port it prints.
+   *
+   * @param variant the variant it serves, which names its log
+   * @param cmd its command line
+   * @return the server, or null if it printed that it skipped itself (why in {@link #skippedLine})
+   */
+  ChildProcess startServer(String variant, List<String> cmd) throws IOException, InterruptedException {
     ChildProcess c = new ChildProcess("server " + variant, cmd, logs.resolve("server-" + variant + ".log"), null);
     try {
       String line = c.await(SERVER_START_SECONDS, TimeUnit.SECONDS, "port ", "skipped");

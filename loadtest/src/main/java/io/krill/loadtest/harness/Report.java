@@ -91,15 +91,17 @@ final class Report {
             + " beside ÷ alone | active ÷ netty | active ÷ platform | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         break;
       case STATIC:
-        b.append("| connections | variant | requests/s (median, min–max) | krill ÷ nginx | p50 µs (wrk) | p99 µs (wrk) |"
-            + " server CPU % | errors |\n|---|---|---|---|---|---|---|---|\n");
+        b.append("| connections | variant | requests/s (median, min–max) | krill ÷ nginx | latency µs (wrk: p50; p99 —"
+            + " h2load: mean; max) | server CPU % | errors |\n|---|---|---|---|---|---|---|\n");
         break;
       case H2:
       case WEBSOCKET:
-        String unit = scenario.kind == Scenario.Kind.H2 ? "requests/s" : "messages/s";
-        b.append("| connections | variant | " + unit + " (median, min–max) | ÷ netty | ÷ virtual | server CPU % | server CPU µs"
-            + " per " + (scenario.kind == Scenario.Kind.H2 ? "request" : "message") + " (median, min–max) | netty's CPU"
-            + " ÷ this one's, per " + (scenario.kind == Scenario.Kind.H2 ? "request" : "message") + " | errors |\n|---|---|---|---|---|---|---|---|---|\n");
+        boolean h2 = scenario.kind == Scenario.Kind.H2;
+        String per = h2 ? "request" : "message";
+        b.append("| connections | variant | " + per + "s/s (median, min–max) | ÷ netty | ÷ virtual | "
+            + (h2 ? "latency µs (h2load: mean; max) | " : "") + "server CPU % | server CPU µs per " + per
+            + " (median, min–max) | netty's CPU ÷ this one's, per " + per + " | errors |\n|---|---|---|---|---|---|---|---|---|"
+            + (h2 ? "---|" : "") + "\n");
         break;
       case CRAWL:
         b.append("| variant | warm pages/s (median, min–max) | ÷ threads-32 | ÷ virtual | whole-crawl pages/s | ÷ threads-32"
@@ -145,17 +147,19 @@ final class Report {
     }
     if (scenario.kind == Scenario.Kind.STATIC) {
       if (why != null) {
-        return "| " + conns + " | " + s.variant + " | " + why + " | | | | | |";
+        return "| " + conns + " | " + s.variant + " | " + why + " | | | | |";
       }
       Summary nginx = summary(StaticScenario.reference(s.variant), s.connections);
       return "| " + conns + " | " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
           + (s.variant.startsWith(StaticScenario.KRILL) ? Summary.spread(s.ratio(nginx, RPS), true) : "") + " | "
-          + num(s.stats(c -> c.wrkP50Micros)[0]) + " | " + num(s.stats(c -> c.wrkP99Micros)[0]) + " | "
-          + num(s.stats(c -> c.serverCpuPercent)[0]) + " | " + failedCells(s) + " |";
+          + (StaticScenario.http2(s.variant) ? h2loadLatency(s) : latency(s, "p50", c -> c.wrkP50Micros, "p99",
+              c -> c.wrkP99Micros)) + " | "
+          + Reports.fmt(s.stats(c -> c.serverCpuPercent)[0]) + " | " + failedCells(s) + " |";
     }
     if (scenario.kind == Scenario.Kind.H2 || scenario.kind == Scenario.Kind.WEBSOCKET) {
+      boolean h2 = scenario.kind == Scenario.Kind.H2;
       if (why != null) {
-        return "| " + conns + " | " + s.variant + " | " + why + " | | | | | | |";
+        return "| " + conns + " | " + s.variant + " | " + why + " | | | | | | |" + (h2 ? " |" : "");
       }
       Summary ref = summary(Http2WebSocketScenario.reference(s.variant), s.connections);
       boolean self = ref == s;
@@ -164,7 +168,8 @@ final class Report {
           + (self ? "" : Summary.spread(s.ratio(ref, RPS), true)) + " | "
           + (scenario.kind == Scenario.Kind.WEBSOCKET && !s.variant.equals("virtual")
               ? Summary.spread(s.ratio(summary("virtual", s.connections), RPS), true) : "") + " | "
-          + num(s.stats(c -> c.serverCpuPercent)[0]) + " | " + Summary.spread(s.stats(cpu), false) + " | "
+          + (h2 ? h2loadLatency(s) + " | " : "")
+          + Reports.fmt(s.stats(c -> c.serverCpuPercent)[0]) + " | " + Summary.spread(s.stats(cpu), false) + " | "
           + (self || ref == null ? "" : Summary.spread(ref.ratio(s, cpu), true)) + " | " + failedCells(s) + " |";
     }
     if (scenario.kind == Scenario.Kind.IDLE) {
@@ -184,8 +189,8 @@ final class Report {
     }
     String r = "| " + conns + " | " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
         + Summary.spread(s.ratio(netty, RPS), true) + " | " + Summary.spread(s.ratio(platform, RPS), true) + " | "
-        + num(s.latencyMicros(50)) + " | " + num(s.latencyMicros(99)) + " | "
-        + num(s.latencyMicros(99.9)) + " | " + num(s.stats(c -> c.serverCpuPercent)[0]) + " | "
+        + Reports.fmt(s.latencyMicros(50)) + " | " + Reports.fmt(s.latencyMicros(99)) + " | "
+        + Reports.fmt(s.latencyMicros(99.9)) + " | " + Reports.fmt(s.stats(c -> c.serverCpuPercent)[0]) + " | "
         + errors(s) + " |";
     if (hasWrk()) {
       r += " " + Summary.spread(s.stats(c -> c.wrkRps), false) + " | "
@@ -200,13 +205,24 @@ final class Report {
     return failed.isEmpty() ? "0" : failed.size() + " of " + s.cells.size() + " cells failed: " + failed.get(0).error;
   }
 
-  /** @return the number formatted, or "—" when nothing was measured */
-  private static String num(double v) {
-    return Double.isNaN(v) ? "—" : Reports.fmt(v);
+  /** @return h2load's request time: "mean M; max X" (medians over the rounds), or "—" */
+  private static String h2loadLatency(Summary s) {
+    return latency(s, "mean", c -> c.requestMeanMicros, "max", c -> c.requestMaxMicros);
+  }
+
+  /** @return "a A; b B" (medians over the rounds), or "—" when neither was measured */
+  private static String latency(Summary s, String a, ToDoubleFunction<Cell> fa, String b, ToDoubleFunction<Cell> fb) {
+    double va = s.stats(fa)[0];
+    double vb = s.stats(fb)[0];
+    return Double.isNaN(va) && Double.isNaN(vb) ? "—" : a + " " + Reports.fmt(va) + "; " + b + " " + Reports.fmt(vb);
   }
 
   private static String bytes(double[] s) {
     return Double.isNaN(s[0]) ? "—" : Summary.spread(s, false) + " B";
+  }
+
+  private static String bytes(double v) {
+    return Double.isNaN(v) ? "—" : Reports.fmt(v) + " B";
   }
 
   /** @return every error kind summed over the rounds, e.g. "reset 3, non2xx 10", or "0" */
@@ -259,11 +275,11 @@ final class Report {
         }
         double heap = f.stats(c -> c.heapPerConnection)[0];
         goals.add(new Goal("heap per idle keep-alive connection, httpd fiber, " + count(n) + " conns", "≤ 3 KB",
-            Reports.fmt(heap) + " B", heap <= 3072 ? "met" : "missed"));
+            bytes(heap), Double.isNaN(heap) ? "not measured" : heap <= 3072 ? "met" : "missed"));
         // RSS growth from the idle (warmed-up) server to n idle keep-alive connections, over n.
         double rss = f.stats(c -> c.rssPerConnection)[0];
         goals.add(new Goal("RSS per idle keep-alive connection, httpd fiber, " + count(n) + " conns", "≤ 2 KB",
-            Reports.fmt(rss) + " B", Double.isNaN(rss) ? "not measured" : rss <= Scenario.IDLE_RSS_GOAL_BYTES ? "met"
+            bytes(rss), Double.isNaN(rss) ? "not measured" : rss <= Scenario.IDLE_RSS_GOAL_BYTES ? "met"
             : "missed"));
         double held = f.stats(c -> c.held)[0];
         goals.add(new Goal("idle connections held at once, httpd fiber", "≥ 19,000", count((int) held),
@@ -501,9 +517,10 @@ final class Report {
             + " the carriers' default transport, fiber tracking on as `bin/krill` runs it) against nginx (one process, one"
             + " worker, `sendfile on`, `tcp_nopush on`, no access log; config generated per cell) on the same directory:"
             + " `/small.txt` (" + StaticScenario.SMALL_BYTES + " bytes, text/plain) and `/large.bin` (1 MiB). Variants"
-            + " `*-12B`/`*-1MiB` are HTTP/1.1 driven by wrk (`-t 1 -c N`, a warm-up run first, then the measured run; p50/p99"
-            + " are wrk's); `*-h2-*` are HTTP/2 (h2c, prior knowledge) driven by h2load (`-t 1`, N/" + StaticScenario.H2_STREAMS
-            + " connections × " + StaticScenario.H2_STREAMS + " streams, `--warm-up-time`, `-D`). A fresh server per cell;"
+            + " `*-12B`/`*-1MiB` are HTTP/1.1 driven by wrk (`-t 1 -c N`, a warm-up run first, then the measured run; latency:"
+            + " wrk's p50 and p99); `*-h2-*` are HTTP/2 (h2c, prior knowledge) driven by h2load (`-t 1`, N/"
+            + StaticScenario.H2_STREAMS + " connections × " + StaticScenario.H2_STREAMS + " streams, `--warm-up-time`, `-D`;"
+            + " latency: h2load gives no percentiles, so the mean and max of its \"time for request\"). A fresh server per cell;"
             + " nginx and krill alternate within a round, the order flips every round. Each HTTP/1.1 cell first fetches"
             + " the file and compares its bytes; a non-2xx answer or a socket error fails the cell. The generator runs on"
             + " the same cores as the server, for both servers alike.";
@@ -516,7 +533,8 @@ final class Report {
             + " TLS 1.3 with ALPN h2 (JDK provider on both, one self-signed EC certificate). Both on the carriers' default"
             + " transport (epoll here), both answer 13 bytes with content-type, content-length and date. The order of the"
             + " variants reverses every other round. Server CPU: user + system time from /proc from the warm-up's end to"
-            + " h2load's exit, per request over that window. Any failed, errored or non-2xx request fails the cell.";
+            + " h2load's exit, per request over that window. Latency: h2load gives no percentiles, so the mean and max of its"
+            + " \"time for request\". Any failed, errored or non-2xx request fails the cell.";
       case WEBSOCKET:
         return "WebSocket echo: `WebSocketEchoClientMain` (raw Netty, one NIO loop, its own JVM) opens N sockets to"
             + " `/echo`, then each sends a " + Http2WebSocketScenario.WS_MESSAGE_BYTES + "-byte binary message, waits for"
@@ -567,6 +585,8 @@ final class Report {
     num(o, "wrkRps", c.wrkRps);
     num(o, "wrkP50Micros", c.wrkP50Micros);
     num(o, "wrkP99Micros", c.wrkP99Micros);
+    num(o, "requestMeanMicros", c.requestMeanMicros);
+    num(o, "requestMaxMicros", c.requestMaxMicros);
     num(o, "heapPerConnection", c.heapPerConnection);
     num(o, "rssPerConnection", c.rssPerConnection);
     num(o, "activeRpsBefore", c.activeRpsBefore);

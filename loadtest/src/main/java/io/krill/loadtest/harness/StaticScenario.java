@@ -5,7 +5,6 @@ import io.krill.loadtest.internal.Reports;
 import io.krill.loadtest.servers.ServerMain;
 import io.krill.testkit.TestTools;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -53,17 +52,16 @@ final class StaticScenario {
   static final List<String> FILES = List.of("12B", "1MiB");
   /** Variants in interleaving order: per protocol and file, nginx then krill (flipped every other round). */
   static final List<String> VARIANTS = variants();
-  /** How long a server may take to listen. */
-  static final long START_SECONDS = 60;
 
   private final RunSettings settings;
-  private final PrintStream out;
   private final Path logs;
+  /** The run: its rounds, child JVM command line and server start. */
+  private final LoadtestRun run;
 
-  StaticScenario(RunSettings settings, PrintStream out, Path logs) {
+  StaticScenario(RunSettings settings, Path logs, LoadtestRun run) {
     this.settings = settings;
-    this.out = out;
     this.logs = logs;
+    this.run = run;
   }
 
   private static List<String> variants() {
@@ -113,45 +111,20 @@ final class StaticScenario {
   private List<Cell> run(Scenario s, Path work) throws IOException, InterruptedException {
     Path site = work.resolve("site");
     writeSite(site);
-    List<String> variants = settings.variants(s);
-    List<Integer> counts = settings.connections(s);
-    List<Cell> cells = new ArrayList<>();
-    int total = settings.rounds * counts.size() * variants.size();
-    long t0 = System.nanoTime();
-    for (int round = 1; round <= settings.rounds; round++) {
-      List<String> order = new ArrayList<>(variants);
-      if (round % 2 == 0) {
-        // A B, then B A: a drift of the machine's load over a round favours neither server.
-        for (int i = 0; i + 1 < order.size(); i += 2) {
-          String a = order.get(i);
-          order.set(i, order.get(i + 1));
-          order.set(i + 1, a);
-        }
+    return run.cells(s, c -> {
+      try {
+        runCell(c, site, work);
+      } catch (IOException | RuntimeException e) {
+        c.fail(e);
       }
-      for (int connections : counts) {
-        for (String variant : order) {
-          Cell c = new Cell(s.name, variant, connections, round);
-          try {
-            runCell(c, site, work);
-          } catch (IOException | RuntimeException e) {
-            c.error = String.valueOf(e.getMessage());
-          }
-          cells.add(c);
-          out.printf(Locale.ROOT, "[%d/%d %ds] %s round %d %-16s %,7d conns: %s%n", cells.size(), total,
-              TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0), s.name, round, variant, connections, summary(c));
-          out.flush();
-        }
-      }
-    }
-    return cells;
+    });
   }
 
+  /** @return a measured cell's console line */
   static String summary(Cell c) {
-    if (c.error != null) {
-      return "FAILED " + c.error;
-    }
-    return String.format(Locale.ROOT, "%.0f rps p50 %s us p99 %s us server cpu %.0f%%", c.wrkRps,
-        Reports.fmt(c.wrkP50Micros), Reports.fmt(c.wrkP99Micros), c.serverCpuPercent);
+    return String.format(Locale.ROOT, "%.0f rps %s server cpu %s%%", c.wrkRps, http2(c.variant) ? H2load.latency(c)
+        : "p50 " + Reports.fmt(c.wrkP50Micros) + " us p99 " + Reports.fmt(c.wrkP99Micros) + " us",
+        Reports.fmt(c.serverCpuPercent));
   }
 
   /** Writes the served directory: the small text file and a 1 MiB file of fixed pseudo-random bytes. */
@@ -184,7 +157,7 @@ final class StaticScenario {
       long cpu = server.cpuNanos() - cpu0;
       if (h2) {
         // h2load's own warm-up is inside the wall time; its CPU share is close enough for a column.
-        parseH2load(lines, c);
+        H2load.parse(lines, c);
       } else {
         parseWrk(lines, c);
       }
@@ -197,22 +170,19 @@ final class StaticScenario {
   }
 
   private ChildProcess startKrill(String variant, Path site, boolean h2) throws IOException, InterruptedException {
-    List<String> cmd = new LoadtestRun(settings, out, logs).jvm();
+    List<String> cmd = run.jvm();
     // As bin/krill serve runs: the carriers' default transport (epoll where it loads) and fiber tracking on.
     cmd.removeIf(a -> a.startsWith("-Dkrill.fibers.io=") || a.startsWith("-Dkrill.fibers.track="));
     cmd.add(cmd.indexOf("-cp"), "-Dkrill.fibers.track=true");
     cmd.add(cmd.indexOf("-cp"), "-D" + ServerMain.ROOT_PROPERTY + "=" + site.toAbsolutePath());
     cmd.addAll(List.of(ServerMain.class.getName(), h2 ? "krill-static-h2" : "krill-static",
         String.valueOf(RunSettings.SERVER_MAX_SECONDS)));
-    ChildProcess c = new ChildProcess("server " + variant, cmd, logs.resolve("server-" + variant + ".log"), null);
-    try {
-      String line = c.await(START_SECONDS, TimeUnit.SECONDS, "port ");
-      c.port = Integer.parseInt(line.split(" ")[1]);
-      return c;
-    } catch (IOException | RuntimeException e) {
-      c.stop(1);
-      throw e;
+    ChildProcess c = run.startServer(variant, cmd);
+    if (c == null) {
+      throw new IOException("server " + variant + " skipped itself (log: " + logs.resolve("server-" + variant + ".log")
+          + ")");
     }
+    return c;
   }
 
   /** nginx in the foreground, one process (no master), one worker's event loop; config written to a fresh directory. */
@@ -229,7 +199,7 @@ final class StaticScenario {
     ChildProcess c = new ChildProcess("server " + variant, List.of(nginx.toString(), "-p", prefix.toString(), "-c",
         conf.toString()), logs.resolve("server-" + variant + ".log"), null);
     c.port = port;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LoadtestRun.SERVER_START_SECONDS);
     for (;;) {
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
@@ -271,17 +241,12 @@ final class StaticScenario {
 
   private static List<String> wrk(String url, int connections, long seconds) throws IOException, InterruptedException {
     Path wrk = TestTools.require("wrk");
-    return Reports.exec(List.of("timeout", String.valueOf(seconds + 60), wrk.toString(), "-t", "1", "-c",
-        String.valueOf(connections), "-d", seconds + "s", "--latency", url), false);
+    return Reports.exec(Wrk.command(wrk.toString(), 1, connections, seconds, url), false);
   }
 
   private static List<String> h2load(String url, int connections, long warm, long seconds)
       throws IOException, InterruptedException {
-    Path h2load = TestTools.require("h2load");
-    int conns = Math.max(1, connections / H2_STREAMS);
-    return Reports.exec(List.of("timeout", String.valueOf(warm + seconds + 60), h2load.toString(), "-t", "1", "-c",
-        String.valueOf(conns), "-m", String.valueOf(H2_STREAMS), "--warm-up-time", warm + "s", "-D", seconds + "s", url),
-        false);
+    return Reports.exec(H2load.command(url, Math.max(1, connections / H2_STREAMS), H2_STREAMS, warm, seconds), false);
   }
 
   private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses:\\s+(\\d+)");
@@ -302,53 +267,6 @@ final class StaticScenario {
     }
     if (Double.isNaN(c.wrkRps) && c.error == null) {
       c.error = "wrk printed no Requests/sec: " + String.join(" | ", lines);
-    }
-  }
-
-  private static final Pattern H2_RPS = Pattern.compile("finished in [0-9.]+m?s, ([0-9.]+) req/s");
-  private static final Pattern H2_REQUESTS = Pattern.compile(
-      "requests: (\\d+) total, (\\d+) started, (\\d+) done, (\\d+) succeeded, (\\d+) failed, (\\d+) errored");
-  private static final Pattern H2_STATUS = Pattern.compile("status codes: (\\d+) 2xx, (\\d+) 3xx, (\\d+) 4xx, (\\d+) 5xx");
-
-  /**
-   * h2load's requests/s; any failed or errored request, a 4xx or 5xx answer, or fewer requests
-   * succeeded than done fails the cell.
-   */
-  static void parseH2load(List<String> lines, Cell c) {
-    long done = -1;
-    long succeeded = -1;
-    long ok = -1;
-    String requests = "";
-    String status = "";
-    for (String l : lines) {
-      Matcher m = H2_RPS.matcher(l);
-      if (m.find()) {
-        c.wrkRps = Double.parseDouble(m.group(1));
-      }
-      Matcher r = H2_REQUESTS.matcher(l);
-      if (r.find()) {
-        requests = l.trim();
-        done = Long.parseLong(r.group(3));
-        succeeded = Long.parseLong(r.group(4));
-        if (Long.parseLong(r.group(5)) + Long.parseLong(r.group(6)) > 0) {
-          c.error = "h2load: " + l.trim();
-        }
-      }
-      Matcher s = H2_STATUS.matcher(l);
-      if (s.find()) {
-        status = l.trim();
-        ok = Long.parseLong(s.group(1));
-        if (Long.parseLong(s.group(2)) + Long.parseLong(s.group(3)) + Long.parseLong(s.group(4)) > 0) {
-          c.error = "h2load: " + status;
-        }
-      }
-    }
-    // The status counts straddle the warm-up's end (a few more or fewer than "done"): "succeeded"
-    // (2xx or 3xx) is the measured phase's own count, and any 4xx or 5xx failed the cell above.
-    if (c.error == null && (Double.isNaN(c.wrkRps) || done <= 0 || succeeded != done)) {
-      c.error = "h2load: " + done + " requests done, " + succeeded + " succeeded, " + ok + " answered 2xx (" + requests
-          + "; " + status + ")"
-          + (requests.isEmpty() ? ": " + String.join(" | ", lines) : "");
     }
   }
 }

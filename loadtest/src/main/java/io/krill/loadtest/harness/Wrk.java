@@ -37,10 +37,15 @@ final class Wrk {
   static void run(RunSettings s, int port, Cell c) throws IOException, InterruptedException {
     // A cross-check, not the measurement: a few seconds (a quick run: one) on the already warm server.
     long seconds = s.wrkTime().toSeconds();
-    List<String> lines = Reports.exec(List.of("timeout", String.valueOf(seconds + 60), "wrk", "-t",
-        String.valueOf(Math.min(2, c.connections)), "-c", String.valueOf(c.connections), "-d", seconds + "s",
-        "--latency", "http://127.0.0.1:" + port + Scenario.HELLO.path), false);
+    List<String> lines = Reports.exec(command("wrk", Math.min(2, c.connections), c.connections, seconds,
+        "http://127.0.0.1:" + port + Scenario.HELLO.path), false);
     parse(lines, c);
+  }
+
+  /** @return wrk with its latency distribution, under {@code timeout} a minute past its planned end */
+  static List<String> command(String wrk, int threads, int connections, long seconds, String url) {
+    return List.of("timeout", String.valueOf(seconds + 60), wrk, "-t", String.valueOf(threads), "-c",
+        String.valueOf(connections), "-d", seconds + "s", "--latency", url);
   }
 
   /** Reads requests per second and the 50th/99th percentiles from wrk's output. */
@@ -52,8 +57,7 @@ final class Wrk {
       }
       Matcher p = PERCENTILE.matcher(l);
       if (p.find()) {
-        double v = Double.parseDouble(p.group(2));
-        double micros = p.group(3).equals("us") ? v : p.group(3).equals("ms") ? v * 1e3 : v * 1e6;
+        double micros = Reports.micros(p.group(2), p.group(3));
         if (p.group(1).equals("50")) {
           c.wrkP50Micros = micros;
         } else {

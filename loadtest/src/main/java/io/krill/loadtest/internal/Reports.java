@@ -70,10 +70,22 @@ public final class Reports {
     throw new IOException(home + "/release: no JAVA_VERSION");
   }
 
-  /** @return a number with 3 significant digits or so */
+  /**
+   * A duration as wrk and h2load print it.
+   *
+   * @param value the number, e.g. {@code 2.41}
+   * @param unit {@code us}, {@code ms} or {@code s}
+   * @return the duration in microseconds
+   */
+  public static double micros(String value, String unit) {
+    double v = Double.parseDouble(value);
+    return unit.equals("us") ? v : unit.equals("ms") ? v * 1e3 : v * 1e6;
+  }
+
+  /** @return a number with 3 significant digits or so; "—" for NaN (not measured), as {@link #fmtRatio} */
   public static String fmt(double v) {
     if (Double.isNaN(v)) {
-      return "NaN";
+      return "—";
     }
     return String.format(Locale.ROOT, v >= 100 ? "%,.0f" : v >= 10 ? "%.1f" : "%.2f", v);
   }

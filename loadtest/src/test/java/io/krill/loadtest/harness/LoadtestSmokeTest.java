@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,14 +25,8 @@ class LoadtestSmokeTest {
   @TempDir
   Path results;
 
-  private int run(ByteArrayOutputStream out, String... args) {
-    PrintStream saved = System.out;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    try {
-      return LoadtestCommand.commandLine().execute(args);
-    } finally {
-      System.setOut(saved);
-    }
+  private static int run(ByteArrayOutputStream out, String... args) {
+    return LoadtestConsole.run(out, args);
   }
 
   @Test

@@ -125,6 +125,95 @@ class ReportTest {
         .startsWith("not measured");
   }
 
+  /* An h2load-measured cell as H2load.parse and the CPU window leave it; cpu NaN: /proc was not readable. */
+  private static Cell h2loadCell(String scenario, String variant, int round, double rps, double cpuPercent) {
+    Cell c = new Cell(scenario, variant, 100, round);
+    H2load.parse(H2loadTest.CAPTURED, c);
+    c.wrkRps = rps;
+    c.serverCpuPercent = cpuPercent;
+    c.serverCpuMicrosPerRequest = Double.isNaN(cpuPercent) ? Double.NaN : cpuPercent * 1e4 / rps;
+    return c;
+  }
+
+  /* Written to disk, the report and the console table say "—" or why for what was not measured, never NaN or null. */
+  private String written(Report report) throws Exception {
+    String table = report.write();
+    assertThat(table).doesNotContain("NaN").doesNotContain("null");
+    String md = Files.readString(report.dir().resolve("report.md"));
+    assertThat(md).doesNotContain("NaN").doesNotContain("null");
+    assertThat(Files.readString(report.dir().resolve("results.json"))).doesNotContain("NaN").doesNotContain("null");
+    return md;
+  }
+
+  @Test
+  void static_http2Rows_showH2loadsMeanAndMaxRequestTime_noNaNOrNull() throws Exception {
+    List<Cell> cells = new ArrayList<>();
+    for (int round = 1; round <= 2; round++) {
+      cells.add(h2loadCell("static", "nginx-h2-12B", round, 50_000, 35));
+      cells.add(h2loadCell("static", "krill-h2-12B", round, 25_000, Double.NaN));
+      Cell wrk = new Cell("static", "krill-12B", 100, round);
+      StaticScenario.parseWrk(List.of("  50%   1.00ms", "  99%   2.50ms", "Requests/sec:   1000.00"), wrk);
+      cells.add(wrk);
+      Cell broken = new Cell("static", "krill-h2-1MiB", 100, round);
+      broken.fail(new NullPointerException()); // no message: the row still names what failed
+      cells.add(broken);
+    }
+    String md = written(new Report(settings(), Scenario.STATIC, cells, "before", "after"));
+    assertThat(md).contains("| latency µs (wrk: p50; p99 — h2load: mean; max) |")
+        .contains("| 100 | krill-h2-12B | 25,000 | 0.500× | mean 2,410; max 12,030 | — | 0 |")
+        .contains("| 100 | nginx-h2-12B | 50,000 |  | mean 2,410; max 12,030 | 35.0 | 0 |")
+        .contains("| 100 | krill-12B | 1,000 | — | p50 1,000; p99 2,500 | — | 0 |")
+        .contains("| 100 | krill-h2-1MiB | failed: java.lang.NullPointerException | | | | |")
+        .contains("h2load gives no percentiles");
+    assertThat(Files.readString(results.resolve("test-static/results.json"))).contains("\"requestMeanMicros\": 2410.0")
+        .contains("\"requestMaxMicros\": 12030.0");
+  }
+
+  @Test
+  void h2Hello_rowsShowH2loadsRequestTime_andWebsocketRowsWithoutCpu_noNaNOrNull() throws Exception {
+    List<Cell> h2 = new ArrayList<>();
+    for (String v : Scenario.H2_VARIANTS) {
+      h2.add(h2loadCell("h2-hello", v, 1, v.startsWith("netty") ? 20_000 : 10_000, v.endsWith("tls") ? Double.NaN : 50));
+    }
+    String md = written(new Report(settings(), Scenario.H2_HELLO, h2, "before", "after"));
+    assertThat(md).contains("| latency µs (h2load: mean; max) | server CPU % |")
+        .contains("| 100 | httpd-h2 | 10,000 | 0.500× |  | mean 2,410; max 12,030 | 50.0 | 50.0 | 0.500× | 0 |")
+        .contains("| 100 | httpd-h2-tls | 10,000 | 0.500× |  | mean 2,410; max 12,030 | — | — | — | 0 |")
+        .contains("h2load gives no percentiles");
+
+    List<Cell> ws = new ArrayList<>();
+    for (String v : Scenario.WEBSOCKET_VARIANTS) {
+      Cell c = new Cell("websocket-echo", v, 100, 1);
+      Http2WebSocketScenario.parseEcho("sockets 100 messages/s 5000 errors 0", c);
+      ws.add(c); // no CPU figures: the server's /proc was not readable
+    }
+    Cell lost = new Cell("websocket-echo", "fiber", 100, 2);
+    lost.fail(new java.io.IOException("generator websocket exited"));
+    ws.add(lost);
+    md = written(new Report(settings(), Scenario.WEBSOCKET_ECHO, ws, "before", "after"));
+    assertThat(md).doesNotContain("latency µs")
+        .contains("| 100 | fiber | 5,000 | 1.00× | 1.00× | — | — | — | 1 of 2 cells failed: generator websocket exited |");
+  }
+
+  @Test
+  void summary_unmeasuredFiguresReadDash_aFailureWithoutMessageNamesItsException() {
+    Cell hello = cell("netty", 10, 1, 1000, 100);
+    hello.serverCpuPercent = Double.NaN; // /proc not readable
+    assertThat(LoadtestRun.summary(hello)).contains(" server cpu —%").doesNotContain("NaN");
+    Cell idle = cell("httpd-fiber", 10, 1, 1000, 100);
+    idle.held = 10;
+    idle.heapPerConnection = 2741;
+    assertThat(LoadtestRun.summary(idle)).startsWith("held 10, heap 2,741 B/conn, rss — B/conn, active — -> — rps; ")
+        .doesNotContain("NaN");
+    Cell h2 = h2loadCell("h2-hello", "httpd-h2", 1, 5000, Double.NaN);
+    assertThat(LoadtestRun.summary(h2)).isEqualTo("5000 requests/s request time mean 2,410 us, max 12,030 us"
+        + " (h2load: no percentiles) server cpu —% (— us per request)");
+    Cell crawl = new Cell("crawl", "fibers", 0, 1);
+    crawl.fail(new NullPointerException());
+    assertThat(crawl.ok()).isFalse();
+    assertThat(LoadtestRun.summary(crawl)).isEqualTo("FAILED java.lang.NullPointerException");
+  }
+
   @Test
   void crawl_consoleTabs_judgedOnWarmAndWholeCrawlAgainstThePlainRowsSpread() {
     List<Cell> cells = new ArrayList<>();

@@ -2,10 +2,7 @@ package io.krill.loadtest.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,22 +27,9 @@ class StaticScenarioTest {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void staticScenario_quickRun_measuresKrillAndNginxOnBothFilesAndProtocols() throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrintStream saved = System.out;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    int status;
-    try {
-      status = LoadtestCommand.commandLine().execute("--scenario", "static", "--quick", "--connections", "10",
-          "--variants", String.join(",", HTTP1),
-          "--warmup-ms", "1000", "--measure-ms", "1000", "--results", results.toString(), "--date", "smoke",
-          "--heap", "256m", "--child-jvm-option", "-Dio.netty.leakDetectionLevel=paranoid");
-    } finally {
-      System.setOut(saved);
-    }
-    String console = out.toString(StandardCharsets.UTF_8);
-    System.err.println(console);
-    assertThat(status).as(console).isZero();
-    assertThat(console).doesNotContain("FAILED");
+    LoadtestConsole.runPassing("--scenario", "static", "--quick", "--connections", "10", "--variants",
+        String.join(",", HTTP1), "--warmup-ms", "1000", "--measure-ms", "1000", "--results", results.toString(), "--date",
+        "smoke", "--heap", "256m", "--child-jvm-option", "-Dio.netty.leakDetectionLevel=paranoid");
     Path dir = results.resolve("smoke-static");
     String md = Files.readString(dir.resolve("report.md"));
     for (String v : HTTP1) {
@@ -58,63 +42,37 @@ class StaticScenarioTest {
     assertThat(Files.readString(dir.resolve("logs/server-krill-12B.log"))).doesNotContain("LEAK:");
   }
 
-  @Test
-  void parseWrk_non2xxOrSocketErrors_failTheCell() {
-    List<String> ok = List.of("Running 1s test @ http://127.0.0.1:1/small.txt", "  50%   1.00ms", "  99%   2.50ms",
-        "  1000 requests in 1.00s, 300.00KB read", "Requests/sec:   1000.00");
-    Cell good = new Cell("static", "krill-12B", 10, 1);
-    StaticScenario.parseWrk(ok, good);
-    assertThat(good.error).isNull();
-    assertThat(good.rps()).isEqualTo(1000.0);
-    assertThat(good.wrkP99Micros).isEqualTo(2500.0);
-
-    Cell notFound = new Cell("static", "krill-12B", 10, 1);
-    StaticScenario.parseWrk(List.of("  Non-2xx or 3xx responses: 1000", "Requests/sec:   1000.00"), notFound);
-    assertThat(notFound.error).contains("Non-2xx");
-    Cell timeouts = new Cell("static", "krill-1MiB", 10, 1);
-    StaticScenario.parseWrk(List.of("  Socket errors: connect 0, read 0, write 0, timeout 3", "Requests/sec: 9.00"),
-        timeouts);
-    assertThat(timeouts.error).contains("timeout 3");
-    Cell nothing = new Cell("static", "krill-1MiB", 10, 1);
-    StaticScenario.parseWrk(List.of("unable to connect to 127.0.0.1:1 Connection refused"), nothing);
-    assertThat(nothing.error).contains("no Requests/sec");
+  /* A cell that read these lines of wrk's output. */
+  private static Cell parsedWrk(String... lines) {
+    Cell c = new Cell("static", "krill-12B", 10, 1);
+    StaticScenario.parseWrk(List.of(lines), c);
+    return c;
   }
 
   @Test
-  void parseH2load_onlyAllRequestsAnswered2xxCounts() {
-    List<String> ok = List.of("finished in 2.00s, 5000.00 req/s, 1.00MB/s",
-        "requests: 10000 total, 10010 started, 10000 done, 10000 succeeded, 0 failed, 0 errored, 0 timeout",
-        "status codes: 10000 2xx, 0 3xx, 0 4xx, 0 5xx");
-    Cell good = new Cell("static", "krill-h2-12B", 10, 1);
-    StaticScenario.parseH2load(ok, good);
+  void parseWrk_non2xxOrSocketErrors_failTheCell() {
+    Cell good = parsedWrk("Running 1s test @ http://127.0.0.1:1/small.txt", "  50%   1.00ms", "  99%   2.50ms",
+        "  1000 requests in 1.00s, 300.00KB read", "Requests/sec:   1000.00");
     assertThat(good.error).isNull();
-    assertThat(good.rps()).isEqualTo(5000.0);
+    assertThat(good.rps()).isEqualTo(1000.0);
+    assertThat(good.wrkP99Micros).isEqualTo(2500.0);
+    assertThat(StaticScenario.summary(good)).isEqualTo("1000 rps p50 1,000 us p99 2,500 us server cpu —%");
 
-    Cell notFound = new Cell("static", "krill-h2-12B", 10, 1);
-    StaticScenario.parseH2load(List.of("finished in 2.00s, 5000.00 req/s, 1.00MB/s",
-        "requests: 10000 total, 10000 started, 10000 done, 0 succeeded, 10000 failed, 0 errored, 0 timeout",
-        "status codes: 0 2xx, 0 3xx, 10000 4xx, 0 5xx"), notFound);
-    assertThat(notFound.error).contains("10000 4xx");
-    Cell none = new Cell("static", "krill-h2-12B", 10, 1);
-    StaticScenario.parseH2load(List.of("finished in 2.05s, 0.00 req/s, 42B/s",
-        "requests: 0 total, 0 started, 0 done, 0 succeeded, 0 failed, 0 errored, 0 timeout",
-        "status codes: 0 2xx, 0 3xx, 0 4xx, 0 5xx"), none);
-    assertThat(none.error).contains("0 requests done");
-    Cell warmupCounted = new Cell("static", "nginx-h2-12B", 10, 1);
-    StaticScenario.parseH2load(List.of("finished in 2.00s, 5000.00 req/s, 1.00MB/s",
-        "requests: 10000 total, 10000 started, 10000 done, 10000 succeeded, 0 failed, 0 errored, 0 timeout",
-        "status codes: 9993 2xx, 0 3xx, 0 4xx, 0 5xx"), warmupCounted);
-    assertThat(warmupCounted.error).isNull();
-    Cell some404 = new Cell("static", "nginx-h2-12B", 10, 1);
-    StaticScenario.parseH2load(List.of("finished in 2.00s, 5000.00 req/s, 1.00MB/s",
-        "requests: 10000 total, 10000 started, 10000 done, 10000 succeeded, 0 failed, 0 errored, 0 timeout",
-        "status codes: 10000 2xx, 0 3xx, 1 4xx, 0 5xx"), some404);
-    assertThat(some404.error).contains("1 4xx");
-    Cell errored = new Cell("static", "nginx-h2-12B", 10, 1);
-    StaticScenario.parseH2load(List.of("finished in 2.00s, 5000.00 req/s, 1.00MB/s",
-        "requests: 100 total, 100 started, 90 done, 90 succeeded, 10 failed, 10 errored, 0 timeout",
-        "status codes: 90 2xx, 0 3xx, 0 4xx, 0 5xx"), errored);
-    assertThat(errored.error).contains("10 failed");
+    assertThat(parsedWrk("  Non-2xx or 3xx responses: 1000", "Requests/sec:   1000.00").error).contains("Non-2xx");
+    assertThat(parsedWrk("  Socket errors: connect 0, read 0, write 0, timeout 3", "Requests/sec: 9.00").error)
+        .contains("timeout 3");
+    assertThat(parsedWrk("unable to connect to 127.0.0.1:1 Connection refused").error).contains("no Requests/sec");
+  }
+
+  @Test
+  void order_everyOtherRound_flipsEachNginxKrillPair() {
+    assertThat(LoadtestRun.order(Scenario.STATIC, HTTP1, 1)).isEqualTo(HTTP1);
+    assertThat(LoadtestRun.order(Scenario.STATIC, HTTP1, 2)).containsExactly("krill-12B", "nginx-12B", "krill-1MiB",
+        "nginx-1MiB");
+    assertThat(LoadtestRun.order(Scenario.H2_HELLO, Scenario.H2_VARIANTS, 2)).containsExactly("httpd-h2-tls",
+        "netty-h2-tls", "httpd-h2", "netty-h2");
+    assertThat(LoadtestRun.order(Scenario.HELLO, List.of("netty", "httpd-fiber"), 2)).containsExactly("netty",
+        "httpd-fiber");
   }
 
   @Test
