@@ -576,8 +576,8 @@ public final class Fiber extends Stack implements Runnable {
   @Primitive
   public static void park(Object blocker) throws Suspendable {
     Stack s = Stack.current();
-    if (s.restoring) {
-      s.restoring = false; // what Stack.suspendCurrent() does when restoring
+    if (s.flow > 0) { // restoring
+      s.flow = 0; // what Stack.suspendCurrent() does when restoring
       ((Fiber) s).afterPark();
       return;
     }
@@ -728,7 +728,7 @@ public final class Fiber extends Stack implements Runnable {
   @Primitive
   public static void yieldNow() throws Suspendable {
     Stack s = Stack.current();
-    if (s.restoring) {
+    if (s.flow > 0) { // restoring
       Stack.suspendCurrent();
       return;
     }

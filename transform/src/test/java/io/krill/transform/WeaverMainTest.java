@@ -3,6 +3,7 @@ package io.krill.transform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.krill.transform.internal.Names;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -84,6 +85,26 @@ class WeaverMainTest {
         + "\n  " + ctorMessage);
     assertThat(Files.readAllBytes(dir.resolve("app/BadCaller.class"))).isEqualTo(classes.bytes("app/BadCaller"));
     assertThat(Files.readAllBytes(dir.resolve("app/BadCtor.class"))).isEqualTo(classes.bytes("app/BadCtor"));
+  }
+
+  /* target/classes left woven by an older weaver: the build stops instead of counting them as woven. */
+  @Test
+  void main_classWovenByAnotherAbi_failsWithOneLineSayingRebuildClean() throws Exception {
+    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, PLAIN);
+    Path dir = writeApp(classes);
+    String runtime = writeRuntime(classes).toString();
+    runMain(dir.toString(), runtime);
+    Path file = dir.resolve("app/Suspending.class");
+    byte[] stale = CompiledClasses.restamp(Files.readAllBytes(file), m -> m.replaceFirst("/abi[0-9]+\\|", "|"));
+    Files.write(file, stale);
+
+    IllegalStateException e = catchThrowableOfType(IllegalStateException.class, () -> runMain(dir.toString(), runtime));
+
+    assertThat(e).isNotNull();
+    assertThat(e.getMessage()).isEqualTo("1 class(es) break the rules of suspendable code:\n  app.Suspending: woven by"
+        + " another krill weaver (woven ABI 1, this weaver's is " + Names.WOVEN_ABI
+        + "); rebuild clean (mvn clean) so that it is woven from the compiled class");
+    assertThat(Files.readAllBytes(file)).isEqualTo(stale);
   }
 
   @Test
