@@ -55,13 +55,11 @@ class WeaverMainTest {
 
   @Test
   void main_secondRun_changesNothing() throws Exception {
-    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, PLAIN);
-    Path dir = writeApp(classes);
-    String runtime = writeRuntime(classes).toString();
-    runMain(dir.toString(), runtime);
+    String[] args = wovenApp();
+    Path dir = Path.of(args[0]);
     byte[] first = Files.readAllBytes(dir.resolve("app/Suspending.class"));
 
-    String out = runMain(dir.toString(), runtime);
+    String out = runMain(args);
 
     assertThat(Files.readAllBytes(dir.resolve("app/Suspending.class"))).isEqualTo(first);
     assertThat(out).contains(": 0 of 2 classes woven");
@@ -90,15 +88,12 @@ class WeaverMainTest {
   /* target/classes left woven by an older weaver: the build stops instead of counting them as woven. */
   @Test
   void main_classWovenByAnotherAbi_failsWithOneLineSayingRebuildClean() throws Exception {
-    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, PLAIN);
-    Path dir = writeApp(classes);
-    String runtime = writeRuntime(classes).toString();
-    runMain(dir.toString(), runtime);
-    Path file = dir.resolve("app/Suspending.class");
+    String[] args = wovenApp();
+    Path file = Path.of(args[0]).resolve("app/Suspending.class");
     byte[] stale = CompiledClasses.restamp(Files.readAllBytes(file), m -> m.replaceFirst("/abi[0-9]+\\|", "|"));
     Files.write(file, stale);
 
-    IllegalStateException e = catchThrowableOfType(IllegalStateException.class, () -> runMain(dir.toString(), runtime));
+    IllegalStateException e = catchThrowableOfType(IllegalStateException.class, () -> runMain(args));
 
     assertThat(e).isNotNull();
     assertThat(e.getMessage()).isEqualTo("1 class(es) break the rules of suspendable code:\n  app.Suspending: woven by"
@@ -115,6 +110,14 @@ class WeaverMainTest {
 
     assertThat(missing).doesNotExist();
     assertThat(out).contains("krill weaver: " + missing + " does not exist, nothing to weave");
+  }
+
+  /* Writes the app and the runtime, weaves the app once, and returns WeaverMain's arguments for both. */
+  private String[] wovenApp() throws Exception {
+    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, PLAIN);
+    String[] args = {writeApp(classes).toString(), writeRuntime(classes).toString()};
+    runMain(args);
+    return args;
   }
 
   private Path writeApp(CompiledClasses classes) throws Exception {
