@@ -103,7 +103,7 @@ public final class Fiber extends Stack implements Runnable {
   private static final AtomicLong IDS = new AtomicLong();
 
   final transient Object home;
-  private volatile byte state; // bytes, state and signals: with Stack's fields a fiber's fields take 37 bytes
+  private volatile byte state; // bytes, state and signals: with Stack's fields a fiber's fields take 36 bytes
   private volatile byte signals;
   volatile Object joiners = Joiner.NONE; // the joiners' stack, or the Extras that hold it (see the notes)
   Object aux; // the blocker of the last park; the link of a LocalRunQueue; the outcome once done
@@ -576,8 +576,8 @@ public final class Fiber extends Stack implements Runnable {
   @Primitive
   public static void park(Object blocker) throws Suspendable {
     Stack s = Stack.current();
-    if (s.restoring) {
-      s.restoring = false; // what Stack.suspendCurrent() does when restoring
+    if (s.flow > 0) { // restoring
+      s.flow = 0; // what Stack.suspendCurrent() does when restoring
       ((Fiber) s).afterPark();
       return;
     }
@@ -728,7 +728,7 @@ public final class Fiber extends Stack implements Runnable {
   @Primitive
   public static void yieldNow() throws Suspendable {
     Stack s = Stack.current();
-    if (s.restoring) {
+    if (s.flow > 0) { // restoring
       Stack.suspendCurrent();
       return;
     }

@@ -86,7 +86,7 @@ public final class Generator<T> implements Iterable<T> {
     @Primitive
     public void yield(T value) throws Suspendable {
       Stack s = Stack.current();
-      if (!s.restoring) {
+      if (s.flow <= 0) { // not restoring
         if (s != continuation) {
           throw new IllegalStateException("yield: called outside this generator's producer");
         }

@@ -14,8 +14,8 @@ import java.util.Objects;
  * The frame store of one continuation, and the binary interface that woven code calls.
  *
  * <p><b>For generated code, not API.</b> The static {@link #reserveFrame}, {@link #openFrame} and
- * {@link #takeRef} methods, the store's arrays and tops, the {@link #capturing} and
- * {@link #restoring} fields and {@link #current()} are used by
+ * {@link #takeRef} methods, the store's arrays and tops, the {@link #flow} field and
+ * {@link #current()} are used by
  * methods that krill's weaver rewrote; their names and signatures are fixed by the weaver.
  * Users work with {@code io.krill.fibers.Continuation}, which extends this class.
  *
@@ -27,11 +27,17 @@ public class Stack implements Serializable {
   /*
    * Implementation notes.
    *
-   * Capture is lazy and unwinds by return. A primitive (suspend) sets `capturing` and returns.
-   * Each woven frame tests the flag after each suspendable call; when set, it reserves its
-   * room on the store (reserveFrame writes the frame header and id on top) and stores its
-   * live operand stack values, its live locals and the receiver of the pending call below
-   * them, then returns a dummy value. run() sees the flag and marks the stack suspended.
+   * Capture is lazy and unwinds by return. A primitive (suspend) sets `flow` to CAPTURING and
+   * returns. Each woven frame tests `flow < 0` after each suspendable call; when so, it
+   * reserves its room on the store (reserveFrame writes the frame header and id on top) and
+   * stores its live operand stack values, its live locals and the receiver of the pending
+   * call below them, then returns a dummy value. run() sees the flag and marks the stack
+   * suspended. A resume sets `flow` to RESTORING: each woven entry tests `flow > 0` and
+   * re-enters its frame, and the primitive that suspended clears it.
+   *
+   * A frame id is an interned string constant "owner.name+desc#version"; the version hashes
+   * the original class file and names the woven ABI ("<hash>/abi<n>"). Restore compares by
+   * identity first, so the check is free unless the continuation was deserialized.
    *
    * Frames are pushed innermost first and popped outermost first, so the store is a plain
    * LIFO over two parallel arrays: `prims` (ints, floats as raw bits, longs, doubles as raw
@@ -39,10 +45,6 @@ public class Stack implements Serializable {
    * frame header is a long: bits 0..15 the resume index, 16..39 the frame's reference
    * count, 40..63 its primitive count (header included). The counts let serialization walk
    * the frames and check each frame id without knowing the methods.
-   *
-   * A frame id is an interned string constant "owner.name+desc#version"; the version hashes
-   * the original class file. Restore compares by identity first, so the check is free unless
-   * the continuation was deserialized.
    */
   private static final long serialVersionUID = 1L;
 
@@ -80,11 +82,21 @@ public class Stack implements Serializable {
    */
   private static final byte RUNNING_IN_SCRATCH = 4;
 
-  /** Set by a primitive while frames unwind; woven code tests it after each suspendable call. */
-  public boolean capturing;
+  /*
+   * The values of `flow`. One byte for both directions, not two booleans: a parked fiber's
+   * object has no byte to spare (one byte less makes it 48 B, not 56, on 12-byte headers),
+   * and each woven test stays one load and one branch on zero.
+   */
+  static final byte CAPTURING = -1;
+  static final byte RESTORING = 1;
 
-  /** Set while frames are being re-entered; woven code tests it at method entry. */
-  public boolean restoring;
+  /**
+   * For generated code: which way the frames move. Negative while they unwind (a primitive
+   * suspended; woven code tests {@code flow < 0} after each suspendable call), positive while
+   * they are re-entered (woven code tests {@code flow > 0} at entry; the primitive that
+   * suspended clears it), 0 otherwise.
+   */
+  public byte flow;
 
   private byte state;
 
@@ -197,7 +209,7 @@ public class Stack implements Serializable {
     }
     Stack previous = bind(this); // a local, not a field: a parked stack stays smaller
     state = RUNNING;
-    restoring = st == SUSPENDED;
+    flow = st == SUSPENDED ? RESTORING : 0;
     try {
       body.run();
     } catch (Throwable e) {
@@ -206,8 +218,8 @@ public class Stack implements Serializable {
       throw Stack.<RuntimeException>sneaky(e);
     }
     bind(previous);
-    if (capturing) {
-      capturing = false;
+    if (flow < 0) {
+      flow = 0;
       if (state == RUNNING_IN_SCRATCH) {
         leaveScratch();
       }
@@ -222,8 +234,7 @@ public class Stack implements Serializable {
       java.util.Arrays.fill(refs, 0, refTop, null);
     }
     state = DONE;
-    capturing = false;
-    restoring = false;
+    flow = 0;
     prims = null;
     refs = null;
     primTop = 0;
@@ -250,8 +261,8 @@ public class Stack implements Serializable {
   @Primitive
   public static void suspendCurrent() throws Suspendable {
     Stack s = current();
-    if (s.restoring) {
-      s.restoring = false;
+    if (s.flow > 0) {
+      s.flow = 0;
       return;
     }
     if (s == NONE) {
@@ -261,7 +272,7 @@ public class Stack implements Serializable {
       RuntimeVerifier.checkFrames();
     }
     s.openStore();
-    s.capturing = true;
+    s.flow = CAPTURING;
   }
 
   /**
@@ -275,7 +286,7 @@ public class Stack implements Serializable {
       RuntimeVerifier.checkFrames();
     }
     s.openStore();
-    s.capturing = true;
+    s.flow = CAPTURING;
   }
 
   /*
@@ -463,7 +474,7 @@ public class Stack implements Serializable {
 
   private static void checkFrameId(Object id, String frameId, Stack s) {
     if (!frameId.equals(id)) {
-      s.restoring = false;
+      s.flow = 0;
       throw new IllegalStateException("restore: frame of " + id + " re-entered by " + frameId
           + " (a method on the suspended stack is not woven, or changed)");
     }

@@ -18,7 +18,9 @@ import java.util.function.Function;
  *
  * <p>The weaver reads the headers of other classes (supertypes, called methods) through a
  * lookup function and never loads or runs them. Weaving is idempotent: a woven class carries
- * a marker field and comes back unchanged. Thread-safe: one weaver may serve many threads.
+ * a marker field and comes back unchanged; a class woven by a weaver of another woven ABI
+ * (another krill version) fails with a {@link TransformException} that says to rebuild clean.
+ * Thread-safe: one weaver may serve many threads.
  */
 public final class Weaver {
   private final ClassWeaver classWeaver;
@@ -56,7 +58,8 @@ public final class Weaver {
    *
    * @param classFile the class file
    * @return the woven class file, or {@code classFile} itself when there is nothing to weave
-   * @throws TransformException when the class breaks a rule of suspendable code
+   * @throws TransformException when the class breaks a rule of suspendable code, or was woven
+   *     by a weaver of another woven ABI
    */
   public byte[] weave(byte[] classFile) {
     Objects.requireNonNull(classFile, "classFile");

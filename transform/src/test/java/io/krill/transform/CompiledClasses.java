@@ -16,6 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldNode;
 import org.objectweb.asm.util.CheckClassAdapter;
 
 /** Class files compiled by {@link TestCompiler}, by internal name, and what tests do with them. */
@@ -102,6 +105,25 @@ public final class CompiledClasses {
       CheckClassAdapter.verify(new ClassReader(classFile), loader, false, pw);
     }
     return out.toString();
+  }
+
+  /**
+   * Rewrites the woven marker of a woven class file, as an older weaver would have written it;
+   * the code is left as it is.
+   *
+   * @param woven a woven class file
+   * @param stamp maps the marker's value to the one to write
+   * @return the class file with the new marker value
+   */
+  public static byte[] restamp(byte[] woven, java.util.function.UnaryOperator<String> stamp) {
+    ClassNode cn = new ClassNode();
+    new ClassReader(woven).accept(cn, 0);
+    FieldNode marker = cn.fields.stream().filter(f -> Names.WOVEN_FIELD.equals(f.name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(cn.name + " carries no " + Names.WOVEN_FIELD));
+    marker.value = stamp.apply((String) marker.value);
+    ClassWriter cw = new ClassWriter(0);
+    cn.accept(cw);
+    return cw.toByteArray();
   }
 
   static byte[] jdkClassFile(String internalName) {

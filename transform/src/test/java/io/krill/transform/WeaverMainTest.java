@@ -3,6 +3,7 @@ package io.krill.transform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.krill.transform.internal.Names;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -54,13 +55,11 @@ class WeaverMainTest {
 
   @Test
   void main_secondRun_changesNothing() throws Exception {
-    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, PLAIN);
-    Path dir = writeApp(classes);
-    String runtime = writeRuntime(classes).toString();
-    runMain(dir.toString(), runtime);
+    String[] args = wovenApp();
+    Path dir = Path.of(args[0]);
     byte[] first = Files.readAllBytes(dir.resolve("app/Suspending.class"));
 
-    String out = runMain(dir.toString(), runtime);
+    String out = runMain(args);
 
     assertThat(Files.readAllBytes(dir.resolve("app/Suspending.class"))).isEqualTo(first);
     assertThat(out).contains(": 0 of 2 classes woven");
@@ -86,6 +85,23 @@ class WeaverMainTest {
     assertThat(Files.readAllBytes(dir.resolve("app/BadCtor.class"))).isEqualTo(classes.bytes("app/BadCtor"));
   }
 
+  /* target/classes left woven by an older weaver: the build stops instead of counting them as woven. */
+  @Test
+  void main_classWovenByAnotherAbi_failsWithOneLineSayingRebuildClean() throws Exception {
+    String[] args = wovenApp();
+    Path file = Path.of(args[0]).resolve("app/Suspending.class");
+    byte[] stale = CompiledClasses.restamp(Files.readAllBytes(file), m -> m.replaceFirst("/abi[0-9]+\\|", "|"));
+    Files.write(file, stale);
+
+    IllegalStateException e = catchThrowableOfType(IllegalStateException.class, () -> runMain(args));
+
+    assertThat(e).isNotNull();
+    assertThat(e.getMessage()).isEqualTo("1 class(es) break the rules of suspendable code:\n  app.Suspending: woven by"
+        + " another krill weaver (woven ABI 1, this weaver's is " + Names.WOVEN_ABI
+        + "); rebuild clean (mvn clean) so that it is woven from the compiled class");
+    assertThat(Files.readAllBytes(file)).isEqualTo(stale);
+  }
+
   @Test
   void main_missingDirectory_returnsWithoutCreatingIt() throws Exception {
     Path missing = tmp.resolve("no-such-classes");
@@ -94,6 +110,14 @@ class WeaverMainTest {
 
     assertThat(missing).doesNotExist();
     assertThat(out).contains("krill weaver: " + missing + " does not exist, nothing to weave");
+  }
+
+  /* Writes the app and the runtime, weaves the app once, and returns WeaverMain's arguments for both. */
+  private String[] wovenApp() throws Exception {
+    CompiledClasses classes = TestCompiler.compile(TestCompiler.SUSPENDING_APP, PLAIN);
+    String[] args = {writeApp(classes).toString(), writeRuntime(classes).toString()};
+    runMain(args);
+    return args;
   }
 
   private Path writeApp(CompiledClasses classes) throws Exception {

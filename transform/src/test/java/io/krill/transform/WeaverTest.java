@@ -12,6 +12,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
@@ -124,7 +125,32 @@ class WeaverTest {
     assertThat(againFreshWeaver).isSameAs(once);
     List<FieldNode> markers = markerFields(once);
     assertThat(markers).hasSize(1);
-    assertThat((String) markers.get(0).value).matches("[0-9a-f]{16}\\|run\\(I\\)I");
+    assertThat((String) markers.get(0).value).matches("[0-9a-f]{16}/abi" + Names.WOVEN_ABI + "\\|run\\(I\\)I");
+  }
+
+  /*
+   * A class that an older weaver wove reads Stack fields that are gone: skipping it as woven
+   * already would fail at run time, so the weaver names it and says to rebuild clean.
+   * "" stands for the classes woven before the marker carried an ABI.
+   */
+  @ParameterizedTest
+  @MethodSource("otherAbiStamps")
+  void weave_classWovenByAnotherAbi_failsNamingTheClassAndSayingRebuildClean(String stamp, String abi) {
+    CompiledClasses classes = TestCompiler.compile(SIMPLE);
+    byte[] woven = classes.weaver().weave(classes.bytes("t/Simple"));
+    byte[] stale = CompiledClasses.restamp(woven, m -> m.replace("/abi" + Names.WOVEN_ABI + "|", stamp + "|"));
+
+    assertThatThrownBy(() -> classes.weaver().weave(stale))
+        .isInstanceOf(TransformException.class)
+        .hasMessage("t.Simple: woven by another krill weaver (woven ABI " + abi + ", this weaver's is "
+            + Names.WOVEN_ABI + "); rebuild clean (mvn clean) so that it is woven from the compiled class");
+  }
+
+  static List<Arguments> otherAbiStamps() {
+    return List.of(
+        Arguments.of("", "1"),
+        Arguments.of("/abi1", "1"),
+        Arguments.of("/abi" + (Names.WOVEN_ABI + 1), Integer.toString(Names.WOVEN_ABI + 1)));
   }
 
   @Test

@@ -59,6 +59,7 @@ public final class ClassWeaver {
     new ClassReader(original).accept(cn, ClassReader.SKIP_FRAMES);
     for (FieldNode f : cn.fields) {
       if (Names.WOVEN_FIELD.equals(f.name)) {
+        checkAbi(cn.name, f.value);
         return null;
       }
     }
@@ -129,7 +130,7 @@ public final class ClassWeaver {
       return null;
     }
 
-    String version = version(original);
+    String version = version(original) + ABI_TAG + Names.WOVEN_ABI;
     StringBuilder marker = new StringBuilder(version);
     for (MethodNode m : toWeave) {
       String frameId = cn.name + "." + m.name + m.desc + "#" + version;
@@ -441,6 +442,31 @@ public final class ClassWeaver {
       }
     }
     return -1;
+  }
+
+  /** Separates a woven class's version hash from its woven ABI: "hash/abi2". */
+  private static final String ABI_TAG = "/abi";
+
+  /*
+   * A class that carries the marker is woven already and comes back unchanged, but only if
+   * this weaver's ABI wove it. Classes woven by an older weaver (left in target/classes by an
+   * incremental build) would otherwise pass as woven and fail at run time with a
+   * NoSuchFieldError, or hang; re-weaving them is impossible (the woven code is in the way),
+   * so the build stops with one line that says what to do.
+   */
+  private static void checkAbi(String className, Object marker) {
+    String version = String.valueOf(marker);
+    int bar = version.indexOf('|');
+    if (bar >= 0) {
+      version = version.substring(0, bar);
+    }
+    int tag = version.lastIndexOf(ABI_TAG);
+    String abi = tag < 0 ? "1" : version.substring(tag + ABI_TAG.length());
+    if (!abi.equals(Integer.toString(Names.WOVEN_ABI))) {
+      throw new WeaveFailure(className, null, null, -1, "woven by another krill weaver (woven ABI " + abi
+          + ", this weaver's is " + Names.WOVEN_ABI + "); rebuild clean (mvn clean) so that it is woven from"
+          + " the compiled class");
+    }
   }
 
   private static String version(byte[] original) {

@@ -40,12 +40,14 @@ final class MethodWeaver {
    *
    * The woven method has four parts:
    *
-   * 1. Entry: s = Stack.current(); if (s.restoring) goto DISPATCH. Then the original code.
+   * 1. Entry: s = Stack.current(); if (s.flow > 0) goto DISPATCH (restoring). Then the
+   *    original code.
    * 2. Each suspendable call site i. A call with a receiver first spills its arguments and
    *    receiver into reserved locals (the JIT turns these moves into nothing), so the
    *    receiver can be saved if the callee captures. RESUME_i labels the reload of the
    *    spilled values (or, for static calls, the call itself). After the call:
-   *    if (s.capturing) goto CAPTURE_i.
+   *    if (s.flow < 0) goto CAPTURE_i (capturing). Both tests are one byte load and one
+   *    branch on its sign (IFLT, IFGT): no compare against a constant on the hot path.
    * 3. CAPTURE_i (appended, outside every try range): pops the dummy result, moves the
    *    operand stack below the call into scratch locals, calls Stack.reserveFrame (the only
    *    call: it takes the frame's room on both arrays, growing them, and writes the header
@@ -219,8 +221,8 @@ final class MethodWeaver {
       insns.insertBefore(call, before);
       InsnList after = new InsnList();
       after.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-      after.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "capturing", "Z"));
-      after.add(new JumpInsnNode(Opcodes.IFNE, capture));
+      after.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
+      after.add(new JumpInsnNode(Opcodes.IFLT, capture));
       insns.insert(call, after);
 
       // -- capture: one reservation per array, then plain stores at fixed offsets
@@ -355,8 +357,8 @@ final class MethodWeaver {
       entry.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));
     }
     entry.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    entry.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "restoring", "Z"));
-    entry.add(new JumpInsnNode(Opcodes.IFNE, dispatch));
+    entry.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
+    entry.add(new JumpInsnNode(Opcodes.IFGT, dispatch));
     insns.insert(entry);
 
     // -- dispatch

@@ -10,8 +10,22 @@ public final class Names {
   public static final String STACK = "io/krill/fibers/Stack";
   /** Its descriptor. */
   public static final String STACK_DESC = "L" + STACK + ";";
-  /** The field that marks a woven class: "version|name+desc|...". */
+  /**
+   * The field that marks a woven class: "version|name+desc|...", where the version is
+   * "hash/abi&lt;n&gt;" (a hash of the class file as compiled, and the {@link #WOVEN_ABI} that
+   * wove it).
+   */
   public static final String WOVEN_FIELD = "$krill$woven";
+  /**
+   * The version of the binary interface between woven code and {@code Stack}: the fields,
+   * methods and frame layout that woven code uses. Raise it with every change to them, so
+   * that the weaver refuses classes woven by an older weaver instead of skipping them.
+   * 1: the classes woven before the stamp (the flags {@code capturing} and {@code restoring});
+   * 2: one byte {@code flow}, negative while capturing, positive while restoring.
+   */
+  public static final int WOVEN_ABI = 2;
+  /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
+  public static final String FLOW = "flow";
 
   private Names() {}
 }
