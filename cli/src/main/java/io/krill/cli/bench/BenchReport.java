@@ -51,12 +51,13 @@ final class BenchReport {
   /** The goals JMH measures; {@code krill loadtest --scenario all} lists them from the newest fibers file. */
   static final List<Goal> GOALS = List.of(
       new Goal("CommsTime, ns per cycle, one carrier", "CommsTimeBenchmark", "",
-          List.of("virtualThreadSyncQueue", "virtualThreadChannel"), 5),
+          List.of("virtualThreadSyncQueue", "virtualThreadChannel"), 8),
       new Goal("ring of 256, 1 token, ns per hop, one carrier", "RingBenchmark", "tokens=1",
-          List.of("virtualThreadSyncQueue", "virtualThreadChannel"), 5),
+          List.of("virtualThreadSyncQueue", "virtualThreadChannel"), 8),
       new Goal("ring of 256, 64 tokens, ns per hop, one carrier", "RingBenchmark", "tokens=64",
-          List.of("virtualThreadSyncQueue", "virtualThreadChannel"), 5),
-      new Goal("spawn + join, ns per child, one carrier", "SpawnJoinBenchmark", "", List.of("virtualThread"), 5),
+          List.of("virtualThreadSyncQueue", "virtualThreadChannel"), 8),
+      new Goal("park → unpark, ns per hand-over, one carrier", "ParkUnparkBenchmark", "", List.of("virtualThread"), 10),
+      new Goal("spawn + join, ns per child, one carrier", "SpawnJoinBenchmark", "", List.of("virtualThread"), 15),
       new Goal("cross-loop park→unpark, ns per one-way hand-over, two carriers", "CrossLoopUnparkBenchmark", "",
           List.of("virtualThread"), 1),
       new Goal("suspend+resume at depth 1 against a virtual-thread park/unpark switch", "SuspendResumeBenchmark",

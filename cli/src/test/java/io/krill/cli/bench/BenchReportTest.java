@@ -21,13 +21,13 @@ class BenchReportTest {
         ratio("RingBenchmark.hops", "tokens=1", "virtualThreadSyncQueue", 6, 7, 8),
         ratio("RingBenchmark.hops", "tokens=1", "virtualThreadChannel", 2.5, 2.6, 9),
         ratio("RingBenchmark.hops", "tokens=1", "platformChannel", 1, 1, 1),
-        ratio("SpawnJoinBenchmark.spawn", "", "virtualThread", 12, 13, 11)));
+        ratio("SpawnJoinBenchmark.spawn", "", "virtualThread", 16, 17, 15)));
     assertThat(goals).hasSize(2);
     assertThat(goals.get(0)).containsExactly("ring of 256, 1 token, ns per hop, one carrier",
-        "≥ 5× faster than virtualThreadSyncQueue or virtualThreadChannel",
+        "≥ 8× faster than virtualThreadSyncQueue or virtualThreadChannel",
         "2.60× (2.50×–9.00×) against virtualThreadChannel", "missed");
     assertThat(goals.get(1)[0]).isEqualTo("spawn + join, ns per child, one carrier");
-    assertThat(goals.get(1)[2]).startsWith("12.00× (11.00×–13.00×)");
+    assertThat(goals.get(1)[2]).startsWith("16.00× (15.00×–17.00×)");
     assertThat(goals.get(1)[3]).isEqualTo("met");
   }
 
