@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * bin/krill before the jar exists, run in a copy of the launcher with a stand-in {@code mvn} on
- * the PATH: a usage error costs no build, and the first-use build shows no raw escape codes.
+ * the PATH: a usage error costs no build, the first-use build shows no raw escape codes, and
+ * classes woven by another krill version are rebuilt clean once.
  */
 @Timeout(60)
 class BinKrillTest {
@@ -70,6 +71,28 @@ class BinKrillTest {
     String[] r = run("demo");
     assertThat(root.resolve("mvn-ran")).exists();
     assertThat(r[1]).contains("krill: building").contains("mvn ran").doesNotContain("\u001b");
+    assertThat(r[0]).isEqualTo("1");
+  }
+
+  @Test
+  void buildMeetsClassesWovenByAnotherKrill_rebuildsCleanOnce() throws Exception {
+    // A Maven whose plain build fails as the weaver does on a stale woven class, and whose clean build passes.
+    Files.writeString(fakeBin.resolve("mvn"), "#!/usr/bin/env bash\n"
+        + "if [ \"$*\" = \"${*/clean/}\" ]; then\n"
+        + "  echo '[ERROR] app.Suspending: woven by another krill weaver (woven ABI 1, this weaver'\\''s is 2); rebuild clean (mvn clean)'\n"
+        + "  exit 1\n"
+        + "fi\n"
+        + "touch \"" + root.resolve("clean-ran") + "\"\nexit 0\n");
+    String[] r = run("demo");
+    assertThat(root.resolve("clean-ran")).exists();
+    assertThat(r[1]).contains("krill: building").contains("woven by another krill version; building clean")
+        .doesNotContain("[ERROR]");
+  }
+
+  @Test
+  void buildFailsForAnotherReason_showsMavensOutput_noCleanBuild() throws Exception {
+    String[] r = run("demo");
+    assertThat(r[1]).contains("mvn ran").doesNotContain("building clean");
     assertThat(r[0]).isEqualTo("1");
   }
 }
