@@ -20,7 +20,7 @@ public final class Fibers {
 
   /**
    * Describes every parked fiber of every live scheduler in this JVM: name, what it waits on,
-   * and its suspended frames. The CLI prints it on {@code SIGUSR2} ({@code kill -USR2 <pid>}).
+   * and its suspended frames. The CLI prints it on {@code SIGUSR1} ({@code kill -USR1 <pid>}).
    *
    * @return the dump, one block per scheduler that has parked fibers
    */
