@@ -115,6 +115,9 @@ class LimitsTest {
     assertThatThrownBy(() -> b.maxHeaderCount(-1)).hasMessage("maxHeaderCount: -1 (expected: > 0)");
     assertThatThrownBy(() -> b.maxBodyBytes(-1)).hasMessage("maxBodyBytes: -1 (expected: >= 0)");
     assertThatThrownBy(() -> b.maxConnections(0)).hasMessage("maxConnections: 0 (expected: > 0)");
+    assertThatThrownBy(() -> b.sendBufferBytes(-1)).hasMessageStartingWith("sendBufferBytes: -1 (expected: ");
+    assertThatThrownBy(() -> b.sendBufferBytes(HttpServer.Builder.MAX_SEND_BUFFER_BYTES + 1))
+        .hasMessageStartingWith("sendBufferBytes: " + (HttpServer.Builder.MAX_SEND_BUFFER_BYTES + 1) + " (expected: ");
     assertThatThrownBy(() -> b.idleTimeout(Duration.ZERO)).hasMessage("idleTimeout: 0s (expected: > 0)");
     assertThatThrownBy(() -> b.headerReadTimeout(Duration.ofSeconds(-1)))
         .hasMessage("headerReadTimeout: -1s (expected: > 0)");
