@@ -84,6 +84,11 @@ public final class HttpServer implements AutoCloseable {
     return core().idleConnections();
   }
 
+  /* For tests: each open HTTP/1.1 connection's SO_SNDBUF as the kernel reports it. */
+  List<Integer> sendBuffers() {
+    return core().sendBuffers();
+  }
+
   /* For tests: idle HTTP/1.1 connections whose strand has ended. */
   int strandlessConnections() {
     return core().strandlessConnections();

@@ -335,6 +335,15 @@ final class ServerCore {
     return n;
   }
 
+  /** @return each open HTTP/1.1 connection's kernel send buffer, as its socket reports it */
+  List<Integer> sendBuffers() {
+    List<Integer> sizes = new ArrayList<>();
+    for (HttpConnection c : connections) {
+      sizes.add(c.channel().config().getOption(ChannelOption.SO_SNDBUF));
+    }
+    return sizes;
+  }
+
   /** @return how many connections are idle now (waiting for a head, none begun; HTTP/2 without streams) */
   int idleConnections() {
     int n = 0;

@@ -99,6 +99,24 @@ class LimitsTest {
     }
   }
 
+  @Test
+  void sendBufferBytes_setAndDefault_eachConnectionsSocketHasIt() throws Exception {
+    // The kernel's own start (net.ipv4.tcp_wmem's default, 16 KiB on Linux) is below both values;
+    // Linux reports twice the value set (its bookkeeping), other kernels the value itself.
+    int set = 100_000;
+    for (int bytes : new int[] {set, HttpServer.Builder.DEFAULT_SEND_BUFFER_BYTES}) {
+      HttpServer.Builder b = TestServers.withTestRoutes(TestServers.builder());
+      if (bytes == set) {
+        b.sendBufferBytes(set);
+      }
+      try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
+        c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(c.read().status()).isEqualTo(200);
+        assertThat(server.sendBuffers()).singleElement().satisfies(n -> assertThat(n).isBetween(bytes, 2 * bytes));
+      }
+    }
+  }
+
   static void awaitIdle(HttpServer server, int n) throws InterruptedException {
     TestServers.awaitCount("idle connections", server::idleConnections, n);
   }
