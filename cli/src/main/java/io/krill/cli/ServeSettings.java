@@ -48,6 +48,10 @@ final class ServeSettings {
   static final Setting<Integer> BACKLOG = Setting.ofInt("httpd.limits.backlog")
       .defaultValue(HttpServer.Builder.DEFAULT_BACKLOG).atLeast(1)
       .doc("Connections the kernel queues before the server accepts them").build();
+  static final Setting<Long> SEND_BUFFER = Setting.ofBytes("httpd.limits.send-buffer-bytes")
+      .defaultValue((long) HttpServer.Builder.DEFAULT_SEND_BUFFER_BYTES)
+      .range(0L, (long) HttpServer.Builder.MAX_SEND_BUFFER_BYTES)
+      .doc("Each connection's kernel send buffer (SO_SNDBUF); 0 leaves it to the kernel's autotuning").build();
   static final Setting<Duration> HEADER_READ_TIMEOUT = Setting.ofDuration("httpd.timeouts.header-read")
       .defaultValue(HttpServer.Builder.DEFAULT_HEADER_READ_TIMEOUT).atLeast(MIN_TIMEOUT)
       .doc("How long a request head may take once its first byte came; then 408").build();
@@ -152,7 +156,7 @@ final class ServeSettings {
 
   static final ConfigSchema SCHEMA = ConfigSchema.builder()
       .add(PORT, ADDRESS, MODE, MAX_REQUEST_LINE, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_BODY_BYTES,
-          MAX_CONNECTIONS, BACKLOG, HEADER_READ_TIMEOUT, IDLE_TIMEOUT, WRITE_TIMEOUT, SHUTDOWN_GRACE,
+          MAX_CONNECTIONS, BACKLOG, SEND_BUFFER, HEADER_READ_TIMEOUT, IDLE_TIMEOUT, WRITE_TIMEOUT, SHUTDOWN_GRACE,
           TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, HTTP2, HTTP2_CLEARTEXT, HTTP2_MAX_STREAMS,
           HTTP2_MAX_HEADER_LIST, HTTP2_MAX_FRAME, HTTP2_INITIAL_WINDOW, HTTP2_MAX_RESETS, HTTP2_RESET_WINDOW,
           HTTP2_MAX_CONTINUATIONS, HTTP2_HANDSHAKE_TIMEOUT, ROOT, INDEX_FILE, GZIP, GZIP_LEVEL, GZIP_CACHE_BYTES,
@@ -184,6 +188,7 @@ final class ServeSettings {
         .maxBodyBytes(s.get(MAX_BODY_BYTES))
         .maxConnections(s.get(MAX_CONNECTIONS))
         .backlog(s.get(BACKLOG))
+        .sendBufferBytes(Math.toIntExact(s.get(SEND_BUFFER)))
         .headerReadTimeout(s.get(HEADER_READ_TIMEOUT))
         .idleTimeout(s.get(IDLE_TIMEOUT))
         .writeTimeout(s.get(WRITE_TIMEOUT))

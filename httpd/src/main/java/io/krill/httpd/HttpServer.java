@@ -84,6 +84,11 @@ public final class HttpServer implements AutoCloseable {
     return core().idleConnections();
   }
 
+  /* For tests: each open HTTP/1.1 connection's SO_SNDBUF as the kernel reports it. */
+  List<Integer> sendBuffers() {
+    return core().sendBuffers();
+  }
+
   /* For tests: idle HTTP/1.1 connections whose strand has ended. */
   int strandlessConnections() {
     return core().strandlessConnections();
@@ -160,6 +165,16 @@ public final class HttpServer implements AutoCloseable {
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
     /** Default: how long a response write may wait for a client that does not read. */
     public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Default: each accepted connection's kernel send buffer ({@code SO_SNDBUF}), in bytes. A fixed
+     * 256 KiB (Linux doubles it for its bookkeeping) rather than the kernel's autotuning, which lets
+     * one {@code sendfile} queue a whole 1 MiB file in the socket: on loopback the client's
+     * acknowledgements then push most of the queued bytes on the client's CPU, and 1 MiB static
+     * files went at half the rate (docs/results/2026-11-26-static-1mib.md).
+     */
+    public static final int DEFAULT_SEND_BUFFER_BYTES = 256 * 1024;
+    /** Largest {@link Builder#sendBufferBytes}: the int the socket option takes, kept to a sane 64 MiB. */
+    public static final int MAX_SEND_BUFFER_BYTES = 64 * 1024 * 1024;
     /** Default: how long {@link HttpServer#close()} lets requests in flight finish. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
     /** Default execution mode. */
@@ -174,6 +189,7 @@ public final class HttpServer implements AutoCloseable {
     long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     int maxConnections = DEFAULT_MAX_CONNECTIONS;
     int backlog = DEFAULT_BACKLOG;
+    int sendBufferBytes = DEFAULT_SEND_BUFFER_BYTES;
     Duration headerReadTimeout = DEFAULT_HEADER_READ_TIMEOUT;
     Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     Duration writeTimeout = DEFAULT_WRITE_TIMEOUT;
@@ -255,6 +271,16 @@ public final class HttpServer implements AutoCloseable {
      * @return this
      */
     public Builder backlog(int backlog) { this.backlog = Checks.positive("backlog", backlog); return this; }
+
+    /**
+     * @param bytes each accepted connection's kernel send buffer ({@code SO_SNDBUF}), 0..{@value
+     *     #MAX_SEND_BUFFER_BYTES}; 0 leaves it to the kernel's autotuning
+     * @return this
+     */
+    public Builder sendBufferBytes(int bytes) {
+      this.sendBufferBytes = Checks.inRange("sendBufferBytes", bytes, 0, MAX_SEND_BUFFER_BYTES);
+      return this;
+    }
 
     /**
      * @param timeout how long a request head may take once its first byte came, > 0
@@ -380,6 +406,7 @@ public final class HttpServer implements AutoCloseable {
       b.maxBodyBytes = maxBodyBytes;
       b.maxConnections = maxConnections;
       b.backlog = backlog;
+      b.sendBufferBytes = sendBufferBytes;
       b.headerReadTimeout = headerReadTimeout;
       b.idleTimeout = idleTimeout;
       b.writeTimeout = writeTimeout;

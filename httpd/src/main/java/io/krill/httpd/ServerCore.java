@@ -74,6 +74,7 @@ final class ServerCore {
   final boolean accessLog;
   private final int maxConnections;
   private final int backlog;
+  private final int sendBufferBytes;
   private final int maxRequestLineBytes;
   private final int maxHeaderBytes;
   private final ExecutionMode mode;
@@ -119,6 +120,7 @@ final class ServerCore {
     this.accessLog = b.accessLog;
     this.maxConnections = b.maxConnections;
     this.backlog = b.backlog;
+    this.sendBufferBytes = b.sendBufferBytes;
     this.maxRequestLineBytes = b.maxRequestLineBytes;
     this.maxHeaderBytes = b.maxHeaderBytes;
     this.mode = b.mode;
@@ -165,6 +167,9 @@ final class ServerCore {
             accepted(ch);
           }
         });
+    if (sendBufferBytes > 0) {
+      sb.childOption(ChannelOption.SO_SNDBUF, sendBufferBytes);
+    }
     ChannelFuture f = sb.bind(address, port).awaitUninterruptibly();
     if (!f.isSuccess()) {
       Throwable cause = f.cause();
@@ -328,6 +333,15 @@ final class ServerCore {
       }
     }
     return n;
+  }
+
+  /** @return each open HTTP/1.1 connection's kernel send buffer, as its socket reports it */
+  List<Integer> sendBuffers() {
+    List<Integer> sizes = new ArrayList<>();
+    for (HttpConnection c : connections) {
+      sizes.add(c.channel().config().getOption(ChannelOption.SO_SNDBUF));
+    }
+    return sizes;
   }
 
   /** @return how many connections are idle now (waiting for a head, none begun; HTTP/2 without streams) */

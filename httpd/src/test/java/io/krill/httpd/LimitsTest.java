@@ -99,6 +99,24 @@ class LimitsTest {
     }
   }
 
+  @Test
+  void sendBufferBytes_setAndDefault_eachConnectionsSocketHasIt() throws Exception {
+    // The kernel's own start (net.ipv4.tcp_wmem's default, 16 KiB on Linux) is below both values;
+    // Linux reports twice the value set (its bookkeeping), other kernels the value itself.
+    int set = 100_000;
+    for (int bytes : new int[] {set, HttpServer.Builder.DEFAULT_SEND_BUFFER_BYTES}) {
+      HttpServer.Builder b = TestServers.withTestRoutes(TestServers.builder());
+      if (bytes == set) {
+        b.sendBufferBytes(set);
+      }
+      try (HttpServer server = b.build().start(); RawHttp c = RawHttp.connect(server.port())) {
+        c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(c.read().status()).isEqualTo(200);
+        assertThat(server.sendBuffers()).singleElement().satisfies(n -> assertThat(n).isBetween(bytes, 2 * bytes));
+      }
+    }
+  }
+
   static void awaitIdle(HttpServer server, int n) throws InterruptedException {
     TestServers.awaitCount("idle connections", server::idleConnections, n);
   }
@@ -115,6 +133,9 @@ class LimitsTest {
     assertThatThrownBy(() -> b.maxHeaderCount(-1)).hasMessage("maxHeaderCount: -1 (expected: > 0)");
     assertThatThrownBy(() -> b.maxBodyBytes(-1)).hasMessage("maxBodyBytes: -1 (expected: >= 0)");
     assertThatThrownBy(() -> b.maxConnections(0)).hasMessage("maxConnections: 0 (expected: > 0)");
+    assertThatThrownBy(() -> b.sendBufferBytes(-1)).hasMessageStartingWith("sendBufferBytes: -1 (expected: ");
+    assertThatThrownBy(() -> b.sendBufferBytes(HttpServer.Builder.MAX_SEND_BUFFER_BYTES + 1))
+        .hasMessageStartingWith("sendBufferBytes: " + (HttpServer.Builder.MAX_SEND_BUFFER_BYTES + 1) + " (expected: ");
     assertThatThrownBy(() -> b.idleTimeout(Duration.ZERO)).hasMessage("idleTimeout: 0s (expected: > 0)");
     assertThatThrownBy(() -> b.headerReadTimeout(Duration.ofSeconds(-1)))
         .hasMessage("headerReadTimeout: -1s (expected: > 0)");
