@@ -530,16 +530,23 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
   @Override
   public void send(byte[] bytes) throws IOException, Suspendable {
     HttpHeaders h = commit();
-    boolean allowed = bodyAllowed();
-    if (allowed) {
-      h.set(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+    sendWhole(h, bytes.length, sendsBody(bytes.length) ? body(bytes) : Unpooled.EMPTY_BUFFER);
+  }
+
+  /* Whether a whole body of this many bytes goes out (not for HEAD, 204, 304, nor when empty). */
+  private boolean sendsBody(int length) {
+    return bodyAllowed() && !headOnly && length > 0;
+  }
+
+  /* The committed head with Content-Length for a body of length bytes, and content (empty if none goes out). */
+  private void sendWhole(HttpHeaders h, int length, ByteBuf content) throws IOException, Suspendable {
+    if (bodyAllowed()) {
+      h.set(HttpHeaderNames.CONTENT_LENGTH, length);
     } else if (status != 304) {
       h.remove(HttpHeaderNames.CONTENT_LENGTH);
     }
-    ByteBuf content = Unpooled.EMPTY_BUFFER;
-    if (allowed && !headOnly && bytes.length > 0) {
-      content = body(bytes);
-      bodySent = bytes.length;
+    if (content.isReadable()) {
+      bodySent = length;
     }
     boolean flush = flushNow();
     conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), content, h,
@@ -569,25 +576,12 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
       content.release();
       throw e;
     }
-    boolean allowed = bodyAllowed();
     int length = content.readableBytes();
-    if (allowed) {
-      h.set(HttpHeaderNames.CONTENT_LENGTH, length);
-    } else if (status != 304) {
-      h.remove(HttpHeaderNames.CONTENT_LENGTH);
-    }
-    if (allowed && !headOnly && length > 0) {
-      bodySent = length;
-    } else {
+    if (!sendsBody(length)) {
       content.release();
       content = Unpooled.EMPTY_BUFFER;
     }
-    boolean flush = flushNow();
-    conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), content, h,
-        EmptyHttpHeaders.INSTANCE), flush);
-    if (flush) {
-      conn.awaitWritable();
-    }
+    sendWhole(h, length, content);
   }
 
   /*
