@@ -126,8 +126,13 @@ final class ServeSettings {
       .doc("Answer with name.gz next to a file when the client accepts gzip").build();
   static final Setting<Long> FILE_CACHE_BYTES = Setting.ofBytes("serve.file-cache-bytes")
       .defaultValue(StaticFiles.Builder.DEFAULT_FILE_CACHE_BYTES).atLeast(0L)
-      .doc("Memory for small files' bytes (up to " + StaticFiles.Builder.FILE_CACHE_MAX_FILE_BYTES / 1024
-          + "KiB each), read once per version; size and mtime are checked per request").build();
+      .doc("Memory for files' bytes (up to serve.file-cache-max-file-bytes each), read once per version;"
+          + " size and mtime are checked per request").build();
+  static final Setting<Long> FILE_CACHE_MAX_FILE_BYTES = Setting.ofBytes("serve.file-cache-max-file-bytes")
+      .defaultValue(StaticFiles.Builder.DEFAULT_FILE_CACHE_MAX_FILE_BYTES)
+      .range(0L, StaticFiles.Builder.MAX_FILE_CACHE_MAX_FILE_BYTES)
+      .doc("Largest file the file cache holds (above " + StaticFiles.Builder.FILE_CACHE_MAX_FILE_BYTES / 1024
+          + "KiB in direct memory, sent without a read per response over TLS and HTTP/2)").build();
   static final Setting<Boolean> HIDDEN_FILES = Setting.ofBoolean("serve.hidden-files")
       .defaultValue(StaticFiles.Builder.DEFAULT_HIDDEN_FILES)
       .doc("Serve paths with a segment starting with . (.git, .env)").build();
@@ -160,7 +165,7 @@ final class ServeSettings {
           TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, HTTP2, HTTP2_CLEARTEXT, HTTP2_MAX_STREAMS,
           HTTP2_MAX_HEADER_LIST, HTTP2_MAX_FRAME, HTTP2_INITIAL_WINDOW, HTTP2_MAX_RESETS, HTTP2_RESET_WINDOW,
           HTTP2_MAX_CONTINUATIONS, HTTP2_HANDSHAKE_TIMEOUT, ROOT, INDEX_FILE, GZIP, GZIP_LEVEL, GZIP_CACHE_BYTES,
-          GZIP_STATIC, FILE_CACHE_BYTES, HIDDEN_FILES)
+          GZIP_STATIC, FILE_CACHE_BYTES, FILE_CACHE_MAX_FILE_BYTES, HIDDEN_FILES)
       .add(DEMO, WS_MAX_FRAME, WS_MAX_MESSAGE, WS_SEND_QUEUE, WS_IDLE_TIMEOUT, WS_SEND_TIMEOUT, WS_COMPRESSION)
       .rule(TLS_KEY, s -> s.find(TLS_KEY).isPresent() == s.find(TLS_CERT).isPresent(),
           "set together with httpd.tls.cert-file")
@@ -236,6 +241,7 @@ final class ServeSettings {
         .gzipCacheBytes(s.get(GZIP_CACHE_BYTES))
         .gzipStatic(s.get(GZIP_STATIC))
         .fileCacheBytes(s.get(FILE_CACHE_BYTES))
+        .fileCacheMaxFileBytes(s.get(FILE_CACHE_MAX_FILE_BYTES))
         .hiddenFiles(s.get(HIDDEN_FILES));
   }
 }

@@ -3,6 +3,7 @@ package io.krill.httpd;
 import io.krill.fibers.Checks;
 import io.krill.fibers.FiberCancelledException;
 import io.krill.fibers.Suspendable;
+import io.krill.httpd.internal.body.BufferedBody;
 import io.krill.netio.FiberInput;
 import io.krill.netio.FiberOutput;
 import io.krill.netio.spi.ByteSink;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * response and the request body so the connection can serve the next request. Lives on the
  * connection's strand only.
  */
-final class Exchange implements Request, Response, ByteSink {
+final class Exchange implements Request, Response, ByteSink, BufferedBody {
   /*
    * Implementation notes.
    *
@@ -529,16 +530,23 @@ final class Exchange implements Request, Response, ByteSink {
   @Override
   public void send(byte[] bytes) throws IOException, Suspendable {
     HttpHeaders h = commit();
-    boolean allowed = bodyAllowed();
-    if (allowed) {
-      h.set(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+    sendWhole(h, bytes.length, sendsBody(bytes.length) ? body(bytes) : Unpooled.EMPTY_BUFFER);
+  }
+
+  /* Whether a whole body of this many bytes goes out (not for HEAD, 204, 304, nor when empty). */
+  private boolean sendsBody(int length) {
+    return bodyAllowed() && !headOnly && length > 0;
+  }
+
+  /* The committed head with Content-Length for a body of length bytes, and content (empty if none goes out). */
+  private void sendWhole(HttpHeaders h, int length, ByteBuf content) throws IOException, Suspendable {
+    if (bodyAllowed()) {
+      h.set(HttpHeaderNames.CONTENT_LENGTH, length);
     } else if (status != 304) {
       h.remove(HttpHeaderNames.CONTENT_LENGTH);
     }
-    ByteBuf content = Unpooled.EMPTY_BUFFER;
-    if (allowed && !headOnly && bytes.length > 0) {
-      content = body(bytes);
-      bodySent = bytes.length;
+    if (content.isReadable()) {
+      bodySent = length;
     }
     boolean flush = flushNow();
     conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), content, h,
@@ -546,6 +554,34 @@ final class Exchange implements Request, Response, ByteSink {
     if (flush) {
       conn.awaitWritable();
     }
+  }
+
+  @Override
+  public boolean copiesFileBodies() {
+    return server.tls != null || conn.http2();
+  }
+
+  /*
+   * A held body (the file cache's bytes) goes out as one message: on HTTP/2 the frame codec's
+   * flow controller cuts it into DATA frames of slices as the peer's windows allow, with no
+   * copy and no flush per piece, and the stream stays unwritable (the strand parks below) until
+   * the window has taken it.
+   */
+  @Override
+  public void sendContent(ByteBuf content) throws IOException, Suspendable {
+    HttpHeaders h;
+    try {
+      h = commit();
+    } catch (RuntimeException e) {
+      content.release();
+      throw e;
+    }
+    int length = content.readableBytes();
+    if (!sendsBody(length)) {
+      content.release();
+      content = Unpooled.EMPTY_BUFFER;
+    }
+    sendWhole(h, length, content);
   }
 
   /*

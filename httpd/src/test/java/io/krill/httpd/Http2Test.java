@@ -270,6 +270,43 @@ class Http2Test {
     }
   }
 
+  /*
+   * A file the cache holds goes out as one message of slices: a stream whose client reads
+   * nothing gets no more than its window and does not hold up the connection's other streams;
+   * when it reads, every byte arrives; one reset midway ends its strand.
+   */
+  @Test
+  void flowControl_heldFile_peerNotReading_otherStreamsServedThenWhole(@TempDir Path root) throws Exception {
+    byte[] data = new byte[900_000];
+    new Random(5).nextBytes(data);
+    Files.write(root.resolve("held.bin"), data);
+    try (HttpServer server = h2().fallback(StaticFiles.handler(root)).build().start();
+        H2Client c = H2Client.connect(server.port())) {
+      assertThat(c.get("/held.bin").body.toByteArray()).isEqualTo(data); // now held by the cache
+      // A connection window the unread streams cannot fill: only their own windows hold them back.
+      c.channel.writeAndFlush(new io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame(8 << 20)).sync();
+      H2Client.Stream slow = c.open(false);
+      slow.channel.writeAndFlush(new io.netty.handler.codec.http2.DefaultHttp2HeadersFrame(
+          RawH2.get("/held.bin"), true)).sync();
+      H2Client.Stream reset = c.open(false);
+      reset.channel.writeAndFlush(new io.netty.handler.codec.http2.DefaultHttp2HeadersFrame(
+          RawH2.get("/held.bin"), true)).sync();
+      Thread.sleep(300);
+      assertThat(slow.done).isNotDone();
+      reset.reset();
+      reset.channel.config().setAutoRead(true); // the client drops (releases) what it held for it
+      reset.channel.read();
+      for (int i = 0; i < 5; i++) {
+        assertThat(c.get("/hello").text()).isEqualTo("hello");
+      }
+      slow.channel.config().setAutoRead(true);
+      slow.channel.read();
+      H2Client.Response r = slow.await();
+      assertThat(r.status()).isEqualTo(200);
+      assertThat(r.body.toByteArray()).isEqualTo(data);
+    }
+  }
+
   // ------------------------------------------------------------------ limits and error paths
 
   @ParameterizedTest

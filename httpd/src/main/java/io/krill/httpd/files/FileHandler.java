@@ -5,7 +5,9 @@ import io.krill.httpd.Handler;
 import io.krill.httpd.Preconditions;
 import io.krill.httpd.Request;
 import io.krill.httpd.Response;
+import io.krill.httpd.internal.body.BufferedBody;
 import io.krill.netio.FiberOutput;
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -117,9 +119,26 @@ final class FileHandler implements Handler {
       res.send(new byte[0]);
     } else if (e.body != null) {
       res.send(e.body);
-    } else {
+    } else if (!sendContent(res, e)) {
       res.sendFile(e.file, 0, e.size);
     }
+  }
+
+  /*
+   * A file whose bytes the cache holds in direct memory, for a response that would otherwise read
+   * and copy the file (TLS, HTTP/2): slices of the held bytes, no read per request. Cleartext
+   * HTTP/1.1 sends the file zero-copy instead.
+   */
+  private static boolean sendContent(Response res, FileCache.Entry e) throws IOException, Suspendable {
+    if (e.content == null || !(res instanceof BufferedBody) || !((BufferedBody) res).copiesFileBodies()) {
+      return false;
+    }
+    ByteBuf content = e.content();
+    if (content == null) {
+      return false;
+    }
+    ((BufferedBody) res).sendContent(content);
+    return true;
   }
 
   private void serve(Request req, Response res, Path file, BasicFileAttributes attrs, boolean head, String key, long now)

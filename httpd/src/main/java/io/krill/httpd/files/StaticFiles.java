@@ -85,8 +85,19 @@ public final class StaticFiles {
      * none; paths are still remembered).
      */
     public static final long DEFAULT_FILE_CACHE_BYTES = 16L * 1024 * 1024;
-    /** Largest file whose bytes the file cache keeps; larger ones are sent zero-copy from disk. */
+    /**
+     * Largest file whose bytes the file cache keeps on the heap and sends with every response;
+     * larger ones go zero-copy from disk on cleartext HTTP/1.1.
+     */
     public static final long FILE_CACHE_MAX_FILE_BYTES = 64 * 1024;
+    /**
+     * Default: largest file whose bytes the file cache keeps at all (above
+     * {@link #FILE_CACHE_MAX_FILE_BYTES} in direct memory, sent as slices on TLS and HTTP/2,
+     * which would otherwise read and copy the file per response).
+     */
+    public static final long DEFAULT_FILE_CACHE_MAX_FILE_BYTES = 1024 * 1024;
+    /** Most {@link #fileCacheMaxFileBytes} allows: one buffer's bound. */
+    public static final long MAX_FILE_CACHE_MAX_FILE_BYTES = 1L << 30;
     /**
      * How long a path's resolution (symlinks, index file, refusals) is trusted; the file's size
      * and modification time are checked on every request regardless.
@@ -102,6 +113,7 @@ public final class StaticFiles {
     private boolean gzipStatic = DEFAULT_GZIP_STATIC;
     private boolean hiddenFiles = DEFAULT_HIDDEN_FILES;
     private long fileCacheBytes = DEFAULT_FILE_CACHE_BYTES;
+    private long fileCacheMaxFileBytes = DEFAULT_FILE_CACHE_MAX_FILE_BYTES;
     private String mountPrefix = "";
 
     Builder(Path root) {
@@ -188,6 +200,22 @@ public final class StaticFiles {
     }
 
     /**
+     * @param bytes the largest file whose bytes the file cache keeps, 0..{@value
+     *     #MAX_FILE_CACHE_MAX_FILE_BYTES}: up to {@value #FILE_CACHE_MAX_FILE_BYTES} on the heap,
+     *     above that in direct memory, sent as slices where a response would copy the file
+     *     (TLS, HTTP/2); counted against {@link #fileCacheBytes}
+     * @return this
+     */
+    public Builder fileCacheMaxFileBytes(long bytes) {
+      if (bytes < 0 || bytes > MAX_FILE_CACHE_MAX_FILE_BYTES) {
+        throw new IllegalArgumentException("fileCacheMaxFileBytes: " + bytes + " (expected: 0.."
+            + MAX_FILE_CACHE_MAX_FILE_BYTES + ")");
+      }
+      this.fileCacheMaxFileBytes = bytes;
+      return this;
+    }
+
+    /**
      * @param allowed serve paths with segments starting with {@code .}
      * @return this
      */
@@ -223,7 +251,7 @@ public final class StaticFiles {
         throw new IllegalArgumentException("root: " + root + " (expected: an existing directory)");
       }
       return new FileHandler(real, mountPrefix, indexFile, hiddenFiles, gzip, gzipMinBytes, gzipLevel, gzipCacheBytes,
-          gzipStatic, new FileCache(fileCacheBytes, FILE_CACHE_MAX_FILE_BYTES, FILE_CACHE_VALID.toNanos()));
+          gzipStatic, new FileCache(fileCacheBytes, fileCacheMaxFileBytes, FILE_CACHE_VALID.toNanos()));
     }
   }
 }

@@ -1,9 +1,11 @@
 package io.krill.httpd.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.krill.fibers.FiberScheduler;
 import io.krill.httpd.HttpServer;
+import io.krill.httpd.http2.Http2Options;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,6 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -121,10 +128,85 @@ class FileCacheTest {
 
   @Test
   void largeFile_pathRememberedButBytesNot() throws Exception {
-    Files.write(root.resolve("big.bin"), new byte[(int) StaticFiles.Builder.FILE_CACHE_MAX_FILE_BYTES + 1]);
-    assertThat(send("GET", "/big.bin").body()).hasSize((int) StaticFiles.Builder.FILE_CACHE_MAX_FILE_BYTES + 1);
-    assertThat(send("GET", "/big.bin").body()).hasSize((int) StaticFiles.Builder.FILE_CACHE_MAX_FILE_BYTES + 1);
+    int size = (int) StaticFiles.Builder.DEFAULT_FILE_CACHE_MAX_FILE_BYTES + 1;
+    Files.write(root.resolve("big.bin"), new byte[size]);
+    assertThat(send("GET", "/big.bin").body()).hasSize(size);
+    assertThat(send("GET", "/big.bin").body()).hasSize(size);
     assertThat(handler.fileCache.size()).isEqualTo(1);
     assertThat(handler.fileCache.bodyBytes()).isZero();
+  }
+
+  @Test
+  void fileOverTheHeapBound_heldInDirectMemory_servedWholeAndChangesSeen() throws Exception {
+    Path f = root.resolve("mid.bin");
+    byte[] first = random(200_000, 1);
+    Files.write(f, first);
+    Files.setLastModifiedTime(f, FileTime.fromMillis(1_700_000_000_000L));
+    assertThat(send("GET", "/mid.bin").body().getBytes(StandardCharsets.ISO_8859_1)).isEqualTo(first);
+    assertThat(handler.fileCache.bodyBytes()).isEqualTo(first.length);
+    assertThat(send("GET", "/mid.bin").body().getBytes(StandardCharsets.ISO_8859_1)).isEqualTo(first);
+    byte[] second = random(150_000, 2);
+    Files.write(f, second);
+    Files.setLastModifiedTime(f, FileTime.fromMillis(1_700_000_100_000L));
+    assertThat(send("GET", "/mid.bin").body().getBytes(StandardCharsets.ISO_8859_1)).isEqualTo(second);
+    assertThat(handler.fileCache.bodyBytes()).isEqualTo(second.length);
+  }
+
+  @Test
+  void maxFileBytes_zeroHoldsNoBytes_andOutOfRangeRejectedNamingTheSetting() throws Exception {
+    assertThatThrownBy(() -> StaticFiles.builder(root).fileCacheMaxFileBytes(-1))
+        .hasMessage("fileCacheMaxFileBytes: -1 (expected: 0..1073741824)");
+    assertThatThrownBy(() -> StaticFiles.builder(root).fileCacheMaxFileBytes((1L << 30) + 1))
+        .hasMessageStartingWith("fileCacheMaxFileBytes: 1073741825");
+    FileHandler none = (FileHandler) StaticFiles.builder(root).fileCacheMaxFileBytes(0).build();
+    try (HttpServer s = HttpServer.builder().port(0).scheduler(scheduler).shutdownGrace(Duration.ofSeconds(1))
+        .fallback(none).build().start()) {
+      Files.writeString(root.resolve("a.txt"), "abc");
+      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + "/a.txt"))
+          .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.body()).isEqualTo("abc");
+      assertThat(none.fileCache.size()).isEqualTo(1);
+      assertThat(none.fileCache.bodyBytes()).isZero();
+    }
+  }
+
+  /*
+   * Over HTTP/2 the held bytes are the body: many streams of one connection at once send views
+   * of the one buffer, each cut into DATA frames by the peer's windows, every byte in place.
+   */
+  @Test
+  void heldFile_overH2_manyConcurrentStreamsEachWhole() throws Exception {
+    byte[] data = random(700_000, 3);
+    Files.write(root.resolve("h2.bin"), data);
+    try (HttpServer h2 = HttpServer.builder().port(0).scheduler(scheduler).shutdownGrace(Duration.ofSeconds(1))
+        .http2(Http2Options.defaults()).fallback(handler).build().start()) {
+      HttpClient c = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+      URI uri = URI.create("http://127.0.0.1:" + h2.port() + "/h2.bin");
+      HttpResponse<byte[]> first = c.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build(),
+          HttpResponse.BodyHandlers.ofByteArray()); // h2c by Upgrade; caches the file
+      assertThat(first.body()).isEqualTo(data);
+      assertThat(handler.fileCache.bodyBytes()).isEqualTo(data.length);
+      List<CompletableFuture<HttpResponse<byte[]>>> all = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        all.add(c.sendAsync(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+            HttpResponse.BodyHandlers.ofByteArray()));
+      }
+      for (CompletableFuture<HttpResponse<byte[]>> f : all) {
+        HttpResponse<byte[]> r = f.get(40, TimeUnit.SECONDS);
+        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(r.headers().firstValue("content-length")).hasValue(String.valueOf(data.length));
+        assertThat(r.body()).isEqualTo(data);
+      }
+      HttpResponse<byte[]> head = c.send(HttpRequest.newBuilder(uri).method("HEAD", HttpRequest.BodyPublishers.noBody())
+          .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(head.headers().firstValue("content-length")).hasValue(String.valueOf(data.length));
+      assertThat(head.body()).isEmpty();
+    }
+  }
+
+  private static byte[] random(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
   }
 }

@@ -333,6 +333,8 @@ class StaticFilesLoopbackTest {
       URI uri = URI.create("https://127.0.0.1:" + tlsServer.port() + "/data.bin");
       HttpResponse<byte[]> whole = tlsClient.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofByteArray());
       assertThat(whole.body()).isEqualTo(data);
+      HttpResponse<byte[]> held = tlsClient.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(held.body()).as("again, from the bytes the file cache holds").isEqualTo(data);
       HttpResponse<byte[]> part = tlsClient.send(HttpRequest.newBuilder(uri).header("Range", "bytes=50000-50009").build(),
           HttpResponse.BodyHandlers.ofByteArray());
       assertThat(part.statusCode()).isEqualTo(206);

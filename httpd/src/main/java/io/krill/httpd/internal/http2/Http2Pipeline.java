@@ -10,6 +10,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
@@ -72,6 +73,15 @@ public final class Http2Pipeline {
   private static final Logger LOG = LoggerFactory.getLogger(Http2Pipeline.class);
   private static final String H2 = "h2";
   private static final String HTTP_1_1 = "http/1.1";
+  /*
+   * The write buffer of a connection that speaks HTTP/2. The frame codec's flow controller hands
+   * the socket only as many DATA bytes as the channel is writable for, then waits for it to
+   * drain: with HTTP/1.1's 64 KiB that is four 16 KiB frames per pass, a socket write and a
+   * writability event each, for every 64 KiB of a large body. The bytes it holds are slices of
+   * bodies the streams already wrote (flow control keeps them queued either way), so a larger
+   * mark costs no memory of its own; each stream's window still bounds what a stream writes.
+   */
+  static final WriteBufferWaterMark WRITE_BUFFER = new WriteBufferWaterMark(256 * 1024, 512 * 1024);
 
   private Http2Pipeline() {}
 
@@ -300,6 +310,7 @@ public final class Http2Pipeline {
       p.addLast("h2-codec", newCodec());
       p.addLast("h2-streams", newMultiplexer());
       addWatch(p);
+      ch.config().setWriteBufferWaterMark(WRITE_BUFFER);
       ch.config().setAutoRead(true);
     }
 
@@ -315,6 +326,7 @@ public final class Http2Pipeline {
       addWatch(p);
       host.leaveHttp1(ch);
       host.http2(ch, this);
+      ch.config().setWriteBufferWaterMark(WRITE_BUFFER);
       ch.config().setAutoRead(true);
     }
 
