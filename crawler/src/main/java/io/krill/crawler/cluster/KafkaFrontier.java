@@ -138,6 +138,15 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
   };
   /* Pages fetched here whose outcome Kafka has not acked yet (they hold their fetch slot). */
   private final Set<String> unsettled = ConcurrentHashMap.newKeySet();
+  /*
+   * A page's outcome is handed to the writer before its fetch's work ends, so the outcome may
+   * be acked before finished() runs: such a page must not enter unsettled afterwards (it would
+   * hold its slot for good; a node with a few of them stalls). The pages being fetched here, and
+   * those of them whose outcome was acked first, guarded by settleLock with unsettled's updates.
+   */
+  private final Object settleLock = new Object();
+  private final Set<String> fetching = new HashSet<>();
+  private final Set<String> settledFirst = new HashSet<>();
   private volatile boolean assignedOnce;
   private volatile boolean finished;
   private volatile boolean closing;
@@ -259,7 +268,10 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
     PartitionState ps = owned.get(p);
     if (ps != null && !ps.revoking && failure.get() == null) {
       if (work.kind() == Frontier.WorkKind.FETCH) {
-        unsettled.remove(work.url().url()); // a page fetched again (a retry) is counted in flight
+        synchronized (settleLock) {
+          unsettled.remove(work.url().url()); // a page fetched again (a retry) is counted in flight
+          fetching.add(work.url().url());
+        }
       }
       return true;
     }
@@ -275,7 +287,13 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
   @Override
   public void finished(Frontier.Work work) {
     if (work.kind() == Frontier.WorkKind.FETCH) {
-      unsettled.add(work.url().url()); // before the in-flight count drops: the two together bound the re-fetches
+      String url = work.url().url();
+      synchronized (settleLock) {
+        fetching.remove(url);
+        if (!settledFirst.remove(url)) {
+          unsettled.add(url); // before the in-flight count drops: the two together bound the re-fetches
+        }
+      }
     }
     int p = partition(work.hostKey());
     if (work.kind() != Frontier.WorkKind.RESOLVE && p >= 0) {
@@ -452,7 +470,17 @@ final class KafkaFrontier implements SharedFrontier, Frontier.Router, CrawlView.
       }
     }
     producer.flush();
-    if (unsettled.removeAll(settled)) {
+    boolean freed = false;
+    synchronized (settleLock) {
+      for (String url : settled) {
+        if (unsettled.remove(url)) {
+          freed = true;
+        } else if (fetching.contains(url)) {
+          settledFirst.add(url); // acked before its fetch's work ended: finished() must not hold its slot
+        }
+      }
+    }
+    if (freed) {
       wake.run(); // their slots are free
     }
   }
