@@ -317,7 +317,19 @@ final class MethodWeaver {
 
       // -- restore: the frame is open (DISPATCH took it off the store); read it at its offsets
       restoreCode.add(restore);
-      frameBases(restoreCode, stackLocal, prims > 1 ? 0 : -1, refs > 1 ? 0 : -1);
+      boolean primsLeft = false; // what the ENTER blocks did not restore already
+      boolean refsLeft = hasReceiver;
+      for (Slot sl : stack) {
+        primsLeft |= sl.kind != Kind.REF && sl.kind != Kind.NULL;
+        refsLeft |= sl.kind == Kind.REF;
+      }
+      for (Slot sl : locals) {
+        if (!restoredEarly.get(sl.index)) {
+          primsLeft |= sl.kind != Kind.REF && sl.kind != Kind.NULL;
+          refsLeft |= sl.kind == Kind.REF;
+        }
+      }
+      frameBases(restoreCode, stackLocal, primsLeft ? 0 : -1, refsLeft ? 0 : -1);
       if (hasReceiver) {
         loadRef(restoreCode, recvPos);
         String recvType = receiverType(call, frame.getStack(below));
