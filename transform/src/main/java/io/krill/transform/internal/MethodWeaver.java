@@ -64,14 +64,16 @@ final class MethodWeaver {
    *    give the loop a second entry, and C2 compiles such an irreducible loop slowly and
    *    badly. So a restore whose call site lies in loops enters each of them through its
    *    header: DISPATCH stores the resume index in a local (-1 on a normal entry, reset by
-   *    every RESTORE_i) and jumps to the call site's ENTER_i_h of the outermost loop, which
-   *    restores the saved locals live at every header on the way in (a counter, a sum, the
-   *    array: so they enter the loop as one value and C2 keeps its induction variables and
-   *    hoisted range checks), gives the other locals and stack slots live at the header zeros
-   *    of their types (so the verifier's merge there keeps them typed) and jumps to the header. Each such header starts with
+   *    every RESTORE_i) and jumps to the call site's ENTER_i_h of the outermost loop. That
+   *    block restores the saved locals live at every header on the way in (a counter, the
+   *    array walked: so they enter the loop as one value, and C2 keeps its induction
+   *    variables and hoisted range checks), gives the other locals and stack slots live at
+   *    the header zeros of their types (so the verifier's merge there keeps them typed) and
+   *    jumps to the header. Each such header starts with
    *    `if (resumeIndex >= 0) goto LOOP_DISPATCH_h`: one test of a local per iteration.
    *    LOOP_DISPATCH_h drops the zeroed stack slots and switches to the next inner loop's
-   *    ENTER_i_h or to RESTORE_i, which restores what is left. Every block on that path is dominated by the loop's header.
+   *    ENTER_i_h or to RESTORE_i, which restores what is left. Every block on that path is
+   *    dominated by the loop's header.
    *    A method whose graph javac already made irreducible keeps the direct jump.
    *
    * Parameters are never saved: on restore the caller passes the saved receiver and dummy
@@ -395,7 +397,6 @@ final class MethodWeaver {
       tail.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));
     }
     tail.add(new TableSwitchInsnNode(0, index - 1, bad, entries.toArray(new LabelNode[0])));
-    boolean isStatic = (method.access & Opcodes.ACC_STATIC) != 0;
     for (LoopGuard g : guards.values()) {
       Frame<BasicValue> at = frames[g.index];
       // At the header: one test of a local per iteration, and a restore enters the loop here.
@@ -451,7 +452,7 @@ final class MethodWeaver {
   /*
    * ENTER block of one call site for one loop on its restore path, before the loop's header.
    * The saved locals that are live at the header with the same type there as at the call (a
-   * loop's counters, sums and arrays) are restored here, outside the loop, so that C2 still
+   * loop's counters and the arrays it walks) are restored here, outside the loop, so that C2 still
    * sees each of them as one value entering the loop (an induction variable stays one, an
    * array stays loop-invariant and keeps its range checks hoisted); restored inside the loop,
    * each would merge with the loop's own value at the call and be a new value per iteration.
