@@ -292,6 +292,46 @@ class WeaverTest {
         .contains("|cast(I)Ljava/lang/String;", "|widened(I)I", "|boxed(J)Ljava/lang/Integer;", "|onThis()");
   }
 
+  private static final String CARRIED = String.join("\n",
+      "package t;",
+      "import io.krill.fibers.Suspendable;",
+      "public class Carried {",
+      "  static int step(int x) throws Suspendable { return x; }",
+      "  static long tight(int[] a) throws Suspendable {",
+      "    long sum = 0;",
+      "    for (int i = 0; i < a.length; i++) {",
+      "      sum += step(a[i]);",
+      "    }",
+      "    return sum;",
+      "  }",
+      "}");
+
+  /*
+   * A restore into a loop reloads the array and the counter before the loop's header, so C2
+   * sees each as one value entering the loop; zeros there and the saved values reloaded after
+   * the header would make them new values in every iteration.
+   */
+  @Test
+  void weave_restoreIntoLoop_reloadsCarriedLocalsBeforeTheHeader() {
+    CompiledClasses classes = TestCompiler.compile(CARRIED);
+    byte[] woven = classes.weaver().weave(classes.bytes("t/Carried"));
+    ClassNode cn = new ClassNode();
+    new ClassReader(woven).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    org.objectweb.asm.tree.MethodNode tight = cn.methods.stream().filter(m -> m.name.equals("tight")).findFirst().orElseThrow();
+    org.objectweb.asm.tree.TableSwitchInsnNode dispatch = (org.objectweb.asm.tree.TableSwitchInsnNode)
+        java.util.stream.StreamSupport.stream(tight.instructions.spliterator(), false)
+            .filter(i -> i.getOpcode() == Opcodes.TABLESWITCH).findFirst().orElseThrow();
+
+    List<String> enter = new java.util.ArrayList<>(); // the restore path up to its jump to the loop's header
+    for (org.objectweb.asm.tree.AbstractInsnNode i = dispatch.labels.get(0); i.getOpcode() != Opcodes.GOTO; i = i.getNext()) {
+      if (i instanceof org.objectweb.asm.tree.VarInsnNode && i.getOpcode() >= Opcodes.ISTORE) {
+        enter.add(i.getPrevious().getOpcode() + ">" + i.getOpcode() + " " + ((org.objectweb.asm.tree.VarInsnNode) i).var);
+      }
+    }
+    assertThat(enter).as("stores before the header, as (opcode of the value)>(store) slot")
+        .contains(Opcodes.CHECKCAST + ">" + Opcodes.ASTORE + " 0", Opcodes.L2I + ">" + Opcodes.ISTORE + " 3");
+  }
+
   private static boolean callsStack(byte[] classFile, String method) {
     ClassNode cn = new ClassNode();
     new ClassReader(classFile).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);

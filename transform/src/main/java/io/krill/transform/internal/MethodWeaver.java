@@ -64,12 +64,16 @@ final class MethodWeaver {
    *    give the loop a second entry, and C2 compiles such an irreducible loop slowly and
    *    badly. So a restore whose call site lies in loops enters each of them through its
    *    header: DISPATCH stores the resume index in a local (-1 on a normal entry, reset by
-   *    every RESTORE_i) and jumps to ENTER_h of the outermost loop, which gives the locals
-   *    and stack slots live at the header zeros of their types (so the verifier's merge
-   *    there keeps them typed) and jumps to the header. Each such header starts with
+   *    every RESTORE_i) and jumps to the call site's ENTER_i_h of the outermost loop. That
+   *    block restores the saved locals live at every header on the way in (a counter, the
+   *    array walked: so they enter the loop as one value, and C2 keeps its induction
+   *    variables and hoisted range checks), gives the other locals and stack slots live at
+   *    the header zeros of their types (so the verifier's merge there keeps them typed) and
+   *    jumps to the header. Each such header starts with
    *    `if (resumeIndex >= 0) goto LOOP_DISPATCH_h`: one test of a local per iteration.
    *    LOOP_DISPATCH_h drops the zeroed stack slots and switches to the next inner loop's
-   *    ENTER or to RESTORE_i. Every block on that path is dominated by the loop's header.
+   *    ENTER_i_h or to RESTORE_i, which restores what is left. Every block on that path is
+   *    dominated by the loop's header.
    *    A method whose graph javac already made irreducible keeps the direct jump.
    *
    * Parameters are never saved: on restore the caller passes the saved receiver and dummy
@@ -158,6 +162,7 @@ final class MethodWeaver {
     InsnList tail = new InsnList();
     List<LabelNode> restores = new ArrayList<>();
     InsnList restoreCode = new InsnList();
+    InsnList enterCode = new InsnList();
 
     int index = 0;
     for (int i = 0; i < code.length; i++) {
@@ -290,26 +295,43 @@ final class MethodWeaver {
 
       // -- the path from the dispatch to RESTORE_i: through the header of each enclosing loop
       List<Loops.Loop> chain = loops == null ? List.of() : loops.chain(i);
+      BitSet restoredEarly = new BitSet(); // locals that an ENTER block restores before a loop header
       if (!chain.isEmpty() && enterableAtHeaders(chain, code, frames, liveOut)) {
         if (resumeLocal < 0) {
           resumeLocal = nextLocal++;
         }
         List<LoopGuard> path = new ArrayList<>();
+        List<LabelNode> enters = new ArrayList<>();
         for (Loops.Loop loop : chain) {
           path.add(guards.computeIfAbsent(loop, l -> new LoopGuard(l.header, (LabelNode) code[l.header])));
+          enters.add(new LabelNode());
         }
         for (int c = 0; c < path.size(); c++) {
           path.get(c).keys.add(index);
-          path.get(c).targets.add(c + 1 < path.size() ? path.get(c + 1).enter : restore);
+          path.get(c).targets.add(c + 1 < path.size() ? enters.get(c + 1) : restore);
+          enterLoop(enterCode, enters.get(c), path.subList(c, path.size()), frames, liveOut, stackLocal, writesThis,
+              locals, localPos, prims, refs, restoredEarly);
         }
-        entries.add(path.get(0).enter);
+        entries.add(enters.get(0));
       } else {
         entries.add(restore);
       }
 
       // -- restore: the frame is open (DISPATCH took it off the store); read it at its offsets
       restoreCode.add(restore);
-      frameBases(restoreCode, stackLocal, prims > 1 ? 0 : -1, refs > 1 ? 0 : -1);
+      boolean primsLeft = false; // what the ENTER blocks did not restore already
+      boolean refsLeft = hasReceiver;
+      for (Slot sl : stack) {
+        primsLeft |= sl.kind != Kind.REF && sl.kind != Kind.NULL;
+        refsLeft |= sl.kind == Kind.REF;
+      }
+      for (Slot sl : locals) {
+        if (!restoredEarly.get(sl.index)) {
+          primsLeft |= sl.kind != Kind.REF && sl.kind != Kind.NULL;
+          refsLeft |= sl.kind == Kind.REF;
+        }
+      }
+      frameBases(restoreCode, stackLocal, primsLeft ? 0 : -1, refsLeft ? 0 : -1);
       if (hasReceiver) {
         loadRef(restoreCode, recvPos);
         String recvType = receiverType(call, frame.getStack(below));
@@ -320,6 +342,9 @@ final class MethodWeaver {
       }
       for (int l = locals.size() - 1; l >= 0; l--) {
         Slot sl = locals.get(l);
+        if (restoredEarly.get(sl.index)) {
+          continue;
+        }
         load(restoreCode, sl, localPos[l]);
         restoreCode.add(new VarInsnNode(sl.kind.store, sl.index));
       }
@@ -372,28 +397,8 @@ final class MethodWeaver {
       tail.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));
     }
     tail.add(new TableSwitchInsnNode(0, index - 1, bad, entries.toArray(new LabelNode[0])));
-    boolean isStatic = (method.access & Opcodes.ACC_STATIC) != 0;
     for (LoopGuard g : guards.values()) {
-      /*
-       * Before the header, on the restore path only: the locals live at the header get
-       * zeros and nulls of their types, so that the verifier's merge at the header keeps
-       * them typed for the normal path. The restore block overwrites those it needs.
-       */
-      tail.add(g.enter);
       Frame<BasicValue> at = frames[g.index];
-      BitSet live = liveOut[g.index];
-      for (int slot = live.nextSetBit(0); slot >= 0; slot = live.nextSetBit(slot + 1)) {
-        if ((slot == 0 && !isStatic && !writesThis) || slot >= at.getLocals()) {
-          continue;
-        }
-        Type t = at.getLocal(slot).getType();
-        tail.add(zero(t));
-        tail.add(new VarInsnNode(t.getOpcode(Opcodes.ISTORE), slot));
-      }
-      for (int k = 0; k < at.getStackSize(); k++) {
-        tail.add(zero(at.getStack(k).getType())); // a loop inside an expression: javac's switch expressions
-      }
-      tail.add(new JumpInsnNode(Opcodes.GOTO, g.header));
       // At the header: one test of a local per iteration, and a restore enters the loop here.
       LabelNode dispatchHere = new LabelNode();
       InsnList test = new InsnList();
@@ -419,6 +424,7 @@ final class MethodWeaver {
         restoreCode.insert(r, reset);
       }
     }
+    tail.add(enterCode);
     tail.add(bad);
     tail.add(new TypeInsnNode(Opcodes.NEW, "java/lang/IllegalStateException"));
     tail.add(new InsnNode(Opcodes.DUP));
@@ -434,7 +440,6 @@ final class MethodWeaver {
   private static final class LoopGuard {
     final int index;
     final LabelNode header;
-    final LabelNode enter = new LabelNode();
     final List<Integer> keys = new ArrayList<>();
     final List<LabelNode> targets = new ArrayList<>();
 
@@ -442,6 +447,78 @@ final class MethodWeaver {
       this.index = index;
       this.header = header;
     }
+  }
+
+  /*
+   * ENTER block of one call site for one loop on its restore path, before the loop's header.
+   * The saved locals that are live at the header with the same type there as at the call (a
+   * loop's counters and the arrays it walks) are restored here, outside the loop, so that C2 still
+   * sees each of them as one value entering the loop (an induction variable stays one, an
+   * array stays loop-invariant and keeps its range checks hoisted); restored inside the loop,
+   * each would merge with the loop's own value at the call and be a new value per iteration.
+   * The other locals live at the header get zeros and nulls of their types (the verifier's
+   * merge at the header then keeps them typed for the normal path); the restore block
+   * overwrites those it needs. A local an enclosing loop's ENTER block restored is left alone.
+   * A narrower type at the call than at the header (a cast inside the loop) is restored in the
+   * restore block instead: merged at the header, it would lose the type the code after the
+   * call relies on.
+   */
+  private void enterLoop(InsnList out, LabelNode enter, List<LoopGuard> inward, Frame<BasicValue>[] frames,
+      BitSet[] liveOut, int stackLocal, boolean writesThis, List<Slot> locals, int[] localPos, int prims, int refs,
+      BitSet restoredEarly) {
+    out.add(enter);
+    LoopGuard g = inward.get(0);
+    Frame<BasicValue> at = frames[g.index];
+    BitSet live = liveOut[g.index];
+    boolean isStatic = (method.access & Opcodes.ACC_STATIC) != 0;
+    boolean basesRead = false;
+    for (int slot = live.nextSetBit(0); slot >= 0; slot = live.nextSetBit(slot + 1)) {
+      if ((slot == 0 && !isStatic && !writesThis) || slot >= at.getLocals() || restoredEarly.get(slot)) {
+        continue;
+      }
+      Type t = at.getLocal(slot).getType();
+      int saved = -1;
+      for (int l = 0; l < locals.size(); l++) {
+        Slot sl = locals.get(l);
+        if (sl.index == slot && sl.kind != Kind.NULL && sl.type.equals(t)
+            && (sl.kind != Kind.REF || accessibleType(t.getInternalName()).equals(t.getInternalName()))
+            && liveAlike(inward, frames, liveOut, slot, t)) {
+          saved = l;
+        }
+      }
+      if (saved < 0) {
+        out.add(zero(t));
+        out.add(new VarInsnNode(t.getOpcode(Opcodes.ISTORE), slot));
+        continue;
+      }
+      if (!basesRead) {
+        frameBases(out, stackLocal, prims > 1 ? 0 : -1, refs > 1 ? 0 : -1);
+        basesRead = true;
+      }
+      Slot sl = locals.get(saved);
+      load(out, sl, localPos[saved]);
+      out.add(new VarInsnNode(sl.kind.store, slot));
+      restoredEarly.set(slot);
+    }
+    for (int k = 0; k < at.getStackSize(); k++) {
+      out.add(zero(at.getStack(k).getType())); // a loop inside an expression: javac's switch expressions
+    }
+    out.add(new JumpInsnNode(Opcodes.GOTO, g.header));
+  }
+
+  /*
+   * True if the local is live with type t at each header from this loop inward: a value set
+   * before the outer header then reaches the call through every inner header with the type
+   * the verifier merges there, whatever the inner loops' bodies do to the slot.
+   */
+  private static boolean liveAlike(List<LoopGuard> inward, Frame<BasicValue>[] frames, BitSet[] liveOut, int slot, Type t) {
+    for (LoopGuard g : inward) {
+      Frame<BasicValue> f = frames[g.index];
+      if (!liveOut[g.index].get(slot) || slot >= f.getLocals() || !t.equals(f.getLocal(slot).getType())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /*
