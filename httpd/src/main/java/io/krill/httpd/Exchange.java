@@ -166,10 +166,10 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
       }
     } else if (match.route == null) {
       status(405).header("Allow", match.allow).send("405 Method Not Allowed\n");
-    } else if (match.route.handler() instanceof UpgradeHandler) {
+    } else if (match.route.handler() instanceof UpgradeHandler && !conn.http2()) {
       upgraded = ((UpgradeHandler) match.route.handler()).upgrade(this, this, conn.channel(), head, "connection");
     } else {
-      match.route.handler().handle(this, this);
+      match.route.handler().handle(this, this); // on HTTP/2 an upgrade route answers as a request: a stream is not taken over
     }
   }
 
