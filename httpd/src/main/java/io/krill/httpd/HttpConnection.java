@@ -158,7 +158,8 @@ final class HttpConnection extends ConnectionHandler
   }
 
   @Override
-  public void ended() {
+  public void ended(String cause) {
+    failed(new SocketException("HTTP/2 stream " + cause + ": " + channel.remoteAddress()));
     closeQueue();
   }
 

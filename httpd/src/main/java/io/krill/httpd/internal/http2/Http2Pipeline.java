@@ -196,10 +196,12 @@ public final class Http2Pipeline {
     void start();
 
     /**
-     * The stream was reset or closed, or the connection is gone: queued messages are released,
-     * the strand's reads end and its writes fail. Any thread; idempotent.
+     * The stream was reset or failed, or the connection is gone: queued messages are released,
+     * the strand's reads end and its writes fail. Loop thread; idempotent.
+     *
+     * @param cause what ended it, for the strand's exception
      */
-    void ended();
+    void ended(String cause);
 
     /**
      * Wakes the strand if its read deadline passed. Any thread.

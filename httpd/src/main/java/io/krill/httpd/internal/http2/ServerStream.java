@@ -52,7 +52,10 @@ final class ServerStream implements Http2Pipeline.Stream {
   /** Loop: listed in the table's streams to wake at the end of this read. */
   boolean inReceived;
   private volatile boolean writable;
+  /* The stream is over: reset, failed, closed, or the connection is gone. */
   private volatile boolean gone;
+  /* It closed normally: both sides ended, the response went out whole. */
+  private volatile boolean completed;
   private volatile boolean closed;
   private volatile Object writer;
   private volatile long offLoopBytes;
@@ -82,12 +85,26 @@ final class ServerStream implements Http2Pipeline.Stream {
     Strand.wake(writer);
   }
 
-  /* Reset, closed, or the connection is gone. */
-  void ended() {
+  /*
+   * Reset, failed, or the connection is gone: the strand's reads end and its writes fail.
+   * @param cause what ended it, for the strand's exception
+   */
+  void ended(String cause) {
     gone = true;
     writable = false;
     remoteEnded = true;
-    handler.ended();
+    handler.ended(cause);
+    Strand.wake(writer);
+  }
+
+  /*
+   * Closed normally: both sides sent END_STREAM, so the strand has its whole request and its
+   * response went out; a strand still finishing its exchange finds nothing more to wait for.
+   */
+  void completed() {
+    completed = true;
+    gone = true;
+    remoteEnded = true;
     Strand.wake(writer);
   }
 
@@ -121,7 +138,7 @@ final class ServerStream implements Http2Pipeline.Stream {
   }
 
   private void writeNow(Object msg) {
-    if (gone || closed) {
+    if (gone) {
       ReferenceCountUtil.release(msg); // reset meanwhile: the strand learns it from its handler
       return;
     }
@@ -171,6 +188,9 @@ final class ServerStream implements Http2Pipeline.Stream {
     writer = Strand.current();
     try {
       while (!canWrite()) {
+        if (completed) {
+          return; // all it wrote went out
+        }
         if (gone || closed) {
           throw new SocketException("HTTP/2 stream " + id + " reset or closed while writing: "
               + connection().remoteAddress());

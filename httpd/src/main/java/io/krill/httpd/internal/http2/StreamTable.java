@@ -81,9 +81,10 @@ final class StreamTable extends ChannelDuplexHandler {
     } else if (msg instanceof Http2DataFrame) {
       data((Http2DataFrame) msg);
     } else if (msg instanceof Http2ResetFrame) {
-      ServerStream s = streams.remove(((Http2ResetFrame) msg).stream().id());
+      Http2ResetFrame r = (Http2ResetFrame) msg;
+      ServerStream s = streams.remove(r.stream().id());
       if (s != null) {
-        s.ended();
+        s.ended("reset by the client (" + Http2Error.valueOf(r.errorCode()) + ")");
       }
     } else if (msg instanceof Http2StreamFrame) {
       ReferenceCountUtil.release(msg); // WINDOW_UPDATE, PRIORITY, unknown: the codec acted on them
@@ -174,7 +175,7 @@ final class StreamTable extends ChannelDuplexHandler {
           s.writabilityChanged();
         } else if (e.stream().state() == Http2Stream.State.CLOSED) {
           streams.remove(id);
-          s.ended();
+          s.completed();
         }
       }
       return;
@@ -189,7 +190,7 @@ final class StreamTable extends ChannelDuplexHandler {
       Http2FrameStreamException e = (Http2FrameStreamException) cause;
       ServerStream s = streams.remove(e.stream().id());
       if (s != null) {
-        s.ended();
+        s.ended("failed: " + e.getCause());
       }
       reset(e.stream(), e.error());
       return;
@@ -215,7 +216,7 @@ final class StreamTable extends ChannelDuplexHandler {
     List<ServerStream> all = new ArrayList<>(streams.values());
     streams.clear();
     for (ServerStream s : all) {
-      s.ended();
+      s.ended("the connection closed");
     }
   }
 
