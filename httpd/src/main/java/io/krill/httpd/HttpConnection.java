@@ -120,8 +120,8 @@ final class HttpConnection extends ConnectionHandler
       VarHandles.field(MethodHandles.lookup(), HttpConnection.class, "idleKey", long.class);
 
   /**
-   * @param channel the connection, or an HTTP/2 stream channel
-   * @param decoder the connection's HTTP/1.1 decoder, or null for an HTTP/2 stream
+   * @param channel the connection
+   * @param decoder the connection's HTTP/1.1 decoder
    */
   HttpConnection(ServerCore server, Channel channel, RequestDecoder decoder) {
     super(channel);

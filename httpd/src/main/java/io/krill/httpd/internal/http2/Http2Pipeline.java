@@ -49,18 +49,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Sets up a new connection of a server with HTTP/2 on: decides between HTTP/1.1 and HTTP/2
  * (ALPN with TLS; the client preface or {@code Upgrade: h2c} without), then installs Netty's
- * frame codec and multiplex handler with the {@link Http2Options}' limits, and hands every
- * stream channel to the {@link Host}. Runs on the connection's event loop.
+ * frame codec with the {@link Http2Options}' limits and the connection's {@link StreamTable},
+ * which hands every stream the client opens to the {@link Host}. Runs on the connection's event
+ * loop.
  */
 public final class Http2Pipeline {
   /*
    * Implementation notes.
    *
    * The server keeps its own HTTP/1.1 pipeline and strand per connection (Host.http1); this
-   * class only decides when to build it and what comes instead. Every stream channel gets the
-   * one shared StreamCodec, so the server's exchange sees the HttpRequest / HttpContent /
-   * LastHttpContent it sees on HTTP/1.1 (made straight from the frames, without Netty's HTTP/1
-   * conversion) and writes the same response objects; its strand reads on demand (the stream channel's autoRead is off), so an
+   * class only decides when to build it and what comes instead. Each stream is a ServerStream in
+   * the connection's StreamTable (no child channel), so the server's exchange sees the
+   * HttpRequest / HttpContent / LastHttpContent it sees on HTTP/1.1 (made straight from the
+   * frames by StreamCodec, without Netty's HTTP/1 conversion) and writes the same response
+   * objects; a stream's bytes return to the client's window only as its strand reads them, so an
    * unread request body holds back WINDOW_UPDATE and the client stops at the stream's window.
    * The connection channel itself reads freely once it speaks HTTP/2: what a client may send is
    * bounded by the windows, the concurrent-stream limit and Netty's control-frame limits.
@@ -414,7 +416,7 @@ public final class Http2Pipeline {
 
     /*
      * Upgrade: h2c, called by Netty's upgrade handler after it wrote 101 and before its codec adds
-     * the frame codec and multiplexer right after that handler: put the byte counter and the guard
+     * the frame codec and stream table right after that handler: put the byte counter and the guard
      * in front of them, the idle watch behind, and retire the HTTP/1.1 handlers.
      */
     void upgraded(ChannelHandlerContext upgradeCtx) {
@@ -584,7 +586,7 @@ public final class Http2Pipeline {
     }
   }
 
-  /* After the multiplexer: the first SETTINGS ends the handshake; idle connections without streams close. */
+  /* After the stream table: the first SETTINGS ends the handshake; idle connections without streams close. */
   private static final class Watch extends ChannelInboundHandlerAdapter {
     private final Connection c;
 
