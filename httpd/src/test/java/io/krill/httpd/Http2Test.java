@@ -238,6 +238,42 @@ class Http2Test {
     }
   }
 
+  /*
+   * A client that resets a stream while its handler waits for the request body: the handler's
+   * read fails (the strand ends as on a lost connection) and the connection's other streams are
+   * served, on every execution model.
+   */
+  @ParameterizedTest
+  @EnumSource(ExecutionMode.class)
+  void reset_whileHandlerReadsBody_readFailsOtherStreamsServed(ExecutionMode mode) throws Exception {
+    if (mode == ExecutionMode.VIRTUAL && !ExecutionModeTest.virtualThreads()) {
+      return; // building is refused on JDK 17; ExecutionModeTest checks the message
+    }
+    CountDownLatch reading = new CountDownLatch(1);
+    java.util.concurrent.CompletableFuture<Throwable> outcome = new java.util.concurrent.CompletableFuture<>();
+    HttpServer.Builder b = h2().mode(mode).post("/slow", (req, res) -> {
+      reading.countDown();
+      try {
+        req.bodyBytes();
+        outcome.complete(null);
+      } catch (java.io.IOException e) {
+        outcome.complete(e);
+        throw e;
+      }
+      res.send("read");
+    });
+    try (HttpServer server = b.build().start(); RawH2 raw = new RawH2(server.port())) {
+      raw.preface().headers(1, false, RawH2.get("/slow").method("POST"));
+      assertThat(reading.await(H2Client.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+      raw.rst(1, Http2Error.CANCEL.code());
+      assertThat(outcome.get(H2Client.TIMEOUT_SECONDS, TimeUnit.SECONDS))
+          .isInstanceOf(java.io.IOException.class).hasMessageContaining("ended");
+      raw.headers(3, true, RawH2.get("/hello"));
+      RawH2.Frame h = raw.await(f -> f.type().equals("HEADERS") && f.streamId() == 3);
+      assertThat(h.status()).isEqualTo(200);
+    }
+  }
+
   // ------------------------------------------------------------------ flow control
 
   @Test

@@ -6,6 +6,7 @@ import io.krill.fibers.VarHandles;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -40,6 +41,7 @@ final class ServerStream implements Http2Pipeline.Stream {
       VarHandles.field(MethodHandles.lookup(), ServerStream.class, "offLoopBytes", long.class);
 
   private final StreamTable table;
+  private final Http2FrameStream frameStream;
   final int id;
   private final Http2Stream stream;
   private final EventLoop loop;
@@ -60,9 +62,10 @@ final class ServerStream implements Http2Pipeline.Stream {
   private volatile Object writer;
   private volatile long offLoopBytes;
 
-  ServerStream(StreamTable table, int id, Http2Stream stream) {
+  ServerStream(StreamTable table, Http2FrameStream frameStream, Http2Stream stream) {
     this.table = table;
-    this.id = id;
+    this.frameStream = frameStream;
+    this.id = frameStream.id();
     this.stream = stream;
     this.loop = table.codecCtx.channel().eventLoop();
     this.writable = table.codec.connection().remote().flowController().isWritable(stream);
@@ -167,7 +170,7 @@ final class ServerStream implements Http2Pipeline.Stream {
     int n = unconsumed;
     if (n > 0 && !gone) {
       unconsumed = 0;
-      table.consume(id, n);
+      table.consume(frameStream, n);
       table.flushSoon(); // the WINDOW_UPDATE
     }
   }

@@ -5,9 +5,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
+import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2FrameStreamEvent;
@@ -115,7 +115,7 @@ final class StreamTable extends ChannelDuplexHandler {
     if (stream == null) {
       return; // closed in the same read (a reset): nothing to serve
     }
-    s = new ServerStream(this, fs.id(), stream);
+    s = new ServerStream(this, fs, stream);
     streams.put(fs.id(), s);
     s.handler = host.stream(s);
     s.handler.receive(head);
@@ -129,12 +129,11 @@ final class StreamTable extends ChannelDuplexHandler {
   }
 
   private void data(Http2DataFrame frame) {
-    int id = frame.stream().id();
-    ServerStream s = streams.get(id);
+    ServerStream s = streams.get(frame.stream().id());
     if (s == null) {
       int n = frame.initialFlowControlledBytes();
       frame.release();
-      consume(id, n); // nobody reads it: the window goes back at once
+      consume(frame.stream(), n); // nobody reads it: the window goes back at once
       return;
     }
     s.unconsumed += frame.initialFlowControlledBytes();
@@ -234,20 +233,15 @@ final class StreamTable extends ChannelDuplexHandler {
     flushSoon();
   }
 
-  /* Returns n read bytes of stream id to the client's windows. */
-  void consume(int id, int n) {
-    if (n <= 0) {
-      return;
-    }
-    Http2Stream stream = codec.connection().stream(id);
-    if (stream == null) {
+  /*
+   * Returns n read bytes of a stream to the client's windows, through the codec (which knows that
+   * an upgraded stream 1 is not flow controlled). Not flushed.
+   */
+  void consume(Http2FrameStream fs, int n) {
+    if (n <= 0 || codec.connection().stream(fs.id()) == null) {
       return; // closed: the codec returned its bytes to the connection window then
     }
-    try {
-      codec.connection().local().flowController().consumeBytes(stream, n);
-    } catch (Http2Exception e) {
-      ctx.fireExceptionCaught(e);
-    }
+    ctx.write(new DefaultHttp2WindowUpdateFrame(n).stream(fs), ctx.voidPromise());
   }
 
   /** Flushes the connection once the strands running now are through. */
