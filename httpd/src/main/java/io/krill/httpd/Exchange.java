@@ -169,7 +169,8 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
     } else if (match.route.handler() instanceof UpgradeHandler && !conn.http2()) {
       upgraded = ((UpgradeHandler) match.route.handler()).upgrade(this, this, conn.channel(), head, "connection");
     } else {
-      match.route.handler().handle(this, this); // on HTTP/2 an upgrade route answers as a request: a stream is not taken over
+      // also an upgrade route on HTTP/2: a stream is never taken over, the route answers it as a request
+      match.route.handler().handle(this, this);
     }
   }
 

@@ -307,6 +307,38 @@ class Http2Test {
   }
 
   /*
+   * A request body the handler has not read holds the client at the stream's window: no
+   * WINDOW_UPDATE for the stream until the handler reads; then the window opens and the rest of
+   * the body arrives whole.
+   */
+  @Test
+  void flowControl_unreadRequestBody_noWindowUpdateUntilHandlerReads() throws Exception {
+    FiberCountDownLatch gate = FiberCountDownLatch.create(1);
+    CountDownLatch started = new CountDownLatch(1);
+    HttpServer.Builder b = h2().post("/gated", (req, res) -> {
+      started.countDown();
+      gate.await();
+      res.send("read " + req.bodyBytes().length);
+    });
+    int window = 65535; // the default initialWindowBytes
+    try (HttpServer server = b.build().start(); RawH2 raw = new RawH2(server.port())) {
+      raw.preface().headers(1, false, RawH2.get("/gated").method("POST"));
+      assertThat(started.await(H2Client.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+      for (int sent = 0; sent < window; sent += 16384) {
+        raw.data(1, new byte[Math.min(16384, window - sent)], false);
+      }
+      Thread.sleep(500); // a window update would come now, if the unread bytes went back
+      assertThat(raw.seen()).noneMatch(f -> f.type().equals("WINDOW_UPDATE") && f.streamId() == 1);
+      gate.countDown();
+      raw.await(f -> f.type().equals("WINDOW_UPDATE") && f.streamId() == 1);
+      raw.data(1, new byte[1000], true);
+      RawH2.Frame h = raw.await(f -> f.type().equals("HEADERS") && f.streamId() == 1);
+      assertThat(h.status()).isEqualTo(200);
+      assertThat(raw.await("DATA").errorCode()).as("the body's length").isEqualTo(("read " + (window + 1000)).length());
+    }
+  }
+
+  /*
    * A file the cache holds goes out as one message of slices: a stream whose client reads
    * nothing gets no more than its window and does not hold up the connection's other streams;
    * when it reads, every byte arrives; one reset midway ends its strand.
