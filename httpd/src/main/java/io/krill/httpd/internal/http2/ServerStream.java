@@ -100,6 +100,11 @@ final class ServerStream implements Http2Pipeline.Stream {
     Strand.wake(writer);
   }
 
+  /* @return true if the codec sent RST_STREAM on this stream (a failed write, an error of ours) */
+  boolean resetSent() {
+    return stream.isResetSent();
+  }
+
   /*
    * Closed normally: both sides sent END_STREAM, so the strand has its whole request and its
    * response went out; a strand still finishing its exchange finds nothing more to wait for.

@@ -174,7 +174,11 @@ final class StreamTable extends ChannelDuplexHandler {
           s.writabilityChanged();
         } else if (e.stream().state() == Http2Stream.State.CLOSED) {
           streams.remove(id);
-          s.completed();
+          if (s.remoteEnded && !s.resetSent()) {
+            s.completed(); // both sides ended
+          } else {
+            s.ended("closed before both sides ended"); // the codec reset it, or a GOAWAY cut it off
+          }
         }
       }
       return;
