@@ -166,9 +166,10 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
       }
     } else if (match.route == null) {
       status(405).header("Allow", match.allow).send("405 Method Not Allowed\n");
-    } else if (match.route.handler() instanceof UpgradeHandler) {
+    } else if (match.route.handler() instanceof UpgradeHandler && !conn.http2()) {
       upgraded = ((UpgradeHandler) match.route.handler()).upgrade(this, this, conn.channel(), head, "connection");
     } else {
+      // also an upgrade route on HTTP/2: a stream is never taken over, the route answers it as a request
       match.route.handler().handle(this, this);
     }
   }

@@ -5,6 +5,7 @@ import io.krill.fibers.Fiber;
 import io.krill.fibers.Strand;
 import io.krill.fibers.Suspendable;
 import io.krill.fibers.SuspendableRunnable;
+import io.krill.httpd.internal.http2.Http2Pipeline;
 import io.krill.netio.spi.ConnectionHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * the pipeline, queueing what the decoder produces for the connection's strand, and the strand's
  * loop that serves the requests one after another ({@link #run()}).
  */
-final class HttpConnection extends ConnectionHandler implements ChannelFutureListener, SuspendableRunnable {
+final class HttpConnection extends ConnectionHandler
+    implements ChannelFutureListener, SuspendableRunnable, Http2Pipeline.StreamHandler {
   /*
    * Implementation notes.
    *
@@ -84,6 +86,11 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
   private volatile RequestDecoder decoder;
   /** Serves one HTTP/2 stream rather than an HTTP/1.1 connection. */
   private final boolean stream;
+  /**
+   * The HTTP/2 stream this serves, or null: its writes, reads and close go there, while
+   * {@link #channel} is the stream's connection (for addresses, the allocator and the loop).
+   */
+  private final Http2Pipeline.Stream port;
   private ChannelHandlerContext ctx;
   /* Counted under the core's lock; volatile so the exchange's per-response checks need no lock. */
   private volatile int queuedHeads;
@@ -113,14 +120,56 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
       VarHandles.field(MethodHandles.lookup(), HttpConnection.class, "idleKey", long.class);
 
   /**
-   * @param channel the connection, or an HTTP/2 stream channel
-   * @param decoder the connection's HTTP/1.1 decoder, or null for an HTTP/2 stream
+   * @param channel the connection
+   * @param decoder the connection's HTTP/1.1 decoder
    */
   HttpConnection(ServerCore server, Channel channel, RequestDecoder decoder) {
     super(channel);
     this.server = server;
     this.decoder = decoder;
-    this.stream = decoder == null;
+    this.stream = false;
+    this.port = null;
+  }
+
+  /** @param port an HTTP/2 stream of a connection */
+  HttpConnection(ServerCore server, Http2Pipeline.Stream port) {
+    super(port.connection());
+    this.server = server;
+    this.decoder = null;
+    this.stream = true;
+    this.port = port;
+  }
+
+  // ------------------------------------------------------------------ an HTTP/2 stream's handler (loop side)
+
+  @Override
+  public void receive(Object msg) {
+    super.channelRead(null, msg);
+  }
+
+  @Override
+  public void receiveComplete() {
+    channelReadComplete(null);
+  }
+
+  @Override
+  public void start() {
+    server.startStrand(this, channel);
+  }
+
+  @Override
+  public void ended(String cause) {
+    failed(new SocketException("HTTP/2 stream " + cause + ": " + channel.remoteAddress()));
+    closeQueue();
+  }
+
+  /* Asks for more input: the connection's next read, or an HTTP/2 stream's window back. */
+  private void readMore(ChannelHandlerContext ctx) {
+    if (port != null) {
+      port.read();
+    } else {
+      ctx.read();
+    }
   }
 
   /** @return true if this serves one HTTP/2 stream rather than an HTTP/1.1 connection */
@@ -218,7 +267,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
       if (headStart() != 0 || !isEmptyAndOpen()) {
         startStrand(); // a head, its first bytes, the input's end or a failure: a strand decides
       } else {
-        ctx.read(); // nothing for a strand yet (empty lines between requests): read on
+        readMore(ctx); // nothing for a strand yet (empty lines between requests): read on
       }
       return;
     }
@@ -230,7 +279,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     }
     Object r = reader();
     if (r != null && isEmptyAndOpen()) {
-      ctx.read(); // a read that decoded nothing (part of a head or chunk): read on
+      readMore(ctx); // a read that decoded nothing (part of a head or chunk): read on
       if (headStart() != 0) {
         Strand.wake(r); // a head has begun: the reader switches to the header-read deadline
       }
@@ -361,7 +410,7 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     boolean retired = false;
     try {
       if (isEmptyAndOpen()) {
-        ctx.read(); // from this handler down: the tail and this handler have nothing to add
+        readMore(ctx); // from this handler down: the tail and this handler have nothing to add
         if (strand instanceof Fiber) {
           Fiber.park(this);
           retired = idle && retire && retireNow();
@@ -452,7 +501,11 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
       if (m != null) {
         return m == END ? null : m;
       }
-      channel.read();
+      if (port != null) {
+        port.read();
+      } else {
+        channel.read();
+      }
       Strand.park(this, Long.MAX_VALUE);
       return NOTHING;
     } finally {
@@ -472,7 +525,8 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
   }
 
   /** Called by the sweeper: wakes the reader if its deadline passed (or a deferred wake-up is still due). Any thread. */
-  void sweep(long now) {
+  @Override
+  public void sweep(long now) {
     long key = idleKey;
     if (strandless) {
       if (key != 0 && now - key >= 0) {
@@ -511,7 +565,9 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
       throw fail != null ? new SocketException("Connection failed: " + fail + ": " + channel.remoteAddress())
           : new SocketException("Connection closed: " + channel.remoteAddress());
     }
-    if (flush) {
+    if (port != null) {
+      port.write(msg, flush);
+    } else if (flush) {
       ctx.writeAndFlush(msg, ctx.voidPromise());
     } else {
       ctx.write(msg, ctx.voidPromise());
@@ -520,12 +576,20 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
 
   /** Flushes what was written. */
   void flush() {
-    ctx.flush();
+    if (port != null) {
+      port.flush();
+    } else {
+      ctx.flush();
+    }
   }
 
-  /** Parks while the channel is above its high water mark. May suspend. */
+  /** Parks while the channel (an HTTP/2 stream: its window) is above its high water mark. May suspend. */
   void awaitWritable() throws IOException, Suspendable {
-    awaitWritable(server.writeTimeoutNanos);
+    if (port != null) {
+      port.awaitWritable(server.writeTimeoutNanos);
+    } else {
+      awaitWritable(server.writeTimeoutNanos);
+    }
   }
 
   @Override
@@ -539,8 +603,8 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
    * it. So half-close, then read and discard for a short while.
    */
   private void lingerClose() throws Suspendable {
-    if (!(channel instanceof DuplexChannel) || !channel.isActive()) {
-      return;
+    if (stream || !(channel instanceof DuplexChannel) || !channel.isActive()) {
+      return; // a stream: the connection goes on; its close resets a client still sending
     }
     ctx.flush();
     ((DuplexChannel) channel).shutdownOutput();
@@ -559,8 +623,12 @@ final class HttpConnection extends ConnectionHandler implements ChannelFutureLis
     if (!closeQueue()) {
       return;
     }
-    if (!channel.isActive() || stream) {
+    if (port != null) {
       // A stream: the response ended it; the frame codec still sends what flow control holds back.
+      port.close();
+      return;
+    }
+    if (!channel.isActive()) {
       channel.close();
       return;
     }

@@ -82,11 +82,10 @@ final class ServerCore {
   private final Set<HttpConnection> connections = ConcurrentHashMap.newKeySet();
   /* Connections being refused with 503 right now (bounded by Overload). */
   private final AtomicInteger refusing = new AtomicInteger();
-  /* HTTP/2 on: connections still choosing their protocol, those speaking HTTP/2, and the streams' connection handlers. */
+  /* HTTP/2 on: connections still choosing their protocol, and those speaking HTTP/2 (each keeps its streams' handlers). */
   private final Http2Options http2;
   private final Set<Channel> negotiating = ConcurrentHashMap.newKeySet();
   private final Map<Channel, Http2Pipeline.Idle> http2Connections = new ConcurrentHashMap<>();
-  private final Set<HttpConnection> streams = ConcurrentHashMap.newKeySet();
   volatile boolean shuttingDown;
   /* Responses whose body missed its declared Content-Length: the first is a WARN, the rest DEBUG (a test web cuts bodies on purpose). */
   final java.util.concurrent.atomic.AtomicLong shortBodies = new java.util.concurrent.atomic.AtomicLong();
@@ -382,12 +381,8 @@ final class ServerCore {
     }
 
     @Override
-    public void stream(Channel stream) {
-      HttpConnection c = new HttpConnection(ServerCore.this, stream, null);
-      stream.pipeline().addLast("connection", c);
-      streams.add(c);
-      stream.closeFuture().addListener(c);
-      startStrand(c, stream);
+    public Http2Pipeline.StreamHandler stream(Http2Pipeline.Stream stream) {
+      return new HttpConnection(ServerCore.this, stream);
     }
 
     @Override
@@ -419,8 +414,8 @@ final class ServerCore {
     for (HttpConnection c : connections) {
       c.sweep(now);
     }
-    for (HttpConnection c : streams) {
-      c.sweep(now);
+    for (Http2Pipeline.Idle c : http2Connections.values()) {
+      c.sweep(now); // on each connection's loop, while it has streams
     }
   }
 
@@ -428,8 +423,6 @@ final class ServerCore {
   void closed(HttpConnection c) {
     if (connections.remove(c)) {
       stats.open.decrement();
-    } else {
-      streams.remove(c);
     }
   }
 
@@ -461,10 +454,7 @@ final class ServerCore {
       c.channel().close();
     }
     for (Channel ch : new ArrayList<>(http2Connections.keySet())) {
-      ch.pipeline().firstContext().close(); // past the frame codec's graceful close
-    }
-    for (HttpConnection c : new ArrayList<>(streams)) {
-      c.channel().close();
+      ch.pipeline().firstContext().close(); // past the frame codec's graceful close; its streams end with it
     }
     long hard = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (!allClosed() && System.nanoTime() - hard < 0) {

@@ -238,6 +238,42 @@ class Http2Test {
     }
   }
 
+  /*
+   * A client that resets a stream while its handler waits for the request body: the handler's
+   * read fails (the strand ends as on a lost connection) and the connection's other streams are
+   * served, on every execution model.
+   */
+  @ParameterizedTest
+  @EnumSource(ExecutionMode.class)
+  void reset_whileHandlerReadsBody_readFailsOtherStreamsServed(ExecutionMode mode) throws Exception {
+    if (mode == ExecutionMode.VIRTUAL && !ExecutionModeTest.virtualThreads()) {
+      return; // building is refused on JDK 17; ExecutionModeTest checks the message
+    }
+    CountDownLatch reading = new CountDownLatch(1);
+    java.util.concurrent.CompletableFuture<Throwable> outcome = new java.util.concurrent.CompletableFuture<>();
+    HttpServer.Builder b = h2().mode(mode).post("/slow", (req, res) -> {
+      reading.countDown();
+      try {
+        req.bodyBytes();
+        outcome.complete(null);
+      } catch (java.io.IOException e) {
+        outcome.complete(e);
+        throw e;
+      }
+      res.send("read");
+    });
+    try (HttpServer server = b.build().start(); RawH2 raw = new RawH2(server.port())) {
+      raw.preface().headers(1, false, RawH2.get("/slow").method("POST"));
+      assertThat(reading.await(H2Client.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+      raw.rst(1, Http2Error.CANCEL.code());
+      assertThat(outcome.get(H2Client.TIMEOUT_SECONDS, TimeUnit.SECONDS))
+          .isInstanceOf(java.io.IOException.class).hasMessageContaining("ended");
+      raw.headers(3, true, RawH2.get("/hello"));
+      RawH2.Frame h = raw.await(f -> f.type().equals("HEADERS") && f.streamId() == 3);
+      assertThat(h.status()).isEqualTo(200);
+    }
+  }
+
   // ------------------------------------------------------------------ flow control
 
   @Test
@@ -267,6 +303,38 @@ class Http2Test {
       H2Client.Response r = s.await();
       assertThat(r.body.size()).isEqualTo(total);
       assertThat(written.get()).isEqualTo(total);
+    }
+  }
+
+  /*
+   * A request body the handler has not read holds the client at the stream's window: no
+   * WINDOW_UPDATE for the stream until the handler reads; then the window opens and the rest of
+   * the body arrives whole.
+   */
+  @Test
+  void flowControl_unreadRequestBody_noWindowUpdateUntilHandlerReads() throws Exception {
+    FiberCountDownLatch gate = FiberCountDownLatch.create(1);
+    CountDownLatch started = new CountDownLatch(1);
+    HttpServer.Builder b = h2().post("/gated", (req, res) -> {
+      started.countDown();
+      gate.await();
+      res.send("read " + req.bodyBytes().length);
+    });
+    int window = 65535; // the default initialWindowBytes
+    try (HttpServer server = b.build().start(); RawH2 raw = new RawH2(server.port())) {
+      raw.preface().headers(1, false, RawH2.get("/gated").method("POST"));
+      assertThat(started.await(H2Client.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+      for (int sent = 0; sent < window; sent += 16384) {
+        raw.data(1, new byte[Math.min(16384, window - sent)], false);
+      }
+      Thread.sleep(500); // a window update would come now, if the unread bytes went back
+      assertThat(raw.seen()).noneMatch(f -> f.type().equals("WINDOW_UPDATE") && f.streamId() == 1);
+      gate.countDown();
+      raw.await(f -> f.type().equals("WINDOW_UPDATE") && f.streamId() == 1);
+      raw.data(1, new byte[1000], true);
+      RawH2.Frame h = raw.await(f -> f.type().equals("HEADERS") && f.streamId() == 1);
+      assertThat(h.status()).isEqualTo(200);
+      assertThat(raw.await("DATA").errorCode()).as("the body's length").isEqualTo(("read " + (window + 1000)).length());
     }
   }
 

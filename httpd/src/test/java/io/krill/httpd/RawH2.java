@@ -90,6 +90,11 @@ final class RawH2 implements AutoCloseable {
     return flush();
   }
 
+  synchronized RawH2 data(int streamId, byte[] bytes, boolean endStream) throws IOException {
+    writer.writeData(ctx, streamId, Unpooled.wrappedBuffer(bytes), 0, endStream, ctx.newPromise());
+    return flush();
+  }
+
   /** A HEADERS frame without END_HEADERS followed by {@code n} empty CONTINUATION frames. */
   synchronized RawH2 continuationFlood(int streamId, Http2Headers headers, int n) throws Exception {
     ByteBuf block = Unpooled.buffer();
@@ -173,6 +178,11 @@ final class RawH2 implements AutoCloseable {
       public int onDataRead(ChannelHandlerContext c, int streamId, ByteBuf data, int padding, boolean endOfStream) {
         frames.add(new Frame("DATA", streamId, data.readableBytes(), null));
         return data.readableBytes() + padding;
+      }
+
+      @Override
+      public void onWindowUpdateRead(ChannelHandlerContext c, int streamId, int increment) {
+        frames.add(new Frame("WINDOW_UPDATE", streamId, increment, null));
       }
 
       @Override

@@ -1,5 +1,6 @@
 package io.krill.httpd.internal.http2;
 
+import io.krill.fibers.Suspendable;
 import io.krill.httpd.http2.Http2Options;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -26,7 +27,6 @@ import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
-import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -49,18 +49,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Sets up a new connection of a server with HTTP/2 on: decides between HTTP/1.1 and HTTP/2
  * (ALPN with TLS; the client preface or {@code Upgrade: h2c} without), then installs Netty's
- * frame codec and multiplex handler with the {@link Http2Options}' limits, and hands every
- * stream channel to the {@link Host}. Runs on the connection's event loop.
+ * frame codec with the {@link Http2Options}' limits and the connection's {@link StreamTable},
+ * which hands every stream the client opens to the {@link Host}. Runs on the connection's event
+ * loop.
  */
 public final class Http2Pipeline {
   /*
    * Implementation notes.
    *
    * The server keeps its own HTTP/1.1 pipeline and strand per connection (Host.http1); this
-   * class only decides when to build it and what comes instead. Every stream channel gets the
-   * one shared StreamCodec, so the server's exchange sees the HttpRequest / HttpContent /
-   * LastHttpContent it sees on HTTP/1.1 (made straight from the frames, without Netty's HTTP/1
-   * conversion) and writes the same response objects; its strand reads on demand (the stream channel's autoRead is off), so an
+   * class only decides when to build it and what comes instead. Each stream is a ServerStream in
+   * the connection's StreamTable (no child channel), so the server's exchange sees the
+   * HttpRequest / HttpContent / LastHttpContent it sees on HTTP/1.1 (made straight from the
+   * frames by StreamCodec, without Netty's HTTP/1 conversion) and writes the same response
+   * objects; a stream's bytes return to the client's window only as its strand reads them, so an
    * unread request body holds back WINDOW_UPDATE and the client stops at the stream's window.
    * The connection channel itself reads freely once it speaks HTTP/2: what a client may send is
    * bounded by the windows, the concurrent-stream limit and Netty's control-frame limits.
@@ -108,12 +110,13 @@ public final class Http2Pipeline {
     void leaveHttp1(Channel ch);
 
     /**
-     * Starts serving one stream: adds the connection handler to {@code stream}'s pipeline
-     * (after this package's stream codec) and starts its strand.
+     * Makes the handler of a stream the client opened; it gets the request head before its
+     * strand starts ({@link StreamHandler#start()}).
      *
-     * @param stream the stream channel
+     * @param stream what the handler's strand writes to
+     * @return the stream's handler
      */
-    void stream(Channel stream);
+    StreamHandler stream(Stream stream);
 
     /**
      * {@code ch} speaks HTTP/2 from now on; the server tracks it for shutdown, counting and
@@ -129,6 +132,85 @@ public final class Http2Pipeline {
 
     /** @param bytes bytes written to an HTTP/2 connection (before TLS) */
     void bytesOut(long bytes);
+  }
+
+  /**
+   * One stream as its strand sees it: where the response goes and where the request body's
+   * window is returned. The strand may run on any thread: off the connection's event loop,
+   * writes hop onto it in order.
+   */
+  public interface Stream {
+    /** @return the connection the stream belongs to */
+    Channel connection();
+
+    /**
+     * Writes a response object ({@code HttpResponse}, {@code HttpContent}, {@code
+     * LastHttpContent} or a {@code ByteBuf} of body) as frames of this stream; the stream owns
+     * it from here. A write to a stream that is gone is dropped (the strand learns of the reset
+     * from its handler being ended). Any thread.
+     *
+     * @param flush whether to flush the connection soon (once for all streams that ask now)
+     */
+    void write(Object msg, boolean flush);
+
+    /** Flushes the connection soon (once for all streams that ask now). Any thread. */
+    void flush();
+
+    /**
+     * The strand read all it was given and wants more: what it read goes back to the client's
+     * window (WINDOW_UPDATE), so an unread request body holds the client back. Any thread.
+     */
+    void read();
+
+    /**
+     * Parks while the stream's flow-control window (or the connection's) is full. May suspend.
+     *
+     * @param timeoutNanos the longest wait, 0 for none
+     * @throws java.net.SocketTimeoutException if the window did not open in time
+     * @throws java.io.IOException if the stream was reset or the connection closed
+     * @throws Suspendable never; marks that this method suspends
+     */
+    void awaitWritable(long timeoutNanos) throws java.io.IOException, Suspendable;
+
+    /**
+     * The strand is done with the stream: what it wrote still goes out as flow control allows;
+     * a client still sending is told to stop (RST_STREAM {@code CANCEL}). Any thread; idempotent.
+     */
+    void close();
+  }
+
+  /**
+   * What serves a stream: the server's connection handler, fed on the connection's event loop.
+   */
+  public interface StreamHandler {
+    /**
+     * Queues a request head, a body piece or the body's end for the strand (which owns it from
+     * here). Loop thread.
+     *
+     * @param msg an {@code HttpRequest}, {@code HttpContent} or {@code LastHttpContent}
+     */
+    void receive(Object msg);
+
+    /** The connection's read ended: a strand woken by it runs now. Loop thread. */
+    void receiveComplete();
+
+    /** Starts the stream's strand. Loop thread. */
+    void start();
+
+    /**
+     * The stream was reset or failed, or the connection is gone: queued messages are released,
+     * the strand's reads end and its writes fail. Loop thread; idempotent.
+     *
+     * @param cause what ended it, for the strand's exception
+     */
+    void ended(String cause);
+
+    /**
+     * Wakes the strand if its read deadline passed. Any thread.
+     *
+     * @param now {@link System#nanoTime()}
+     */
+    void sweep(long now);
   }
 
   /**
@@ -150,6 +232,14 @@ public final class Http2Pipeline {
      * @return true if it was idle and is now closing
      */
     boolean closeIfIdle();
+
+    /**
+     * Wakes the strands of open streams whose read deadline passed (on the connection's loop).
+     * Any thread.
+     *
+     * @param now {@link System#nanoTime()}
+     */
+    void sweep(long now);
   }
 
   /**
@@ -211,6 +301,8 @@ public final class Http2Pipeline {
     final Host host;
     ScheduledFuture<?> handshakeTimer;
     Http2FrameCodec codec;
+    /* Set on the loop before the connection speaks HTTP/2; read by the sweeper. */
+    volatile StreamTable streams;
     /* Written on the loop by the codec's stream events, read by eviction on the accepting loop. */
     private volatile long idleKey;
 
@@ -296,9 +388,17 @@ public final class Http2Pipeline {
       return codec;
     }
 
-    Http2MultiplexHandler newMultiplexer() {
-      StreamCodec streams = new StreamCodec(host, ch);
-      return new Http2MultiplexHandler(streams, streams);
+    StreamTable newStreams() {
+      streams = new StreamTable(host, codec);
+      return streams;
+    }
+
+    @Override
+    public void sweep(long now) {
+      StreamTable s = streams;
+      if (idleKey == 0 && s != null) {
+        ch.eventLoop().execute(() -> s.sweep(now)); // streams are open: their table lives on the loop
+      }
     }
 
     /* Installs HTTP/2 at the end of the pipeline, the client preface not yet read. */
@@ -308,7 +408,7 @@ public final class Http2Pipeline {
       p.addLast("h2-bytes", new ByteCounter(host));
       p.addLast("h2-continuation", new ContinuationGuard(options.maxContinuationFrames()));
       p.addLast("h2-codec", newCodec());
-      p.addLast("h2-streams", newMultiplexer());
+      p.addLast("h2-streams", newStreams());
       addWatch(p);
       ch.config().setWriteBufferWaterMark(WRITE_BUFFER);
       ch.config().setAutoRead(true);
@@ -316,7 +416,7 @@ public final class Http2Pipeline {
 
     /*
      * Upgrade: h2c, called by Netty's upgrade handler after it wrote 101 and before its codec adds
-     * the frame codec and multiplexer right after that handler: put the byte counter and the guard
+     * the frame codec and stream table right after that handler: put the byte counter and the guard
      * in front of them, the idle watch behind, and retire the HTTP/1.1 handlers.
      */
     void upgraded(ChannelHandlerContext upgradeCtx) {
@@ -426,7 +526,7 @@ public final class Http2Pipeline {
       if (!AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)) {
         return null;
       }
-      return new Http2ServerUpgradeCodec(c.newCodec(), c.newMultiplexer());
+      return new Http2ServerUpgradeCodec(c.newCodec(), c.newStreams());
     }
   }
 
@@ -486,7 +586,7 @@ public final class Http2Pipeline {
     }
   }
 
-  /* After the multiplexer: the first SETTINGS ends the handshake; idle connections without streams close. */
+  /* After the stream table: the first SETTINGS ends the handshake; idle connections without streams close. */
   private static final class Watch extends ChannelInboundHandlerAdapter {
     private final Connection c;
 

@@ -1,11 +1,7 @@
 package io.krill.httpd.internal.http2;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpRequest;
@@ -17,33 +13,26 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
-import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
-import io.netty.handler.codec.http2.Http2DataFrame;
-import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2HeadersFrame;
-import io.netty.handler.codec.http2.Http2Stream;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.AsciiString;
+import io.netty.util.ReferenceCountUtil;
 import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The one handler of a stream channel before the server's connection handler: sets the stream
- * up for the server when it is added, then turns the stream's HEADERS and DATA frames into the
- * request head and body pieces the exchange reads on HTTP/1.1, and the response objects the
- * exchange writes into HEADERS and DATA frames. One instance serves every stream of a
- * connection. Runs on the connection's event loop.
+ * Converts between a stream's frames and the request and response objects the server's exchange
+ * reads and writes on HTTP/1.1: the request head from a HEADERS frame, body pieces and trailers;
+ * the response head, body pieces and trailers written straight to the frame codec's encoder.
+ * Runs on the connection's event loop.
  */
-@ChannelHandler.Sharable
-final class StreamCodec extends ChannelDuplexHandler {
+final class StreamCodec {
   /*
    * Implementation notes.
    *
@@ -57,67 +46,30 @@ final class StreamCodec extends ChannelDuplexHandler {
    *
    * Outbound, the response head's fields are copied into Http2Headers without the
    * connection-specific ones (RFC 9113 8.2.2). The exchange writes header names in lower case
-   * only, the form HTTP/2 requires. A message that becomes several frames writes all but the
-   * last with a void promise: a failure of one fails the stream, and the last frame's promise
-   * with it.
+   * only, the form HTTP/2 requires. Every frame goes to the encoder with the connection's void
+   * promise: nobody waits on a single write; a failed write fails the stream (Netty resets it),
+   * which ends the strand's reads and writes.
    */
   private static final HttpHeadersFactory REQUEST_HEADERS =
       DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
   private static final AsciiString COOKIE_SEPARATOR = AsciiString.cached("; ");
 
-  private final Http2Pipeline.Host host;
-  private final Channel connection;
-  /* Loop thread only: a flush of the connection is queued behind the strands that run now. */
-  private boolean flushQueued;
-  private final Runnable flushConnection = this::flushConnection;
+  private StreamCodec() {}
 
-  StreamCodec(Http2Pipeline.Host host, Channel connection) {
-    this.host = host;
-    this.connection = connection;
-  }
-
-  /*
-   * The multiplexer adds this to each new stream channel: the stream is set up right here, with
-   * no initializer added and removed per stream. Reads are on demand (the strand's), so an
-   * unread body holds back WINDOW_UPDATE.
+  /**
+   * The request head of a stream's first HEADERS frame.
+   *
+   * @return the head, or null if the frame is no valid request (the stream is to be reset)
    */
-  @Override
-  public void handlerAdded(ChannelHandlerContext ctx) {
-    ctx.channel().config().setAutoRead(false);
-    host.stream(ctx.channel());
-  }
-
-  // ------------------------------------------------------------------ inbound: frames to the request
-
-  @Override
-  public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    if (msg instanceof Http2HeadersFrame) {
-      headers(ctx, (Http2HeadersFrame) msg);
-    } else if (msg instanceof Http2DataFrame) {
-      Http2DataFrame data = (Http2DataFrame) msg;
-      ByteBuf content = data.content(); // the frame's only reference: passed on, not retained
-      ctx.fireChannelRead(data.isEndStream() ? new DefaultLastHttpContent(content) : new DefaultHttpContent(content));
-    } else {
-      ctx.fireChannelRead(msg);
-    }
-  }
-
-  private static void headers(ChannelHandlerContext ctx, Http2HeadersFrame frame) {
-    Http2Headers h = frame.headers();
+  static HttpRequest request(Http2Headers h, boolean endStream) {
     CharSequence method = h.method();
     if (method == null) {
-      if (frame.isEndStream()) {
-        ctx.fireChannelRead(trailers(h)); // trailers end the body
-      } else {
-        ctx.writeAndFlush(new DefaultHttp2ResetFrame(Http2Error.PROTOCOL_ERROR)); // neither a request nor trailers
-      }
-      return;
+      return null;
     }
     HttpMethod m = HttpMethod.valueOf(method.toString());
     CharSequence target = m == HttpMethod.CONNECT ? h.authority() : h.path();
     if (target == null) {
-      ctx.writeAndFlush(new DefaultHttp2ResetFrame(Http2Error.PROTOCOL_ERROR)); // RFC 9113 8.3.1: :path is required
-      return;
+      return null; // RFC 9113 8.3.1: :path is required
     }
     HttpHeaders fields = REQUEST_HEADERS.newHeaders();
     CharSequence cookie = null;
@@ -137,17 +89,22 @@ final class StreamCodec extends ChannelDuplexHandler {
     if (cookie != null) {
       fields.add(HttpHeaderNames.COOKIE, cookie);
     }
-    boolean length = fields.contains(HttpHeaderNames.CONTENT_LENGTH);
-    if (!frame.isEndStream() && !length) {
+    if (!endStream && !fields.contains(HttpHeaderNames.CONTENT_LENGTH)) {
       fields.add(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
     }
-    ctx.fireChannelRead(new DefaultHttpRequest(HttpVersion.HTTP_1_1, m, target.toString(), fields));
-    if (frame.isEndStream() && length) {
-      ctx.fireChannelRead(LastHttpContent.EMPTY_LAST_CONTENT); // a body the head announced ends here
-    }
+    return new DefaultHttpRequest(HttpVersion.HTTP_1_1, m, target.toString(), fields);
   }
 
-  private static LastHttpContent trailers(Http2Headers h) {
+  /** @return true if a request that ended with its HEADERS frame still needs an end marker (it announced a length) */
+  static boolean announcesBody(HttpRequest head) {
+    return head.headers().contains(HttpHeaderNames.CONTENT_LENGTH);
+  }
+
+  /** @return the trailers that end a request body, or null if {@code h} is no trailer section (a request again) */
+  static LastHttpContent trailers(Http2Headers h) {
+    if (h.method() != null) {
+      return null;
+    }
     DefaultLastHttpContent last = new DefaultLastHttpContent();
     for (Map.Entry<CharSequence, CharSequence> e : h) {
       last.trailingHeaders().add(e.getKey(), e.getValue());
@@ -155,97 +112,80 @@ final class StreamCodec extends ChannelDuplexHandler {
     return last;
   }
 
+  /** @return a body piece of a DATA frame's bytes (taken over, not retained) */
+  static HttpContent content(ByteBuf bytes, boolean endStream) {
+    return endStream ? new DefaultLastHttpContent(bytes) : new DefaultHttpContent(bytes);
+  }
+
+  /** @return the body bytes {@code msg} carries, for the backpressure of writes made off the loop */
+  static long bytes(Object msg) {
+    if (msg instanceof ByteBuf) {
+      return ((ByteBuf) msg).readableBytes();
+    }
+    return msg instanceof HttpContent ? ((HttpContent) msg).content().readableBytes() : 0;
+  }
+
   // ------------------------------------------------------------------ outbound: the response to frames
 
-  /*
-   * A stream's strand runs as a task of the connection's loop, not inside the connection's
-   * read (where Netty's multiplexer gathers the streams' flushes into one): a flush per stream
-   * would cost the connection a pass of the flow controller and a socket write per response.
-   * So a stream's flush queues one flush of the connection behind the tasks queued now (the
-   * other streams' strands), and every response written meanwhile goes out with it.
+  /**
+   * Writes one of the exchange's response objects to stream {@code id} (the encoder owns it
+   * from here). Not flushed.
+   *
+   * @param enc the frame codec's encoder
+   * @param ctx the frame codec's context
    */
-  @Override
-  public void flush(ChannelHandlerContext ctx) {
-    if (!flushQueued) {
-      flushQueued = true;
-      ctx.executor().execute(flushConnection);
-    }
-  }
-
-  private void flushConnection() {
-    flushQueued = false;
-    connection.flush();
-  }
-
-  /*
-   * A stream closed before the client ended its side is reset (RST_STREAM CANCEL) as it closes,
-   * and a reset drops the DATA frames flow control still holds for it: what the stream wrote
-   * goes out first, as it did when every stream flushed at once.
-   */
-  @Override
-  public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
-    if (flushQueued && !clientEnded((Http2StreamChannel) ctx.channel())) {
-      connection.flush();
-    }
-    ctx.close(promise);
-  }
-
-  private static boolean clientEnded(Http2StreamChannel stream) {
-    Http2Stream.State s = stream.stream().state();
-    return s == Http2Stream.State.HALF_CLOSED_REMOTE || s == Http2Stream.State.CLOSED;
-  }
-
-  @Override
-  public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+  static void write(Http2ConnectionEncoder enc, ChannelHandlerContext ctx, int id, Object msg) {
     if (msg instanceof HttpResponse) {
-      response(ctx, (HttpResponse) msg, promise);
+      response(enc, ctx, id, (HttpResponse) msg);
     } else if (msg instanceof LastHttpContent) {
-      last(ctx, (LastHttpContent) msg, promise);
+      last(enc, ctx, id, (LastHttpContent) msg);
     } else if (msg instanceof HttpContent) {
-      ctx.write(new DefaultHttp2DataFrame(((HttpContent) msg).content(), false), promise);
+      enc.writeData(ctx, id, ((HttpContent) msg).content(), 0, false, ctx.voidPromise());
     } else if (msg instanceof ByteBuf) {
-      ctx.write(new DefaultHttp2DataFrame((ByteBuf) msg, false), promise);
+      enc.writeData(ctx, id, (ByteBuf) msg, 0, false, ctx.voidPromise());
     } else {
-      ctx.write(msg, promise);
+      ReferenceCountUtil.release(msg);
+      throw new IllegalArgumentException("msg: " + msg.getClass().getName()
+          + " (expected: an HttpResponse, HttpContent or ByteBuf)");
     }
   }
 
-  private static void response(ChannelHandlerContext ctx, HttpResponse res, ChannelPromise promise) {
+  private static void response(Http2ConnectionEncoder enc, ChannelHandlerContext ctx, int id, HttpResponse res) {
     Http2Headers h = http2Headers(res);
     if (!(res instanceof FullHttpResponse)) {
-      ctx.write(new DefaultHttp2HeadersFrame(h, false), promise);
+      enc.writeHeaders(ctx, id, h, 0, false, ctx.voidPromise());
       return;
     }
     FullHttpResponse full = (FullHttpResponse) res;
     if (res.status().code() == HttpResponseStatus.CONTINUE.code()) {
       full.release();
-      ctx.write(new DefaultHttp2HeadersFrame(h, false), promise); // an interim response: the stream goes on
+      enc.writeHeaders(ctx, id, h, 0, false, ctx.voidPromise()); // an interim response: the stream goes on
       return;
     }
     if (!full.content().isReadable() && full.trailingHeaders().isEmpty()) {
       full.release();
-      ctx.write(new DefaultHttp2HeadersFrame(h, true), promise);
+      enc.writeHeaders(ctx, id, h, 0, true, ctx.voidPromise());
       return;
     }
-    ctx.write(new DefaultHttp2HeadersFrame(h, false), ctx.voidPromise());
-    last(ctx, full, promise);
+    enc.writeHeaders(ctx, id, h, 0, false, ctx.voidPromise());
+    last(enc, ctx, id, full);
   }
 
   /* A body's end: its last bytes (or an empty DATA frame) ending the stream, or trailers after them. */
-  private static void last(ChannelHandlerContext ctx, LastHttpContent last, ChannelPromise promise) {
+  private static void last(Http2ConnectionEncoder enc, ChannelHandlerContext ctx, int id, LastHttpContent last) {
     HttpHeaders trailers = last.trailingHeaders();
     if (trailers.isEmpty()) {
-      ctx.write(new DefaultHttp2DataFrame(last.content(), true), promise);
+      enc.writeData(ctx, id, last.content(), 0, true, ctx.voidPromise());
       return;
     }
     if (last.content().isReadable()) {
-      ctx.write(new DefaultHttp2DataFrame(last.content(), false), ctx.voidPromise());
+      enc.writeData(ctx, id, last.content(), 0, false, ctx.voidPromise());
     } else {
       last.release();
     }
     DefaultHttp2Headers h = new DefaultHttp2Headers(false, trailers.size());
     copyFields(trailers, h);
-    ctx.write(new DefaultHttp2HeadersFrame(h, true), promise);
+    enc.writeHeaders(ctx, id, h, 0, true, ctx.voidPromise());
   }
 
   private static Http2Headers http2Headers(HttpResponse res) {
