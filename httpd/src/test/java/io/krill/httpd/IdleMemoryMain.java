@@ -57,7 +57,11 @@ public final class IdleMemoryMain {
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       PrintStream in = new PrintStream(p.getOutputStream(), true, StandardCharsets.UTF_8);
-      int port = Integer.parseInt(out.readLine().substring("port ".length()));
+      String first = out.readLine();
+      while (first != null && !first.startsWith("port ")) { // the JVM's own log lines (JFR's start-up) come first
+        first = out.readLine();
+      }
+      int port = Integer.parseInt(first.substring("port ".length()));
       // warm the path once so class loading and JIT are not counted per connection
       List<SocketChannel> warm = open(port, Math.min(n, 1000));
       for (SocketChannel c : warm) {
@@ -98,7 +102,11 @@ public final class IdleMemoryMain {
     // ServerCore.IDLE_STRAND_DELAY, at the next sweep.
     Thread.sleep(ServerCore.IDLE_STRAND_DELAY.toMillis() + 3 * ServerCore.SWEEP_MILLIS);
     in.println("mem");
-    String[] parts = out.readLine().split(" ");
+    String line = out.readLine();
+    while (!line.startsWith("mem ")) {
+      line = out.readLine();
+    }
+    String[] parts = line.split(" ");
     return new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3])};
   }
 
@@ -146,10 +154,68 @@ public final class IdleMemoryMain {
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line; (line = in.readLine()) != null; ) {
         if (line.equals("mem")) {
-          System.out.println("mem " + rss() + " " + heapAfterGc() + " " + allocated());
+          long heap = heapAfterGc();
+          nativeMemory();
+          System.out.println("mem " + rss() + " " + heap + " " + allocated());
           System.out.flush();
         }
       }
+    }
+  }
+
+  /*
+   * With -XX:NativeMemoryTracking=summary: the first call sets the baseline, each later one
+   * prints to stderr where the process's memory grew since (heap, GC, threads, code, others).
+   */
+  private static boolean nmtBaseline;
+
+  private static void nativeMemory() throws IOException {
+    if (Boolean.getBoolean("idle.smaps")) {
+      smaps();
+    }
+    if (Boolean.getBoolean("idle.histogram")) { // with -XX:+UseEpsilonGC every object allocated stays countable
+      diagnostic("gcClassHistogram", "-all");
+    }
+    if (!ManagementFactory.getRuntimeMXBean().getInputArguments().stream().anyMatch(a -> a.startsWith("-XX:NativeMemoryTracking"))) {
+      return;
+    }
+    diagnostic("vmNativeMemory", nmtBaseline ? "summary.diff" : "baseline");
+    nmtBaseline = true;
+  }
+
+  /* The anonymous mappings holding the most resident memory (the heap's committed parts first), in kB. */
+  private static void smaps() throws IOException {
+    List<String> top = new ArrayList<>();
+    String mapping = null;
+    long total = 0;
+    for (String l : Files.readAllLines(Path.of("/proc/self/smaps"), StandardCharsets.US_ASCII)) {
+      if (!l.isEmpty() && Character.digit(l.charAt(0), 16) >= 0 && l.indexOf(':') < 0 || l.matches("^[0-9a-f]+-[0-9a-f]+ .*")) {
+        mapping = l;
+      } else if (l.startsWith("Rss:") && mapping != null) {
+        long rss = Long.parseLong(l.substring(4).trim().split("\\s+")[0]);
+        String[] f = mapping.trim().split("\\s+");
+        if (f.length < 6 && rss > 1024) {
+          String[] range = f[0].split("-");
+          long size = (Long.parseUnsignedLong(range[1], 16) - Long.parseUnsignedLong(range[0], 16)) / 1024;
+          top.add(String.format(Locale.ROOT, "%9d kB of %9d kB at %s", rss, size, range[0]));
+          total += rss;
+        }
+      }
+    }
+    top.sort(java.util.Comparator.reverseOrder());
+    System.err.println("=== smaps: anonymous mappings over 1 MB resident, " + total + " kB in all");
+    top.forEach(System.err::println);
+  }
+
+  private static void diagnostic(String command, String argument) {
+    try {
+      javax.management.ObjectName name = new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand");
+      Object out = ManagementFactory.getPlatformMBeanServer().invoke(name, command, new Object[] {new String[] {argument}},
+          new String[] {String[].class.getName()});
+      System.err.println("=== " + command + " " + argument);
+      System.err.println(out);
+    } catch (javax.management.JMException e) {
+      System.err.println(command + ": " + e);
     }
   }
 
