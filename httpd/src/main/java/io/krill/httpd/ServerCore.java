@@ -134,6 +134,7 @@ final class ServerCore {
         .setMaxHeaderSize(maxHeaderBytes)
         .setMaxChunkSize(MAX_CHUNK_BYTES)
         .setAllowDuplicateContentLengths(false)
+        .setHeadersFactory(CompactHeaders.REQUESTS)
         .setStrictLineParsing(true);
   }
 
