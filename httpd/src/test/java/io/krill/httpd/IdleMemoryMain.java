@@ -155,8 +155,12 @@ public final class IdleMemoryMain {
       for (String line; (line = in.readLine()) != null; ) {
         if (line.equals("mem")) {
           long heap = heapAfterGc();
-          nativeMemory();
-          System.out.println("mem " + rss() + " " + heap + " " + allocated());
+          long rss = rss();
+          long allocated = allocated();
+          // After the figures: reading smaps or a histogram allocates megabytes, which would
+          // otherwise count as the connections' (run the figures of record without them).
+          diagnostics();
+          System.out.println("mem " + rss + " " + heap + " " + allocated);
           System.out.flush();
         }
       }
@@ -169,7 +173,7 @@ public final class IdleMemoryMain {
    */
   private static boolean nmtBaseline;
 
-  private static void nativeMemory() throws IOException {
+  private static void diagnostics() throws IOException {
     if (Boolean.getBoolean("idle.smaps")) {
       smaps();
     }
