@@ -90,6 +90,32 @@ class BinKrillTest {
   }
 
   @Test
+  void serve_jvmGivesMemoryBack_otherCommandsKeepTheJvmDefaults() throws Exception {
+    fakeJava(true);
+    assertThat(run("serve", "--port", "1")[1])
+        .contains("java -Dkrill.fibers.track=true -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:TrimNativeHeapInterval=1000 ")
+        .endsWith("-jar " + root.resolve("cli/target/krill.jar") + " serve --port 1\n");
+    assertThat(run("crawl", "x")[1]).doesNotContain("HeapFreeRatio").doesNotContain("TrimNativeHeapInterval");
+  }
+
+  @Test
+  void serve_jvmWithoutTheTrimSwitch_startsWithoutIt() throws Exception {
+    fakeJava(false);
+    assertThat(run("serve")[1]).contains("-XX:MaxHeapFreeRatio=20").doesNotContain("TrimNativeHeapInterval");
+  }
+
+  /* A built jar (so no build runs) and a java that prints how it was started; an old one refuses the trim switch. */
+  private void fakeJava(boolean knowsTrim) throws IOException {
+    Files.createDirectories(root.resolve("cli/target"));
+    Files.writeString(root.resolve("cli/target/krill.jar"), "");
+    Path java = fakeBin.resolve("java");
+    Files.writeString(java, "#!/usr/bin/env bash\n"
+        + (knowsTrim ? "" : "[[ \" $* \" == *TrimNativeHeapInterval* ]] && exit 1\n")
+        + "echo \"java $*\"\n");
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  @Test
   void buildFailsForAnotherReason_showsMavensOutput_noCleanBuild() throws Exception {
     String[] r = run("demo");
     assertThat(r[1]).contains("mvn ran").doesNotContain("building clean");
