@@ -26,6 +26,7 @@ class BinKrillTest {
   @TempDir
   Path root;
   private Path fakeBin;
+  private String javaOpts;
 
   @BeforeEach
   void copyLauncher() throws IOException {
@@ -44,6 +45,11 @@ class BinKrillTest {
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.environment().put("PATH", fakeBin + ":" + System.getenv("PATH"));
+    if (javaOpts != null) {
+      pb.environment().put("KRILL_JAVA_OPTS", javaOpts);
+    } else {
+      pb.environment().remove("KRILL_JAVA_OPTS");
+    }
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -87,6 +93,46 @@ class BinKrillTest {
     assertThat(root.resolve("clean-ran")).exists();
     assertThat(r[1]).contains("krill: building").contains("woven by another krill version; building clean")
         .doesNotContain("[ERROR]");
+  }
+
+  @Test
+  void serve_jvmGivesMemoryBack_otherCommandsKeepTheJvmDefaults() throws Exception {
+    fakeJava(true);
+    assertThat(run("serve", "--port", "1")[1])
+        .contains("java -Dkrill.fibers.track=true -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 "
+            + "-XX:G1PeriodicGCInterval=15000 -XX:TrimNativeHeapInterval=1000 ")
+        .endsWith("-jar " + root.resolve("cli/target/krill.jar") + " serve --port 1\n");
+    assertThat(run("crawl", "x")[1]).doesNotContain("HeapFreeRatio").doesNotContain("G1PeriodicGCInterval")
+        .doesNotContain("TrimNativeHeapInterval");
+  }
+
+  @Test
+  void serve_krillJavaOptsComeAfterTheServeFlags_soTheyOverrideThem() throws Exception {
+    fakeJava(true);
+    javaOpts = "-XX:G1PeriodicGCInterval=0 -XX:MaxHeapFreeRatio=70";
+    String line = run("serve")[1];
+    // The JVM takes the last of a repeated -XX option: the user's must follow the launcher's.
+    assertThat(line.indexOf("-XX:G1PeriodicGCInterval=0")).isGreaterThan(line.indexOf("-XX:G1PeriodicGCInterval=15000"))
+        .isGreaterThan(line.indexOf("-XX:TrimNativeHeapInterval=1000")).isGreaterThan(0);
+    assertThat(line.indexOf("-XX:MaxHeapFreeRatio=70")).isGreaterThan(line.indexOf("-XX:MaxHeapFreeRatio=20"))
+        .isLessThan(line.indexOf("-jar "));
+  }
+
+  @Test
+  void serve_jvmWithoutTheTrimSwitch_startsWithoutIt() throws Exception {
+    fakeJava(false);
+    assertThat(run("serve")[1]).contains("-XX:MaxHeapFreeRatio=20").doesNotContain("TrimNativeHeapInterval");
+  }
+
+  /* A built jar (so no build runs) and a java that prints how it was started; an old one refuses the trim switch. */
+  private void fakeJava(boolean knowsTrim) throws IOException {
+    Files.createDirectories(root.resolve("cli/target"));
+    Files.writeString(root.resolve("cli/target/krill.jar"), "");
+    Path java = fakeBin.resolve("java");
+    Files.writeString(java, "#!/usr/bin/env bash\n"
+        + (knowsTrim ? "" : "[[ \" $* \" == *TrimNativeHeapInterval* ]] && exit 1\n")
+        + "echo \"java $*\"\n");
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
   @Test

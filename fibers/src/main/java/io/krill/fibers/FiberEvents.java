@@ -4,6 +4,7 @@ import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
 import jdk.jfr.Event;
+import jdk.jfr.FlightRecorder;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.Period;
@@ -17,7 +18,10 @@ import jdk.jfr.Timespan;
  *
  * <p>Each hook allocates its event and asks {@link Event#isEnabled()}; with no recording that
  * enables the event, the JIT removes the allocation (escape analysis) and the hook costs one
- * load and a branch.
+ * load and a branch. The hooks that run per fiber (start, end, park) first ask whether the
+ * recorder was ever initialized: escape analysis does not always remove the allocation (a
+ * server's fiber start is not always inlined), and a process that never records then allocates
+ * no event at all.
  */
 final class FiberEvents {
   private FiberEvents() {}
@@ -107,6 +111,9 @@ final class FiberEvents {
   }
 
   static void started(Fiber f) {
+    if (!FlightRecorder.isInitialized()) {
+      return;
+    }
     Start e = new Start();
     if (e.isEnabled()) {
       e.fiberId = f.id();
@@ -117,6 +124,9 @@ final class FiberEvents {
   }
 
   static void ended(Fiber f, boolean failed) {
+    if (!FlightRecorder.isInitialized()) {
+      return;
+    }
     End e = new End();
     if (e.isEnabled()) {
       e.fiberId = f.id();
@@ -131,6 +141,9 @@ final class FiberEvents {
   private static final java.util.Map<Fiber, Park> PARKS = new java.util.concurrent.ConcurrentHashMap<>();
 
   static void parkStarted(Fiber f, Object blocker) {
+    if (!FlightRecorder.isInitialized()) {
+      return;
+    }
     Park e = new Park();
     if (e.isEnabled()) {
       e.begin();

@@ -69,9 +69,6 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
   private static final int OUTPUT_BUFFER_SIZE = 8192;
   private static final io.netty.util.AsciiString TEXT_PLAIN_UTF8 = io.netty.util.AsciiString.cached("text/plain; charset=utf-8");
 
-  /* Response headers without the per-set name check: header() and addHeader() check names themselves. */
-  private static final DefaultHttpHeadersFactory RESPONSE_HEADERS =
-      DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
   private static final DefaultHeaders.NameValidator<CharSequence> NAME_VALIDATOR =
       DefaultHttpHeadersFactory.headersFactory().getNameValidator();
 
@@ -467,7 +464,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
   private HttpHeaders headersForWrite() {
     HttpHeaders h = headers;
     if (h == null) {
-      h = RESPONSE_HEADERS.newHeaders();
+      h = CompactHeaders.RESPONSES.newHeaders(); // names unchecked here: header() and addHeader() check them
       headers = h;
     }
     return h;

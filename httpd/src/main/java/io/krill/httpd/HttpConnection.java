@@ -60,6 +60,12 @@ final class HttpConnection extends ConnectionHandler
    * sees the same idle key as for a parked strand. Busy keep-alive connections, which come back
    * within the interval, keep their fiber and pay nothing for this.
    *
+   * A fresh plain HTTP/1.1 connection (fiber mode, no TLS, no HTTP/2) starts strandless: the
+   * accept path asks for the first read and sets the idle key, and the fiber starts when the
+   * first head (or its first bytes, or the input's end) arrives, as for an idle connection. A
+   * connection that never sends costs no fiber, and one that does saves the fiber's first park
+   * (a frame capture and its arrays) and wake-up.
+   *
    * Without TLS and HTTP/2, a strandless connection also gives up its codec: the decoder (with
    * Netty's parsers and scratch buffer) and the encoder leave the pipeline, about 570 bytes with
    * their contexts, once the decoder holds nothing (no byte of a head, nothing cumulated). The
@@ -300,6 +306,16 @@ final class HttpConnection extends ConnectionHandler
     if (strandless) {
       startStrand();
     }
+  }
+
+  /**
+   * On the loop, as the connection is accepted: it waits for its first bytes with no strand, under
+   * the idle timeout (the sweeper closes it then) and as an idle one for eviction.
+   */
+  void awaitFirstBytes() {
+    strandless = true;
+    IDLE_KEY.setRelease(this, Strand.deadline(server.idleTimeoutNanos));
+    channel.read();
   }
 
   /* On the loop: a strandless connection gets a fresh strand for what arrived. */

@@ -133,6 +133,7 @@ final class ServerCore {
         .setMaxHeaderSize(maxHeaderBytes)
         .setMaxChunkSize(MAX_CHUNK_BYTES)
         .setAllowDuplicateContentLengths(false)
+        .setHeadersFactory(CompactHeaders.REQUESTS)
         .setStrictLineParsing(true);
   }
 
@@ -232,7 +233,11 @@ final class ServerCore {
     p.addLast("connection", c);
     connections.add(c);
     ch.closeFuture().addListener(c);
-    startStrand(c, ch);
+    if (dropIdleCodec && upgrade == null) {
+      c.awaitFirstBytes(); // no fiber until a request begins (see HttpConnection's notes)
+    } else {
+      startStrand(c, ch);
+    }
   }
 
   /* An HTTP/1.1 connection's decoder: when accepted, and again when an idle one's codec comes back. */

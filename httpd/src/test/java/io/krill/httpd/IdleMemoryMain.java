@@ -23,12 +23,20 @@ import java.util.Locale;
  * after full collections with no connection open, opens N connections from this process and
  * sends one GET on each (so every connection has served a request and sits idle in keep-alive),
  * reads the memory again, and prints the difference per connection; {@code rounds} repeats the
- * whole sequence with a fresh child. The two processes keep their file descriptors apart (the
+ * whole sequence with a fresh child. By default each reading follows three {@code System.gc()};
+ * with {@code -Didle.collect=periodic} (and {@code -XX:G1PeriodicGCInterval} among the child's
+ * options) the child calls no collection but waits, at most {@value #PERIODIC_WAIT_MILLIS} ms,
+ * for the JVM's own periodic collection, as an idle server would, and the heap figure is the
+ * heap in use after it rather than the live data. The two processes keep their file descriptors apart (the
  * limit here is 20,000 per process). Not a test: a measuring program, bounded in count and time
  * (the child halts after ten minutes).
  */
 public final class IdleMemoryMain {
   private static final long CHILD_MAX_MILLIS = 600_000;
+  /* How long a reading waits for an idle JVM's own collection to start. */
+  private static final long PERIODIC_WAIT_MILLIS = 30_000;
+  /* After it started: how long the committed heap must hold still to count as shrunk (the remark shrinks it). */
+  private static final long SETTLED_MILLIS = 2_000;
 
   private IdleMemoryMain() {}
 
@@ -57,7 +65,11 @@ public final class IdleMemoryMain {
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       PrintStream in = new PrintStream(p.getOutputStream(), true, StandardCharsets.UTF_8);
-      int port = Integer.parseInt(out.readLine().substring("port ".length()));
+      String first = out.readLine();
+      while (first != null && !first.startsWith("port ")) { // the JVM's own log lines (JFR's start-up) come first
+        first = out.readLine();
+      }
+      int port = Integer.parseInt(first.substring("port ".length()));
       // warm the path once so class loading and JIT are not counted per connection
       List<SocketChannel> warm = open(port, Math.min(n, 1000));
       for (SocketChannel c : warm) {
@@ -75,9 +87,10 @@ public final class IdleMemoryMain {
       System.out.printf(Locale.ROOT, "marginal (%,d -> %,d connections): rss %.0f B/conn, heap %.0f B/conn%n", n / 3, n,
           (during[0] - third[0]) / (double) (n - n / 3), (during[1] - third[1]) / (double) (n - n / 3));
       System.out.printf(Locale.ROOT, "connections %,d (opened in %.1f s): rss %.1f -> %.1f MB = %.0f B/conn; "
-          + "heap %.1f -> %.1f MB = %.0f B/conn; allocated %.0f B/conn; jvm %s%n", n, (System.nanoTime() - start) / 1e9,
-          before[0] / 1e6, during[0] / 1e6, (during[0] - before[0]) / (double) n, before[1] / 1e6, during[1] / 1e6,
-          (during[1] - before[1]) / (double) n, (during[2] - before[2]) / (double) n, jvmOptions);
+          + "heap %.1f -> %.1f MB = %.0f B/conn; committed heap %.1f -> %.1f MB; allocated %.0f B/conn; collect %s; jvm %s%n",
+          n, (System.nanoTime() - start) / 1e9, before[0] / 1e6, during[0] / 1e6, (during[0] - before[0]) / (double) n,
+          before[1] / 1e6, during[1] / 1e6, (during[1] - before[1]) / (double) n, before[3] / 1e6, during[3] / 1e6,
+          (during[2] - before[2]) / (double) n, COLLECT, jvmOptions);
       if (Boolean.getBoolean("idle.pause")) { // hold the connections for a look with jcmd
         System.out.println("holding: server pid " + p.pid());
         Thread.sleep(Long.getLong("idle.pauseMillis", 30_000));
@@ -93,13 +106,23 @@ public final class IdleMemoryMain {
     }
   }
 
+  /* "gc" (three System.gc() before each reading) or "periodic" (the JVM's own collection). */
+  private static final String COLLECT = System.getProperty("idle.collect", "gc");
+
   private static long[] mem(PrintStream in, BufferedReader out) throws IOException, InterruptedException {
     // Idle connections, not just answered ones: an idle connection gives up its fiber after
     // ServerCore.IDLE_STRAND_DELAY, at the next sweep.
     Thread.sleep(ServerCore.IDLE_STRAND_DELAY.toMillis() + 3 * ServerCore.SWEEP_MILLIS);
-    in.println("mem");
-    String[] parts = out.readLine().split(" ");
-    return new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3])};
+    in.println("mem " + COLLECT);
+    String line = out.readLine();
+    while (!line.startsWith("mem ")) {
+      if (line.startsWith("periodic ")) { // whether the JVM's own collection came, and when
+        System.out.println(line);
+      }
+      line = out.readLine();
+    }
+    String[] parts = line.split(" ");
+    return new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3]), Long.parseLong(parts[4])};
   }
 
   /* Opens n connections and sends one GET on each, reading every response whole. */
@@ -145,11 +168,74 @@ public final class IdleMemoryMain {
       System.out.flush();
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line; (line = in.readLine()) != null; ) {
-        if (line.equals("mem")) {
-          System.out.println("mem " + rss() + " " + heapAfterGc() + " " + allocated());
+        if (line.startsWith("mem ")) {
+          long heap = line.equals("mem periodic") ? heapAfterPeriodicCollection() : heapAfterGc();
+          long committed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
+          long rss = rss();
+          long allocated = allocated();
+          // After the figures: reading smaps or a histogram allocates megabytes, which would
+          // otherwise count as the connections' (run the figures of record without them).
+          diagnostics();
+          System.out.println("mem " + rss + " " + heap + " " + allocated + " " + committed);
           System.out.flush();
         }
       }
+    }
+  }
+
+  /*
+   * With -XX:NativeMemoryTracking=summary: the first call sets the baseline, each later one
+   * prints to stderr where the process's memory grew since (heap, GC, threads, code, others).
+   */
+  private static boolean nmtBaseline;
+
+  private static void diagnostics() throws IOException {
+    if (Boolean.getBoolean("idle.smaps")) {
+      smaps();
+    }
+    if (Boolean.getBoolean("idle.histogram")) { // with -XX:+UseEpsilonGC every object allocated stays countable
+      diagnostic("gcClassHistogram", "-all");
+    }
+    if (!ManagementFactory.getRuntimeMXBean().getInputArguments().stream().anyMatch(a -> a.startsWith("-XX:NativeMemoryTracking"))) {
+      return;
+    }
+    diagnostic("vmNativeMemory", nmtBaseline ? "summary.diff" : "baseline");
+    nmtBaseline = true;
+  }
+
+  /* The anonymous mappings holding the most resident memory (the heap's committed parts first), in kB. */
+  private static void smaps() throws IOException {
+    List<String> top = new ArrayList<>();
+    String mapping = null;
+    long total = 0;
+    for (String l : Files.readAllLines(Path.of("/proc/self/smaps"), StandardCharsets.US_ASCII)) {
+      if (!l.isEmpty() && Character.digit(l.charAt(0), 16) >= 0 && l.indexOf(':') < 0 || l.matches("^[0-9a-f]+-[0-9a-f]+ .*")) {
+        mapping = l;
+      } else if (l.startsWith("Rss:") && mapping != null) {
+        long rss = Long.parseLong(l.substring(4).trim().split("\\s+")[0]);
+        String[] f = mapping.trim().split("\\s+");
+        if (f.length < 6 && rss > 1024) {
+          String[] range = f[0].split("-");
+          long size = (Long.parseUnsignedLong(range[1], 16) - Long.parseUnsignedLong(range[0], 16)) / 1024;
+          top.add(String.format(Locale.ROOT, "%9d kB of %9d kB at %s", rss, size, range[0]));
+          total += rss;
+        }
+      }
+    }
+    top.sort(java.util.Comparator.reverseOrder());
+    System.err.println("=== smaps: anonymous mappings over 1 MB resident, " + total + " kB in all");
+    top.forEach(System.err::println);
+  }
+
+  private static void diagnostic(String command, String argument) {
+    try {
+      javax.management.ObjectName name = new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand");
+      Object out = ManagementFactory.getPlatformMBeanServer().invoke(name, command, new Object[] {new String[] {argument}},
+          new String[] {String[].class.getName()});
+      System.err.println("=== " + command + " " + argument);
+      System.err.println(out);
+    } catch (javax.management.JMException e) {
+      System.err.println(command + ": " + e);
     }
   }
 
@@ -171,6 +257,48 @@ public final class IdleMemoryMain {
       heap = Math.min(heap, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
     }
     return heap;
+  }
+
+  /*
+   * Waits, calling no collection, until the JVM starts one of its own (an idle G1 with
+   * G1PeriodicGCInterval starts a concurrent cycle, whose remark shrinks the committed heap), then
+   * until the committed heap has held still for SETTLED_MILLIS and the C heap's trim has had a
+   * turn. Bounded: PERIODIC_WAIT_MILLIS for the start, as long again for the settling.
+   */
+  private static long heapAfterPeriodicCollection() throws InterruptedException {
+    long count = collections();
+    long start = System.nanoTime();
+    while (collections() == count && System.nanoTime() - start < PERIODIC_WAIT_MILLIS * 1_000_000) {
+      Thread.sleep(100);
+    }
+    long waited = (System.nanoTime() - start) / 1_000_000;
+    if (collections() == count) {
+      System.out.println("periodic collection: none within " + waited + " ms");
+    } else {
+      System.out.println("periodic collection: started after " + waited + " ms");
+      long committed = -1;
+      long still = System.nanoTime();
+      long settleStart = still;
+      while (System.nanoTime() - still < SETTLED_MILLIS * 1_000_000
+          && System.nanoTime() - settleStart < PERIODIC_WAIT_MILLIS * 1_000_000) {
+        long now = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
+        if (now != committed) {
+          committed = now;
+          still = System.nanoTime();
+        }
+        Thread.sleep(100);
+      }
+      Thread.sleep(1_500); // -XX:TrimNativeHeapInterval=1000: one trim after the collection freed its C heap
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  private static long collections() {
+    long sum = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      sum += Math.max(0, gc.getCollectionCount());
+    }
+    return sum;
   }
 
   private static long rss() throws IOException {

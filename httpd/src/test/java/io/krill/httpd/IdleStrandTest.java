@@ -49,6 +49,23 @@ class IdleStrandTest {
   }
 
   @Test
+  void freshConnection_noFiberUntilItsFirstRequest() throws Exception {
+    // An idle strand would retire only after a minute: a strandless fresh connection is the accept path's doing.
+    try (HttpServer server = TestServers.withTestRoutes(TestServers.builder().idleStrandDelay(Duration.ofMinutes(1)))
+        .build().start();
+        RawHttp c = RawHttp.connect(server.port())) {
+      awaitStrandless(server, 1);
+      assertThat(server.stats().openConnections()).isEqualTo(1);
+      c.send(GET);
+      assertThat(c.read().text()).isEqualTo("hello");
+      assertThat(server.strandlessConnections()).as("the first request started a fiber, which waits for the next").isZero();
+      c.send(GET);
+      assertThat(c.read().text()).isEqualTo("hello");
+      assertThat(server.stats().acceptedConnections()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void strandless_headArrivesInPieces_answered() throws Exception {
     try (HttpServer server = TestServers.withTestRoutes(builder()).build().start(); RawHttp c = RawHttp.connect(server.port())) {
       awaitStrandless(server, 1); // a fresh connection idles too
