@@ -604,8 +604,7 @@ public final class CrawlCommand implements Callable<Integer> {
   }
 
   private int usageError(String message) {
-    stderr.println("krill crawl: " + message + " (see krill crawl --help)");
-    return 2;
+    return CommandOptions.usageError(stderr, "crawl", message);
   }
 
   /**
