@@ -1,5 +1,6 @@
 package io.krill.cli;
 
+import io.krill.config.CommandOptions;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -17,8 +18,7 @@ final class DocsCommand implements Callable<Integer> {
       System.out.print(FlagTables.markdown(command));
       return 0;
     } catch (IllegalArgumentException e) {
-      System.err.println("krill docs: " + e.getMessage() + " (see krill docs --help)");
-      return Krill.USAGE;
+      return CommandOptions.usageError(System.err, "docs", e.getMessage());
     }
   }
 }

@@ -71,7 +71,7 @@ final class ServeCommand implements Callable<Integer> {
       for (ConfigException.Problem p : e.problems()) {
         // A dedicated flag is named as typed; --set, a file or the environment need the key too.
         String line = "flag --set".equals(p.origin()) ? p.toString() : CommandOptions.describe(p);
-        err.println("krill serve: " + line + " (see krill serve --help)");
+        CommandOptions.usageError(err, "serve", line);
       }
       return 2;
     } catch (IOException e) {

@@ -279,7 +279,7 @@ public final class CrawlConfig {
     public Builder seed(String url) {
       String n = isAbsoluteHttp(Objects.requireNonNull(url, "seed")) ? UrlNormalizer.normalize(url) : null;
       if (n == null) {
-        throw new IllegalArgumentException("seed: \"" + url + "\" (expected: an absolute http or https URL)");
+        throw Checks.bad("seed", "\"" + url + "\"", "an absolute http or https URL");
       }
       seeds.add(n);
       return this;
@@ -353,7 +353,7 @@ public final class CrawlConfig {
     public Builder allowDomain(String domain) {
       Objects.requireNonNull(domain, "allowDomain");
       if (domain.isBlank() || domain.contains("/")) {
-        throw new IllegalArgumentException("allowDomain: \"" + domain + "\" (expected: a domain name)");
+        throw Checks.bad("allowDomain", "\"" + domain + "\"", "a domain name");
       }
       allowDomains.add(domain);
       return this;
@@ -453,7 +453,7 @@ public final class CrawlConfig {
     public Builder robotsAgent(String token) {
       Objects.requireNonNull(token, "robotsAgent");
       if (!token.matches("[A-Za-z_-]+")) {
-        throw new IllegalArgumentException("robotsAgent: \"" + token + "\" (expected: letters, '_' and '-')");
+        throw Checks.bad("robotsAgent", "\"" + token + "\"", "letters, '_' and '-'");
       }
       this.robotsAgent = token;
       return this;

@@ -75,12 +75,7 @@ class FrameStoreTest {
     c.run();
     assertThat(c.frameIds()).hasSizeGreaterThan(40);
     assertThat(c.prims.length).isGreaterThanOrEqualTo(c.primTop);
-    c.run();
-    assertThat(afterResume).containsOnlyNulls();
-    assertThat(refs(c)).doesNotContain(held);
-    c.run();
-    assertThat(c.isDone()).isTrue();
-    assertThat(out[0]).isEqualTo(7 * 3 + 7 + 40);
+    resumeToTheEnd(c, held, out, 40);
   }
 
   @Test
@@ -95,11 +90,7 @@ class FrameStoreTest {
     assertThat(c.refs.length).isEqualTo(c.refTop);
     assertThat(refs(c)).contains(held);
     assertThat(Arrays.asList(Stack.scratch().refs)).as("the thread keeps no saved reference").containsOnlyNulls();
-    c.run();
-    assertThat(afterResume).containsOnlyNulls();
-    c.run();
-    assertThat(c.isDone()).isTrue();
-    assertThat(out[0]).isEqualTo(7 * 3 + 7 + 300);
+    resumeToTheEnd(c, held, out, 300);
   }
 
   @Test
@@ -118,12 +109,20 @@ class FrameStoreTest {
     assertThat(c.prims.length).isGreaterThan(shallow).isEqualTo(c.primTop);
     assertThat(c.refs.length).isEqualTo(c.refTop);
     assertThat(Arrays.asList(Stack.scratch().refs)).containsOnlyNulls();
+    resumeToTheEnd(c, held, out, 40);
+  }
+
+  /**
+   * Resumes a continuation parked at the bottom of {@link #deep}: the restore clears every slot
+   * and keeps no dead reference, and the run ends with the value {@code deep} computes.
+   */
+  private static void resumeToTheEnd(Continuation c, Object held, int[] out, int depth) {
     c.run();
     assertThat(afterResume).containsOnlyNulls();
     assertThat(refs(c)).doesNotContain(held);
     c.run();
     assertThat(c.isDone()).isTrue();
-    assertThat(out[0]).isEqualTo(7 * 3 + 7 + 40);
+    assertThat(out[0]).isEqualTo(7 * 3 + 7 + depth);
   }
 
   static Object raw(int n) throws Suspendable {

@@ -1,5 +1,6 @@
 package io.krill.cli.bench;
 
+import io.krill.config.CommandOptions;
 import io.krill.loadtest.harness.RunEnvironment;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -85,8 +86,7 @@ public final class BenchCommand implements Callable<Integer> {
     try {
       s = settings();
     } catch (IllegalArgumentException e) {
-      System.err.println("krill bench: " + e.getMessage() + " (see krill bench --help)");
-      return 2;
+      return CommandOptions.usageError(System.err, "bench", e.getMessage());
     }
     List<List<RunResult>> byRound = new ArrayList<>();
     for (int round = 1; round <= s.rounds; round++) {

@@ -444,15 +444,7 @@ public final class CrawlCommand implements Callable<Integer> {
         stdout.print(s.toText());
         stdout.flush();
       } finally {
-        reported.countDown();
-        if (console != null) {
-          console.close();
-        }
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-          // the JVM is exiting: the hook is running and has just been released
-        }
+        finish(reported, console, hook);
       }
       return s.succeeded() ? 0 : 1;
     } catch (ClusterException e) {
@@ -491,15 +483,23 @@ public final class CrawlCommand implements Callable<Integer> {
       stderr.flush();
       return s.succeeded() ? 0 : 1;
     } finally {
-      reported.countDown();
-      if (console != null) {
-        console.close();
-      }
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the JVM is exiting: the hook is running and has just been released
-      }
+      finish(reported, console, hook);
+    }
+  }
+
+  /**
+   * Ends a run on either path (single node or cluster): releases the stop hook that waits for the
+   * report, closes the console and removes the hook.
+   */
+  private static void finish(CountDownLatch reported, CrawlConsole console, Thread hook) {
+    reported.countDown();
+    if (console != null) {
+      console.close();
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // the JVM is exiting: the hook is running and has just been released
     }
   }
 
@@ -604,8 +604,7 @@ public final class CrawlCommand implements Callable<Integer> {
   }
 
   private int usageError(String message) {
-    stderr.println("krill crawl: " + message + " (see krill crawl --help)");
-    return 2;
+    return CommandOptions.usageError(stderr, "crawl", message);
   }
 
   /**

@@ -632,7 +632,7 @@ public final class HttpFetcher implements AutoCloseable {
     /** @param certs trust only these roots instead of the JDK's (a private CA, tests) @return this */
     public Builder trust(X509Certificate... certs) {
       if (certs.length == 0) {
-        throw new IllegalArgumentException("trust: 0 certificates (expected: > 0)");
+        throw Checks.bad("trust", "0 certificates", "> 0");
       }
       this.trusted = certs.clone();
       return this;
@@ -708,7 +708,7 @@ public final class HttpFetcher implements AutoCloseable {
     public Builder userAgent(String ua) {
       Objects.requireNonNull(ua, "userAgent");
       if (ua.isBlank() || ua.indexOf('\n') >= 0 || ua.indexOf('\r') >= 0) {
-        throw new IllegalArgumentException("userAgent: \"" + ua + "\" (expected: one non-blank line)");
+        throw Checks.bad("userAgent", "\"" + ua + "\"", "one non-blank line");
       }
       this.userAgent = ua;
       return this;
