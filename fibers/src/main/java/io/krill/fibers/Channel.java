@@ -712,6 +712,11 @@ public final class Channel<T> {
     }
   }
 
+  /** @return who may touch the rendezvous slot: null (nobody did yet), the carrier thread it is confined to, or a marker for every thread */
+  Object slotOwner() {
+    return owner;
+  }
+
   /** Shares a slot confined to the current thread: called by its carrier between tasks, never inside a slot access. */
   void share() {
     if (owner == Thread.currentThread()) {
