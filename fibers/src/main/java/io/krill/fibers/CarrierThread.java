@@ -27,6 +27,10 @@ final class CarrierThread extends FastThreadLocalThread {
    */
   Waiter spareWaiter;
 
+  /** Channels whose rendezvous slot is confined to this carrier and that other threads asked to share (see Channel). */
+  private final java.util.Queue<Channel<?>> shareRequests = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final Runnable shareTask = this::runShareRequests;
+
   /**
    * Creates a carrier thread.
    *
@@ -71,5 +75,28 @@ final class CarrierThread extends FastThreadLocalThread {
   /** @return how many slices started on this carrier (a racy read, for the watchdog) */
   long slices() {
     return slices;
+  }
+
+  /**
+   * Asks this carrier to share {@code channel}'s slot: queues the request and a task on the
+   * loop, which runs it between two tasks. Callable from any thread.
+   *
+   * @param channel a channel whose slot is confined to this carrier
+   */
+  void requestShare(Channel<?> channel) {
+    shareRequests.offer(channel);
+    try {
+      ((java.util.concurrent.Executor) loop).execute(shareTask);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // The loop is shutting down: the asker takes over once this thread has ended.
+    }
+  }
+
+  /** Shares the channels asked for so far. Only this thread calls it, never inside a slot access. */
+  void runShareRequests() {
+    Channel<?> c;
+    while ((c = shareRequests.poll()) != null) {
+      c.share();
+    }
   }
 }

@@ -69,6 +69,26 @@ public final class Channel<T> {
    * of the two shows. Waiters are recycled, so the slot can see the same waiter object leave
    * and come back for another operation (ABA): a taker therefore checks the direction again
    * after its CAS, and queues a waiter of its own direction under the lock (adopt) instead.
+   *
+   * A slot confined to one carrier. Most rendezvous channels are only ever used by fibers of
+   * one event loop (a ring, a pipeline on one carrier, CommsTime), and then nothing races the
+   * slot: its CASes are paid for nothing. `owner` says who may touch the slot how: null until
+   * the first slot access; the carrier thread of an event loop (a CarrierLoop) whose fiber made
+   * that access (claimed with one CAS, once); or SHARED. While it names the current thread,
+   * every slot access is a plain read and a plain write (one thread, so a read and the write
+   * after it are atomic, and no ABA can occur); a waiter it parks there is published to other
+   * threads only through the hand-over below. Any other thread (another carrier, a plain
+   * thread, a fiber running elsewhere) must see SHARED before it touches the slot or takes the
+   * lock: it asks the owner to share (CarrierThread.requestShare: a queue of requests and a
+   * task on the owner's loop), and the owner, between two tasks, so never inside a slot
+   * access, writes SHARED with a volatile store that publishes all its earlier plain writes.
+   * The asker spins until it reads SHARED, running its own carrier's share requests meanwhile
+   * (two carriers that ask each other cannot deadlock), or writes SHARED itself once the owner
+   * thread has died. SHARED is final: from then on the slot is the CAS protocol above. Select
+   * settles the owner of every channel before it takes the first lock, so nobody waits for an
+   * owner while holding a channel's lock. The owner itself shares the channel before a strand
+   * that is not a fiber (the loop's own code blocking in a receive) parks in the slot: a
+   * blocked loop thread could never answer a request.
    */
   static final Object EMPTY = new Object();
   static final Object CLOSED = new Object();
@@ -83,10 +103,14 @@ public final class Channel<T> {
   private static final java.lang.invoke.VarHandle SLOT;
   /** The slot's value while the lock path owns the channel (see the notes). */
   private static final Object GENERAL = new Object();
+  /** The owner of a rendezvous slot that every thread reaches with CASes (see the notes). */
+  private static final Object SHARED = new Object();
+  private static final java.lang.invoke.VarHandle OWNER;
 
   static {
     try {
       SLOT = java.lang.invoke.MethodHandles.lookup().findVarHandle(Channel.class, "slot", Object.class);
+      OWNER = java.lang.invoke.MethodHandles.lookup().findVarHandle(Channel.class, "owner", Object.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -95,6 +119,7 @@ public final class Channel<T> {
   final long id = IDS.incrementAndGet();
   private volatile int locked;
   private volatile Object slot; // rendezvous only: null, the one parked waiter, or GENERAL (see the notes)
+  private volatile Object owner; // rendezvous only: null, the carrier the slot is confined to, or SHARED
   private final int capacity;
   private final String name;
   private final ArrayDeque<Object> buffer;
@@ -363,6 +388,33 @@ public final class Channel<T> {
   private Object slotExchange(Object item) {
     boolean send = item != null;
     Waiter mine = null;
+    if (confined()) {
+      Object s = slot;
+      if (s == null) {
+        mine = waiter(item);
+        if (mine.strand instanceof Fiber) {
+          SLOT.set(this, mine);
+          return mine;
+        }
+        OWNER.setVolatile(this, SHARED); // a blocked loop thread could not share later (see the notes)
+      } else if (s instanceof Waiter && (((Waiter) s).item == null) == send) {
+        Waiter w = (Waiter) s;
+        SLOT.set(this, null);
+        Object theirs = w.item;
+        Object strand = w.strand; // before the decision: a decided waiter may be recycled at once
+        if (send) {
+          w.item = item;
+        }
+        w.decideTaken();
+        wake(strand);
+        return theirs;
+      } else {
+        if (!(((CarrierThread) Thread.currentThread()).stack instanceof Fiber)) {
+          share(); // this strand may block the loop thread in a queue: it could not share later
+        }
+        return send ? offerOrRegister(item) : pollOrRegister();
+      }
+    }
     for (;;) {
       Object s = slot;
       if (s == null) {
@@ -525,19 +577,31 @@ public final class Channel<T> {
 
   /* The channel's lock: its sections are a few field updates and never park (see SpinLocks). */
   void lock() {
+    boolean local = capacity == 0 && confined(); // before the spin-lock: settling may wait for the owner
     SpinLocks.lock(LOCKED, this);
     if (capacity == 0) {
       Object s = slot;
       if (s != GENERAL) {
-        slotOff(s);
+        slotOff(s, local);
       }
     }
   }
 
+  /** Settles who may touch the rendezvous slot, so that {@link #lock()} will not wait; Select calls it before its first lock. */
+  void settleOwner() {
+    if (capacity == 0) {
+      confined();
+    }
+  }
+
   /* Under the lock: turns the slot off and queues the waiter it held (see the notes). */
-  private void slotOff(Object s) {
-    while (!SLOT.compareAndSet(this, s, GENERAL)) {
-      s = slot; // a slot operation got in between: null and waiters come and go, GENERAL only under the lock
+  private void slotOff(Object s, boolean local) {
+    if (local) {
+      SLOT.set(this, GENERAL);
+    } else {
+      while (!SLOT.compareAndSet(this, s, GENERAL)) {
+        s = slot; // a slot operation got in between: null and waiters come and go, GENERAL only under the lock
+      }
     }
     if (s != null) {
       Waiter w = (Waiter) s;
@@ -567,7 +631,7 @@ public final class Channel<T> {
    * decided it first (see the notes for a waiter that was in the slot)
    */
   private boolean withdraw(Waiter w) {
-    if (slot == w && SLOT.compareAndSet(this, w, null)) {
+    if (slot == w && (capacity == 0 && confined() ? slot == w && clearSlot() : SLOT.compareAndSet(this, w, null))) {
       w.abort(); // nobody else holds it any more
       return true;
     }
@@ -590,6 +654,73 @@ public final class Channel<T> {
         unlock();
       }
       Thread.onSpinWait();
+    }
+  }
+
+  /* Confined: empties the slot with a plain store. @return true */
+  private boolean clearSlot() {
+    SLOT.set(this, null);
+    return true;
+  }
+
+  // ------------------------------------------------------------------ the slot's owner (see the notes)
+
+  /* @return true if the current thread may touch the slot with plain accesses; settles the owner first */
+  private boolean confined() {
+    Object o = owner;
+    Thread t = Thread.currentThread();
+    return o == t || o != SHARED && settle(o, t);
+  }
+
+  private boolean settle(Object o, Thread t) {
+    for (;;) {
+      if (o == t) {
+        return true;
+      }
+      if (o == SHARED) {
+        return false;
+      }
+      if (o == null) {
+        Object claim = t instanceof CarrierThread && ((CarrierThread) t).loop() instanceof CarrierLoop
+            && ((CarrierThread) t).stack instanceof Fiber ? t : SHARED;
+        if (OWNER.compareAndSet(this, null, claim)) {
+          return claim == t;
+        }
+      } else {
+        awaitShared((CarrierThread) o, t);
+      }
+      o = owner;
+    }
+  }
+
+  /* Asks the owning carrier to share the slot and waits until it did (or died). */
+  private void awaitShared(CarrierThread c, Thread t) {
+    c.requestShare(this);
+    for (int spins = 0; owner == c; spins++) {
+      if (t instanceof CarrierThread) {
+        ((CarrierThread) t).runShareRequests(); // the owner may be waiting for this carrier in turn
+      }
+      if (!c.isAlive()) { // a dead thread's writes happen-before isAlive() returns false
+        OWNER.compareAndSet(this, c, SHARED);
+        return;
+      }
+      if (spins < 1_000) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield(); // the owner may be waiting for this CPU
+      }
+    }
+  }
+
+  /** @return who may touch the rendezvous slot: null (nobody did yet), the carrier thread it is confined to, or a marker for every thread */
+  Object slotOwner() {
+    return owner;
+  }
+
+  /** Shares a slot confined to the current thread: called by its carrier between tasks, never inside a slot access. */
+  void share() {
+    if (owner == Thread.currentThread()) {
+      OWNER.setVolatile(this, SHARED); // publishes this thread's plain writes of the slot to whoever reads SHARED
     }
   }
 }

@@ -286,6 +286,9 @@ public final class Select<R> {
     readyIndex = -1;
     readyItem = null;
     for (Channel<?> c : locks) {
+      c.settleOwner(); // may wait for another carrier: not while holding a channel's lock
+    }
+    for (Channel<?> c : locks) {
       c.lock();
     }
     try {

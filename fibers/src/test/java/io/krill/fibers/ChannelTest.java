@@ -283,6 +283,40 @@ class ChannelTest extends CspTest {
   }
 
   @Test
+  void rendezvous_confinedToOneCarrierThenReachedFromAThreadAndAnotherCarrier_sharedAndEachItemOnceInOrder() {
+    int rounds = 1_000;
+    try (FiberScheduler a = FiberScheduler.eventLoop(1); FiberScheduler b = FiberScheduler.eventLoop(1)) {
+      Channel<Integer> ch = Channel.rendezvous();
+      Channel<Integer> back = Channel.rendezvous();
+      Fiber echo = Fiber.builder().scheduler(a).start(() -> {
+        for (;;) {
+          back.send(ch.receive() + 1);
+        }
+      });
+      List<Integer> got = new CopyOnWriteArrayList<>();
+      SuspendableRunnable pingPong = () -> {
+        for (int i = 0; i < rounds; i++) {
+          ch.send(i);
+          got.add(back.receive() - i);
+        }
+      };
+      CspTestSupport.join(Fiber.builder().scheduler(a).start(pingPong));
+      assertThat(ch.slotOwner()).as("used by loop a's fibers only").isInstanceOf(CarrierThread.class);
+      assertThat(back.slotOwner()).isSameAs(ch.slotOwner());
+
+      Continuation.runOnThread(pingPong); // this thread makes loop a share both slots
+      assertThat(ch.slotOwner()).isNotInstanceOf(CarrierThread.class);
+      assertThat(back.slotOwner()).isNotInstanceOf(CarrierThread.class);
+      CspTestSupport.join(Fiber.builder().scheduler(b).start(pingPong));
+      CspTestSupport.join(Fiber.builder().scheduler(a).start(pingPong));
+
+      assertThat(got).hasSize(4 * rounds).containsOnly(1);
+      ch.close();
+      assertThat(failureOf(echo)).isInstanceOf(ChannelClosedException.class);
+    }
+  }
+
+  @Test
   void offFiber_threadToThread_rendezvousAndClose() throws Exception {
     Channel<Integer> ch = Channel.rendezvous();
     AtomicLong sum = new AtomicLong();
