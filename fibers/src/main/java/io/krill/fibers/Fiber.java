@@ -38,6 +38,8 @@ public final class Fiber extends Stack implements Runnable {
    * Two bytes, each its own field. `state` packs the scheduling state (low 3 bits), the park
    * permit (PERMIT) and CANCEL_THROWN. `signals` holds what other threads tell the fiber:
    * STARTED and CANCELLED (set once, never cleared) and the pending requests WAKE and START.
+   * start() sets STARTED with a CAS, as another thread may race it; Builder.start, whose fiber
+   * no other thread can know yet, sets it with a plain store (one atomic less per spawn).
    *
    * A fiber of an event-loop scheduler is carrier-confined: only its home loop's thread ever
    * writes `state`, so start, run, park, commit and a local unpark are plain reads and release
@@ -239,7 +241,9 @@ public final class Fiber extends Stack implements Runnable {
      */
     public Fiber start(SuspendableRunnable body) {
       Fiber f = unstarted(body);
-      f.start();
+      // No other thread can know f yet: nothing races the STARTED bit, so a plain store sets it.
+      SIGNALS.set(f, (byte) STARTED);
+      f.launch();
       return f;
     }
   }
@@ -257,6 +261,11 @@ public final class Fiber extends Stack implements Runnable {
         throw new IllegalStateException("fiber " + name() + ": started already");
       }
     } while (!SIGNALS.compareAndSet(this, g, (byte) (g | STARTED)));
+    launch();
+  }
+
+  /* Registers a fiber just marked STARTED and makes it runnable on its home. */
+  private void launch() {
     sched().registered(this);
     FiberEvents.started(this);
     CarrierLoop loop = confinedLoop();
