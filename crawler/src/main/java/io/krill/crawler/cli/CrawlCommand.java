@@ -4,6 +4,7 @@ import io.krill.config.CommandOptions;
 import io.krill.config.ConfigException;
 import io.krill.config.ConfigLoader;
 import io.krill.config.ConfigSchema;
+import io.krill.config.HostPort;
 import io.krill.config.Setting;
 import io.krill.config.Settings;
 import io.krill.crawler.CrawlConfig;
@@ -532,13 +533,14 @@ public final class CrawlCommand implements Callable<Integer> {
     if (where == null) {
       return null;
     }
+    HostPort address = HostPort.parse(CrawlSettings.CONSOLE.flag(), where);
     if (consoleStarter == null) {
       throw new BadUsage("--console: no console in this build (run it through bin/krill)");
     }
     CrawlConsole console;
     String token = settings.find(CrawlSettings.CONSOLE_TOKEN).orElse(null);
     try {
-      console = consoleStarter.start(crawler.view(), where, token);
+      console = consoleStarter.start(crawler.view(), address.host(), address.port(), token);
     } catch (java.net.BindException e) {
       throw new BadUsage("--console " + where + ": " + e.getMessage());
     } catch (IllegalArgumentException e) {
