@@ -73,7 +73,7 @@ final class ServeCommand implements Callable<Integer> {
         String line = "flag --set".equals(p.origin()) ? p.toString() : CommandOptions.describe(p);
         CommandOptions.usageError(err, "serve", line);
       }
-      return 2;
+      return CommandOptions.USAGE;
     } catch (IOException e) {
       err.println("krill serve: " + e.getMessage()); // names address:port, or what TLS set-up failed
       return 1;

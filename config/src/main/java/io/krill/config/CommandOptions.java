@@ -22,6 +22,11 @@ import picocli.CommandLine.Model.OptionSpec;
  * <p>Stateless; thread-safe.
  */
 public final class CommandOptions {
+  /** The exit status of bad usage. */
+  public static final int USAGE = 2;
+  /** The launcher's name, first on every usage line. */
+  private static final String LAUNCHER = "krill";
+
   private CommandOptions() {}
 
   /**
@@ -55,22 +60,47 @@ public final class CommandOptions {
     CommandLine cl = new CommandLine(spec);
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
-    cl.setParameterExceptionHandler((e, args) -> usageError(err, spec.name(), e.getMessage()));
+    cl.setParameterExceptionHandler((e, args) -> usageError(err, e));
     return cl;
   }
 
   /**
    * Prints the one usage line every krill command prints for bad input:
-   * {@code krill NAME: MESSAGE (see krill NAME --help)}.
+   * {@code krill NAME: MESSAGE (see krill NAME --help)}, or {@code krill: MESSAGE (see krill --help)}
+   * for the launcher itself.
    *
    * @param err where it goes
-   * @param name the subcommand's name
+   * @param name the subcommand as typed after {@code krill}, e.g. {@code crawl} or {@code fibers dump};
+   *     empty for the launcher itself
    * @param message what is wrong, naming the flag as typed
-   * @return 2, the exit status of bad usage
+   * @return {@link #USAGE}
    */
   public static int usageError(PrintStream err, String name, String message) {
-    err.println("krill " + name + ": " + message + " (see krill " + name + " --help)");
-    return 2;
+    String command = name.isEmpty() ? LAUNCHER : LAUNCHER + " " + name;
+    err.println(command + ": " + message + " (see " + command + " --help)");
+    return USAGE;
+  }
+
+  /**
+   * Prints the usage line (see {@link #usageError(PrintStream, String, String)}) of a command line
+   * picocli could not parse, naming the (sub)command the bad argument was given to.
+   *
+   * @param err where it goes
+   * @param e what picocli refused; its message quotes the argument as typed
+   * @return {@link #USAGE}
+   */
+  public static int usageError(PrintStream err, CommandLine.ParameterException e) {
+    return usageError(err, nameAfterLauncher(e.getCommandLine().getCommandSpec()), e.getMessage());
+  }
+
+  /* "fibers dump" under the launcher, "" for the launcher itself; a command run alone, outside the
+     launcher, is its own name. */
+  private static String nameAfterLauncher(CommandSpec spec) {
+    String qualified = spec.qualifiedName(" ");
+    if (qualified.equals(LAUNCHER)) {
+      return "";
+    }
+    return qualified.startsWith(LAUNCHER + " ") ? qualified.substring(LAUNCHER.length() + 1) : qualified;
   }
 
   /**

@@ -3,6 +3,9 @@ package io.krill.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -74,5 +77,44 @@ class CommandOptionsTest {
     Setting<Long> size = Setting.ofBytes("t.size").defaultValue(1L).atLeast(1L).doc("size").build();
     assertThat(size.parse("64KiB")).isEqualTo(64L << 10);
     assertThatThrownBy(() -> size.parse("0")).hasMessage("t.size: 0 (expected: >= 1B)");
+  }
+
+  /** The command line {@code krill} with a subcommand {@code fibers} that has one {@code dump} taking a number. */
+  private static CommandLine launcher(PrintStream err) {
+    CommandSpec dump = CommandSpec.create().name("dump");
+    dump.addPositional(CommandLine.Model.PositionalParamSpec.builder().type(long.class).build());
+    CommandSpec fibers = CommandSpec.create().name("fibers");
+    fibers.addSubcommand("dump", new CommandLine(dump));
+    CommandSpec krill = CommandSpec.create().name("krill");
+    krill.addSubcommand("fibers", new CommandLine(fibers));
+    CommandLine cl = new CommandLine(krill);
+    cl.setParameterExceptionHandler((e, a) -> CommandOptions.usageError(err, e));
+    return cl;
+  }
+
+  @Test
+  void usageError_launcherSubcommandOrNested_oneLineNamingItAndStatus2() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    assertThat(launcher(err).execute("--bogus")).isEqualTo(CommandOptions.USAGE);
+    assertThat(launcher(err).execute("fibers", "--bogus")).isEqualTo(2);
+    assertThat(launcher(err).execute("fibers", "dump", "x")).isEqualTo(2);
+    assertThat(CommandOptions.usageError(err, "crawl", "--max-pages: 0 (expected: > 0)")).isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactly(
+        "krill: Unknown option: '--bogus' (see krill --help)",
+        "krill fibers: Unknown option: '--bogus' (see krill fibers --help)",
+        "krill fibers dump: Invalid value for positional parameter at index 0 (PARAM): 'x' is not a long"
+            + " (see krill fibers dump --help)",
+        "krill crawl: --max-pages: 0 (expected: > 0) (see krill crawl --help)");
+  }
+
+  @Test
+  void commandLine_commandAlone_usageLineNamesIt() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    CommandSpec spec = CommandOptions.spec(new Object(), "crawl", "crawls", BINDING.schema());
+    assertThat(CommandOptions.commandLine(spec, System.out, err).execute("--max-pages")).isEqualTo(2);
+    assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactly(
+        "krill crawl: Missing required parameter for option '--max-pages' (N) (see krill crawl --help)");
   }
 }

@@ -100,9 +100,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         byRound.add(new ArrayList<>(runs));
       } catch (NoBenchmarksException e) {
-        System.err.println("krill bench: " + s.include + ": no benchmark matches (expected: a regular expression matching a benchmark"
-            + "; java -jar benchmarks/target/benchmarks.jar -l lists them)");
-        return 2;
+        return CommandOptions.usageError(System.err, "bench", s.include + ": no benchmark matches (expected: a regular"
+            + " expression matching a benchmark; java -jar benchmarks/target/benchmarks.jar -l lists them)");
       } catch (RunnerException e) {
         System.err.println("krill bench: JMH failed: " + e.getMessage());
         return 1;
