@@ -68,12 +68,7 @@ final class ServeCommand implements Callable<Integer> {
       settings = settings();
       server = start(settings);
     } catch (ConfigException e) {
-      for (ConfigException.Problem p : e.problems()) {
-        // A dedicated flag is named as typed; --set, a file or the environment need the key too.
-        String line = "flag --set".equals(p.origin()) ? p.toString() : CommandOptions.describe(p);
-        CommandOptions.usageError(err, "serve", line);
-      }
-      return CommandOptions.USAGE;
+      return CommandOptions.usageError(err, "serve", e);
     } catch (IOException e) {
       err.println("krill serve: " + e.getMessage()); // names address:port, or what TLS set-up failed
       return 1;

@@ -82,6 +82,22 @@ public final class CommandOptions {
   }
 
   /**
+   * Prints one usage line (see {@link #usageError(PrintStream, String, String)}) per problem of
+   * the settings, each {@link #describe described} as the user gave the value.
+   *
+   * @param err where they go
+   * @param name the subcommand as typed after {@code krill}
+   * @param e what loading or binding the settings refused
+   * @return {@link #USAGE}
+   */
+  public static int usageError(PrintStream err, String name, ConfigException e) {
+    for (ConfigException.Problem p : e.problems()) {
+      usageError(err, name, describe(p));
+    }
+    return USAGE;
+  }
+
+  /**
    * Prints the usage line (see {@link #usageError(PrintStream, String, String)}) of a command line
    * picocli could not parse, naming the (sub)command the bad argument was given to.
    *
@@ -165,14 +181,15 @@ public final class CommandOptions {
 
   /**
    * A problem as a command-line user reads it: {@code --max-pages: 0 (expected: >= 1)} for a
-   * flag, the problem with its origin otherwise.
+   * dedicated flag, the problem with its origin otherwise ({@code --set KEY=VALUE}, a file or the
+   * environment need the key too).
    *
    * @param problem a problem of a {@link ConfigException}
    * @return one line
    */
   public static String describe(ConfigException.Problem problem) {
     String origin = problem.origin();
-    if (origin.startsWith("flag --") && problem.value() != null) {
+    if (origin.startsWith("flag --") && !origin.equals(ConfigLoader.SET_FLAG) && problem.value() != null) {
       return origin.substring("flag ".length()) + ": " + problem.value() + " (" + problem.reason() + ")";
     }
     return problem.toString();

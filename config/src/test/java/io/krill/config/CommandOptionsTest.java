@@ -117,4 +117,22 @@ class CommandOptionsTest {
     assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactly(
         "krill crawl: Missing required parameter for option '--max-pages' (N) (see krill crawl --help)");
   }
+
+  @Test
+  void usageError_everyProblem_oneLineEachAsTyped() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    CommandSpec spec = CommandSpec.create();
+    CommandOptions.addTo(spec, BINDING.schema());
+    new CommandLine(spec).parseArgs("--delay", "soon", "--max-pages", "x");
+    ConfigLoader loader = CommandOptions.flags(spec, BINDING.schema(), BINDING.schema().loader().environment(Map.of()))
+        .set("t.includ=a");
+    assertThatThrownBy(loader::load).isInstanceOfSatisfying(ConfigException.class, e ->
+        assertThat(CommandOptions.usageError(err, "serve", e)).isEqualTo(CommandOptions.USAGE));
+    assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactlyInAnyOrder(
+        "krill serve: --max-pages: x (expected: an integer) (see krill serve --help)",
+        "krill serve: --delay: soon (expected: a duration such as 30s or 500ms (units: ns, us, ms, s, m, h, d))"
+            + " (see krill serve --help)",
+        "krill serve: t.includ: a (unknown key; did you mean t.include?) from flag --set (see krill serve --help)");
+  }
 }

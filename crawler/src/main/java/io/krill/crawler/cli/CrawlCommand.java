@@ -161,7 +161,7 @@ public final class CrawlCommand implements Callable<Integer> {
       Files.write(out.resolve(ARGS_FILE), originalArgs(), StandardCharsets.UTF_8);
       return crawl(settings, config(settings, false).build());
     } catch (ConfigException e) {
-      return usageError(CommandOptions.describe(e.problems().get(0)));
+      return CommandOptions.usageError(stderr, "crawl", e);
     } catch (BadUsage | IllegalArgumentException | IllegalStateException | UnsupportedOperationException e) {
       return usageError(e.getMessage());
     } catch (IOException e) {
@@ -601,7 +601,7 @@ public final class CrawlCommand implements Callable<Integer> {
     CommandOptions.addTo(cl.getCommandSpec(), ClusterSettings.SCHEMA);
     cl.setOut(new java.io.PrintWriter(stdout, true));
     cl.setErr(new java.io.PrintWriter(stderr, true));
-    cl.setParameterExceptionHandler((e, a) -> usageError(e.getMessage()));
+    cl.setParameterExceptionHandler((e, a) -> CommandOptions.usageError(stderr, e));
     return cl;
   }
 

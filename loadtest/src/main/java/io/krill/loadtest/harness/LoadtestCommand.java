@@ -65,10 +65,7 @@ public final class LoadtestCommand implements Callable<Integer> {
       s = LoadtestSettings.runSettings(settings);
       chosen = LoadtestSettings.scenarios(settings);
     } catch (ConfigException e) {
-      for (ConfigException.Problem p : e.problems()) {
-        CommandOptions.usageError(System.err, NAME, CommandOptions.describe(p));
-      }
-      return CommandOptions.USAGE;
+      return CommandOptions.usageError(System.err, NAME, e);
     } catch (IllegalArgumentException e) {
       return CommandOptions.usageError(System.err, NAME, e.getMessage());
     }
