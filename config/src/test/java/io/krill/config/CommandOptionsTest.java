@@ -2,10 +2,10 @@ package io.krill.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.io.ByteArrayOutputStream;
+import io.krill.testkit.CapturedRun;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -92,44 +92,43 @@ class CommandOptionsTest {
     return cl;
   }
 
+  /** What a run that failed with one usage line wrote. */
+  private static CapturedRun usage(int code, String line) {
+    return new CapturedRun(code, line + System.lineSeparator(), "");
+  }
+
   @Test
   void usageError_launcherSubcommandOrNested_oneLineNamingItAndStatus2() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    assertThat(launcher(err).execute("--bogus")).isEqualTo(CommandOptions.USAGE);
-    assertThat(launcher(err).execute("fibers", "--bogus")).isEqualTo(2);
-    assertThat(launcher(err).execute("fibers", "dump", "x")).isEqualTo(2);
-    assertThat(CommandOptions.usageError(err, "crawl", "--max-pages: 0 (expected: > 0)")).isEqualTo(2);
-    assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactly(
-        "krill: Unknown option: '--bogus' (see krill --help)",
-        "krill fibers: Unknown option: '--bogus' (see krill fibers --help)",
+    assertThat(CapturedRun.of((out, err) -> launcher(err).execute("--bogus")))
+        .isEqualTo(usage(CommandOptions.USAGE, "krill: Unknown option: '--bogus' (see krill --help)"));
+    assertThat(CapturedRun.of((out, err) -> launcher(err).execute("fibers", "--bogus")))
+        .isEqualTo(usage(2, "krill fibers: Unknown option: '--bogus' (see krill fibers --help)"));
+    assertThat(CapturedRun.of((out, err) -> launcher(err).execute("fibers", "dump", "x"))).isEqualTo(usage(2,
         "krill fibers dump: Invalid value for positional parameter at index 0 (PARAM): 'x' is not a long"
-            + " (see krill fibers dump --help)",
-        "krill crawl: --max-pages: 0 (expected: > 0) (see krill crawl --help)");
+            + " (see krill fibers dump --help)"));
+    assertThat(CapturedRun.of((out, err) -> CommandOptions.usageError(err, "crawl", "--max-pages: 0 (expected: > 0)")))
+        .isEqualTo(usage(2, "krill crawl: --max-pages: 0 (expected: > 0) (see krill crawl --help)"));
   }
 
   @Test
   void commandLine_commandAlone_usageLineNamesIt() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     CommandSpec spec = CommandOptions.spec(new Object(), "crawl", "crawls", BINDING.schema());
-    assertThat(CommandOptions.commandLine(spec, System.out, err).execute("--max-pages")).isEqualTo(2);
-    assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactly(
-        "krill crawl: Missing required parameter for option '--max-pages' (N) (see krill crawl --help)");
+    assertThat(CapturedRun.of((out, err) -> CommandOptions.commandLine(spec, out, err).execute("--max-pages")))
+        .isEqualTo(usage(2,
+            "krill crawl: Missing required parameter for option '--max-pages' (N) (see krill crawl --help)"));
   }
 
   @Test
   void usageError_everyProblem_oneLineEachAsTyped() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     CommandSpec spec = CommandSpec.create();
     CommandOptions.addTo(spec, BINDING.schema());
     new CommandLine(spec).parseArgs("--delay", "soon", "--max-pages", "x");
     ConfigLoader loader = CommandOptions.flags(spec, BINDING.schema(), BINDING.schema().loader().environment(Map.of()))
         .set("t.includ=a");
-    assertThatThrownBy(loader::load).isInstanceOfSatisfying(ConfigException.class, e ->
-        assertThat(CommandOptions.usageError(err, "serve", e)).isEqualTo(CommandOptions.USAGE));
-    assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactlyInAnyOrder(
+    ConfigException problems = catchThrowableOfType(ConfigException.class, loader::load);
+    CapturedRun r = CapturedRun.of((out, err) -> CommandOptions.usageError(err, "serve", problems));
+    assertThat(r.code()).isEqualTo(CommandOptions.USAGE);
+    assertThat(r.err().lines()).containsExactlyInAnyOrder(
         "krill serve: --max-pages: x (expected: an integer) (see krill serve --help)",
         "krill serve: --delay: soon (expected: a duration such as 30s or 500ms (units: ns, us, ms, s, m, h, d))"
             + " (see krill serve --help)",
