@@ -1,6 +1,7 @@
 package io.krill.cli.bench;
 
 import io.krill.config.CommandOptions;
+import io.krill.fibers.Checks;
 import io.krill.loadtest.harness.RunEnvironment;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -134,10 +135,7 @@ public final class BenchCommand implements Callable<Integer> {
       s.quick();
     }
     if (rounds != null) {
-      if (rounds < 1 || rounds > 20) {
-        throw new IllegalArgumentException("--rounds: " + rounds + " (expected: 1..20)");
-      }
-      s.rounds = rounds;
+      s.rounds = Checks.inRange("--rounds", rounds, 1, 20);
     }
     if (date != null && !date.matches("[0-9A-Za-z._-]+")) {
       throw new IllegalArgumentException("--date: " + date + " (expected: letters, digits, '.', '_' or '-')");
