@@ -83,6 +83,10 @@ class CliBehaviourTest {
     lines.put(List.of("fibers", "dump", "0"), "krill fibers dump: PID: 0 (expected: > 0) (see krill fibers dump --help)");
     lines.put(List.of("demo", "--steps", "-1"), "krill demo: --steps: -1 (expected: 0..1000000) (see krill demo --help)");
     lines.put(List.of("loadtest", "--rounds", "0"), "krill loadtest: --rounds: 0 (expected: 1..20) (see krill loadtest --help)");
+    for (String command : List.of("bench", "loadtest")) {
+      lines.put(List.of(command, "--date", "a/b"), "krill " + command + ": --date: a/b (expected: letters, digits, '.', '_'"
+          + " or '-') (see krill " + command + " --help)");
+    }
     lines.forEach((args, line) -> {
       String[] r = capture(false, args.toArray(new String[0]));
       assertThat(r[0]).as(args.toString()).isEqualTo("2");

@@ -105,6 +105,18 @@ public final class HostPort {
   }
 
   /**
+   * The address of a socket, e.g. to print where a server listens.
+   *
+   * @param address a socket address
+   * @return its IP literal (or, unresolved, its host name) and port
+   */
+  public static HostPort of(InetSocketAddress address) {
+    Objects.requireNonNull(address, "address");
+    return new HostPort(address.isUnresolved() ? address.getHostString() : address.getAddress().getHostAddress(),
+        address.getPort());
+  }
+
+  /**
    * The host, without brackets.
    *
    * @return e.g. {@code 127.0.0.1}, {@code ::1} or {@code localhost}

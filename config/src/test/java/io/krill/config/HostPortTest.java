@@ -3,6 +3,9 @@ package io.krill.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,6 +53,15 @@ class HostPortTest {
     assertThatThrownBy(() -> HostPort.parse("dns", text, 53))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("dns: " + text + " (expected: HOST or HOST:PORT)");
+  }
+
+  @Test
+  void of_socketAddress_readsBack() throws Exception {
+    HostPort v6 = HostPort.of(new InetSocketAddress(InetAddress.getByName("::1"), 8090));
+    assertThat(v6.host()).isEqualTo("0:0:0:0:0:0:0:1");
+    assertThat(HostPort.parse("--console", v6.toString())).isEqualTo(v6);
+    assertThat(HostPort.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 53))).hasToString("127.0.0.1:53");
+    assertThat(HostPort.of(InetSocketAddress.createUnresolved("a.test", 80))).hasToString("a.test:80");
   }
 
   @ParameterizedTest

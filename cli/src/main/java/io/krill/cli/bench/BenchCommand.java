@@ -137,8 +137,8 @@ public final class BenchCommand implements Callable<Integer> {
     if (rounds != null) {
       s.rounds = Checks.inRange("--rounds", rounds, 1, 20);
     }
-    if (date != null && !date.matches("[0-9A-Za-z._-]+")) {
-      throw new IllegalArgumentException("--date: " + date + " (expected: letters, digits, '.', '_' or '-')");
+    if (date != null && !RunEnvironment.isDate(date)) {
+      throw Checks.bad("--date", date, RunEnvironment.DATE_EXPECTED);
     }
     s.date = date != null ? date : RunEnvironment.today();
     s.resultsDir = results != null ? results : RunEnvironment.resultsDir();
