@@ -56,17 +56,13 @@ public final class BrokerCommand implements Callable<Integer> {
     System.exit(commandLine(System.out, System.err).execute(args));
   }
 
-  private int usageError(String message) {
-    return CommandOptions.usageError(err, "broker", message);
-  }
-
   @Override
   public Integer call() {
     Settings settings;
     try {
       settings = CommandOptions.flags(spec, BrokerSettings.SCHEMA, BrokerSettings.SCHEMA.loader()).load();
     } catch (ConfigException e) {
-      return usageError(CommandOptions.describe(e.problems().get(0)));
+      return CommandOptions.usageError(err, "broker", e);
     }
     Path dir = settings.get(BrokerSettings.DIR);
     KafkaBroker broker;

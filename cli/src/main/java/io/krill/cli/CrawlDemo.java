@@ -1,5 +1,6 @@
 package io.krill.cli;
 
+import io.krill.config.HostPort;
 import io.krill.console.WebConsole;
 import io.krill.crawler.cli.CrawlCommand;
 import io.krill.crawler.cli.DemoWeb;
@@ -74,7 +75,7 @@ final class CrawlDemo implements DemoWeb {
 
   @Override
   public String dns() {
-    return web.dnsServer().getAddress().getHostAddress() + ":" + web.dnsServer().getPort();
+    return HostPort.of(web.dnsServer()).toString();
   }
 
   @Override

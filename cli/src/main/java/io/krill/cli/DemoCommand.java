@@ -1,5 +1,6 @@
 package io.krill.cli;
 
+import io.krill.config.CommandOptions;
 import io.krill.fibers.Continuation;
 import io.krill.fibers.Generator;
 import io.krill.fibers.Suspendable;
@@ -33,12 +34,10 @@ final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (count <= 0 || count > 10_000_000) {
-      System.err.println("krill demo: --count: " + count + " (expected: 1..10000000)");
-      return 2;
+      return CommandOptions.usageError(System.err, "demo", "--count: " + count + " (expected: 1..10000000)");
     }
     if (steps < 0 || steps > 1_000_000) {
-      System.err.println("krill demo: --steps: " + steps + " (expected: 0..1000000)");
-      return 2;
+      return CommandOptions.usageError(System.err, "demo", "--steps: " + steps + " (expected: 0..1000000)");
     }
     long[] results = new long[count];
     ArrayDeque<Continuation> queue = new ArrayDeque<>(count);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
+import io.krill.config.CommandOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,8 +55,7 @@ final class FibersCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       if (pid <= 0) {
-        System.err.println("krill fibers dump: PID: " + pid + " (expected: > 0) (see krill fibers dump --help)");
-        return Krill.USAGE;
+        return CommandOptions.usageError(System.err, "fibers dump", "PID: " + pid + " (expected: > 0)");
       }
       try {
         System.out.print(dump(pid, json));

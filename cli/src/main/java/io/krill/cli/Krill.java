@@ -1,6 +1,6 @@
 package io.krill.cli;
 
-import java.io.PrintStream;
+import io.krill.config.CommandOptions;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
         io.krill.cli.bench.BenchCommand.class, DocsCommand.class, FibersCommand.class})
 public final class Krill implements Callable<Integer> {
   /** The exit status of a usage error. */
-  static final int USAGE = 2;
+  static final int USAGE = CommandOptions.USAGE;
   /**
    * A system property: when set, the launcher only parses the command line and exits with 0 or
    * {@link #USAGE}; bin/krill checks the arguments this way before it rebuilds a stale jar.
@@ -77,7 +77,7 @@ public final class Krill implements Callable<Integer> {
       cl.parseArgs(args);
       return 0;
     } catch (CommandLine.ParameterException e) {
-      return usageError(e, System.err);
+      return CommandOptions.usageError(System.err, e);
     }
   }
 
@@ -88,18 +88,8 @@ public final class Krill implements Callable<Integer> {
     cl.addSubcommand("broker", io.krill.broker.BrokerCommand.commandLine(System.out, System.err));
     cl.addSubcommand("testweb", io.krill.testweb.TestWebCommand.commandLine(System.out, System.err));
     cl.addSubcommand("loadtest", io.krill.loadtest.harness.LoadtestCommand.commandLine());
-    cl.setParameterExceptionHandler((e, a) -> usageError(e, System.err));
+    cl.setParameterExceptionHandler((e, a) -> CommandOptions.usageError(System.err, e));
     ServeCommand.install(cl.getSubcommands().get("serve"));
     return cl;
-  }
-
-  /*
-   * picocli's messages already quote the option as typed (Unknown option: '--bogus'); the line
-   * names the subcommand and where its help is.
-   */
-  static int usageError(CommandLine.ParameterException e, PrintStream err) {
-    String name = e.getCommandLine().getCommandSpec().qualifiedName();
-    err.println(name + ": " + e.getMessage() + " (see " + name + " --help)");
-    return USAGE;
   }
 }

@@ -3,6 +3,7 @@ package io.krill.cli;
 import io.krill.config.CommandOptions;
 import io.krill.config.ConfigException;
 import io.krill.config.ConfigLoader;
+import io.krill.config.HostPort;
 import io.krill.config.Settings;
 import io.krill.httpd.HttpServer;
 import io.krill.netio.Tls;
@@ -68,12 +69,7 @@ final class ServeCommand implements Callable<Integer> {
       settings = settings();
       server = start(settings);
     } catch (ConfigException e) {
-      for (ConfigException.Problem p : e.problems()) {
-        // A dedicated flag is named as typed; --set, a file or the environment need the key too.
-        String line = "flag --set".equals(p.origin()) ? p.toString() : CommandOptions.describe(p);
-        CommandOptions.usageError(err, "serve", line);
-      }
-      return 2;
+      return CommandOptions.usageError(err, "serve", e);
     } catch (IOException e) {
       err.println("krill serve: " + e.getMessage()); // names address:port, or what TLS set-up failed
       return 1;
@@ -113,7 +109,7 @@ final class ServeCommand implements Callable<Integer> {
       ChatDemo.install(b, ServeSettings.websocket(s));
     }
     HttpServer server = b.build().start();
-    String base = (tls == null ? "http" : "https") + "://" + hostForUrl(server) + ":" + server.port();
+    String base = (tls == null ? "http" : "https") + "://" + HostPort.of(server.localAddress());
     out.println("krill serve: serving " + s.get(ServeSettings.ROOT).toAbsolutePath().normalize()
         + " on " + base + "/ (" + s.get(ServeSettings.MODE).name().toLowerCase(java.util.Locale.ROOT) + " mode"
         + (s.get(ServeSettings.HTTP2) ? ", HTTP/2" : "") + ")");
@@ -121,11 +117,6 @@ final class ServeCommand implements Callable<Integer> {
       out.println("krill serve: chat demo on " + base + ChatDemo.PAGE + " (open it in two tabs)");
     }
     return server;
-  }
-
-  private static String hostForUrl(HttpServer server) {
-    String host = server.localAddress().getAddress().getHostAddress();
-    return host.indexOf(':') >= 0 ? "[" + host + "]" : host;
   }
 
   private static Tls tls(Settings s) throws IOException {

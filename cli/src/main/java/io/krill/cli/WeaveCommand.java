@@ -1,5 +1,6 @@
 package io.krill.cli;
 
+import io.krill.config.CommandOptions;
 import io.krill.transform.WeaverMain;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +24,7 @@ final class WeaveCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (!Files.isDirectory(dir)) {
-      System.err.println("krill weave: DIR: " + dir + " (expected: an existing classes directory; see krill weave --help)");
-      return Krill.USAGE;
+      return CommandOptions.usageError(System.err, "weave", "DIR: " + dir + " (expected: an existing classes directory)");
     }
     List<String> args = new ArrayList<>();
     args.add(dir.toString());

@@ -3,6 +3,9 @@ package io.krill.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,6 +71,27 @@ class CliBehaviourTest {
     String[] r = capture(false, "weave", missing);
     assertThat(r[0]).isEqualTo("2");
     assertThat(r[2]).contains(missing).contains("expected: an existing classes directory");
+  }
+
+  @Test
+  void badUsage_launcherAndEachCommandsOwnChecks_oneUniformLineAndStatus2(@TempDir Path tmp) {
+    String missing = tmp.resolve("nonexistent").toString();
+    Map<List<String>, String> lines = new LinkedHashMap<>();
+    lines.put(List.of("--bogus"), "krill: Unknown option: '--bogus' (see krill --help)");
+    lines.put(List.of("weave", missing),
+        "krill weave: DIR: " + missing + " (expected: an existing classes directory) (see krill weave --help)");
+    lines.put(List.of("fibers", "dump", "0"), "krill fibers dump: PID: 0 (expected: > 0) (see krill fibers dump --help)");
+    lines.put(List.of("demo", "--steps", "-1"), "krill demo: --steps: -1 (expected: 0..1000000) (see krill demo --help)");
+    lines.put(List.of("loadtest", "--rounds", "0"), "krill loadtest: --rounds: 0 (expected: 1..20) (see krill loadtest --help)");
+    for (String command : List.of("bench", "loadtest")) {
+      lines.put(List.of(command, "--date", "a/b"), "krill " + command + ": --date: a/b (expected: letters, digits, '.', '_'"
+          + " or '-') (see krill " + command + " --help)");
+    }
+    lines.forEach((args, line) -> {
+      String[] r = capture(false, args.toArray(new String[0]));
+      assertThat(r[0]).as(args.toString()).isEqualTo("2");
+      assertThat(r[2].lines()).as(args.toString()).containsExactly(line);
+    });
   }
 
   @Test

@@ -1,8 +1,7 @@
 package io.krill.cli;
 
-import java.io.ByteArrayOutputStream;
+import io.krill.testkit.CapturedRun;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.function.IntSupplier;
 
 /** Runs launcher code with standard output and error captured. */
@@ -18,17 +17,26 @@ final class Console {
   static String[] capture(IntSupplier body) {
     PrintStream out = System.out;
     PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-    int status;
-    try {
-      status = body.getAsInt();
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-    return new String[] {Integer.toString(status), o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
+    CapturedRun r = CapturedRun.of((o, e) -> {
+      System.setOut(o);
+      System.setErr(e);
+      try {
+        return body.getAsInt();
+      } finally {
+        System.setOut(out);
+        System.setErr(err);
+      }
+    });
+    return new String[] {Integer.toString(r.code()), r.out(), r.err()};
+  }
+
+  /**
+   * Runs {@code krill crawl ARGS} as the launcher builds it (the demo web and the console included).
+   *
+   * @param args the crawl's arguments
+   * @return its exit code, stderr and stdout
+   */
+  static CapturedRun crawl(String... args) {
+    return CapturedRun.of((out, err) -> CrawlDemo.commandLine(out, err).execute(args));
   }
 }

@@ -17,13 +17,10 @@ class CrawlConsoleCliTest {
   @TempDir
   Path tmp;
 
-  private static CapturedRun crawl(String... args) {
-    return CapturedRun.of((out, err) -> CrawlDemo.commandLine(out, err).execute(args));
-  }
 
   @Test
   void console_withDemo_printsItsAddressAndTokenAndTheCrawlRuns() {
-    CapturedRun r = crawl("--demo", "--max-pages", "10", "--progress", "off", "--out", tmp.resolve("d").toString(),
+    CapturedRun r = Console.crawl("--demo", "--max-pages", "10", "--progress", "off", "--out", tmp.resolve("d").toString(),
         "--console", "127.0.0.1:0");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).containsPattern("krill crawl: console at http://127\\.0\\.0\\.1:\\d+/ \\(control token: \\S{16,}\\)");
@@ -32,7 +29,7 @@ class CrawlConsoleCliTest {
 
   @Test
   void console_nonLoopbackWithoutToken_oneLineAndStatus2() {
-    CapturedRun r = crawl("--console", "0.0.0.0:0", "--out", tmp.resolve("d").toString(), "http://127.0.0.1:9/");
+    CapturedRun r = Console.crawl("--console", "0.0.0.0:0", "--out", tmp.resolve("d").toString(), "http://127.0.0.1:9/");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err().lines()).containsExactly("krill crawl: --console 0.0.0.0:0: a console on the non-loopback "
         + "address 0.0.0.0 needs an explicit token (--console-token) (see krill crawl --help)");
@@ -42,7 +39,7 @@ class CrawlConsoleCliTest {
   void console_onAUsedPort_oneLineAndStatus2() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       String where = "127.0.0.1:" + taken.getLocalPort();
-      CapturedRun r = crawl("--console", where, "--out", tmp.resolve("d").toString(), "http://127.0.0.1:9/");
+      CapturedRun r = Console.crawl("--console", where, "--out", tmp.resolve("d").toString(), "http://127.0.0.1:9/");
       assertThat(r.code()).isEqualTo(2);
       assertThat(r.err().lines()).hasSize(1);
       assertThat(r.err()).startsWith("krill crawl: --console " + where + ": ");

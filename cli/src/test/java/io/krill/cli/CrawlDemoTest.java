@@ -17,15 +17,11 @@ class CrawlDemoTest {
   @TempDir
   Path tmp;
 
-  /** Runs {@code krill crawl ARGS}; returns exit code, stderr and stdout. */
-  private static CapturedRun crawl(String... args) {
-    return CapturedRun.of((out, err) -> CrawlDemo.commandLine(out, err).execute(args));
-  }
 
   @Test
   void demo_crawlsTheSyntheticWebAndReportsItsGroundTruth() {
     Path out = tmp.resolve("demo");
-    CapturedRun r = crawl("--demo", "--max-pages", "15", "--progress", "off", "--out", out.toString());
+    CapturedRun r = Console.crawl("--demo", "--max-pages", "15", "--progress", "off", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("krill crawl --demo: synthetic web of 20 hosts");
     assertThat(r.out()).startsWith("crawl max-pages").contains("15 pages").contains("ground truth (depth 8)");
@@ -35,11 +31,11 @@ class CrawlDemoTest {
   @Test
   void demo_stoppedByALimit_resumesAgainstTheSameWeb() throws Exception {
     Path out = tmp.resolve("demo");
-    CapturedRun first = crawl("--demo", "--max-pages", "10", "--progress", "off", "--out", out.toString());
+    CapturedRun first = Console.crawl("--demo", "--max-pages", "10", "--progress", "off", "--out", out.toString());
     assertThat(first.code()).as(first.err()).isZero();
     assertThat(first.err()).contains("krill crawl: max-pages; to continue: krill crawl --resume " + out);
     // --demo may be repeated with --resume (the saved arguments hold it anyway)
-    CapturedRun resumed = crawl("--demo", "--resume", out.toString(), "--max-pages", "25", "--progress", "off");
+    CapturedRun resumed = Console.crawl("--demo", "--resume", out.toString(), "--max-pages", "25", "--progress", "off");
     assertThat(resumed.code()).as(resumed.err()).isZero();
     assertThat(resumed.err()).contains("krill crawl --demo: synthetic web of 20 hosts").contains("resuming " + out);
     // the journal's URLs name the first web's port: the same web answers them (no connection errors)
@@ -57,7 +53,7 @@ class CrawlDemoTest {
   @Timeout(300)
   void demoWithNodes_childNodesOneKilledWithSigkillOthersTakeOver_groundTruthAtTheEnd() {
     Path out = tmp.resolve("nodes");
-    CapturedRun r = crawl("--demo", "--nodes", "3", "--out", out.toString());
+    CapturedRun r = Console.crawl("--demo", "--nodes", "3", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("a Kafka broker on 127.0.0.1:").contains("3 nodes crawling into")
         .contains("with SIGKILL after ");
@@ -75,7 +71,7 @@ class CrawlDemoTest {
 
   @Test
   void demo_withSeeds_oneLineAndStatus2() {
-    CapturedRun r = crawl("--demo", "--out", tmp.resolve("d").toString(), "http://a.test/");
+    CapturedRun r = Console.crawl("--demo", "--out", tmp.resolve("d").toString(), "http://a.test/");
     assertThat(r.code()).isEqualTo(2);
     assertThat((r.err()).lines().count()).isEqualTo(1);
     assertThat(r.err()).startsWith("krill crawl: ").contains("give no seed URLs");

@@ -21,7 +21,7 @@ class KrillTest {
   void demo_badCount_oneLineAndStatus2() {
     String[] r = capture("demo", "--count", "0");
     assertThat(r[0]).isEqualTo("2");
-    assertThat(r[2].trim()).isEqualTo("krill demo: --count: 0 (expected: 1..10000000)");
+    assertThat(r[2].trim()).isEqualTo("krill demo: --count: 0 (expected: 1..10000000) (see krill demo --help)");
   }
 
   @Test

@@ -22,6 +22,11 @@ import picocli.CommandLine.Model.OptionSpec;
  * <p>Stateless; thread-safe.
  */
 public final class CommandOptions {
+  /** The exit status of bad usage. */
+  public static final int USAGE = 2;
+  /** The launcher's name, first on every usage line. */
+  private static final String LAUNCHER = "krill";
+
   private CommandOptions() {}
 
   /**
@@ -55,22 +60,63 @@ public final class CommandOptions {
     CommandLine cl = new CommandLine(spec);
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
-    cl.setParameterExceptionHandler((e, args) -> usageError(err, spec.name(), e.getMessage()));
+    cl.setParameterExceptionHandler((e, args) -> usageError(err, e));
     return cl;
   }
 
   /**
    * Prints the one usage line every krill command prints for bad input:
-   * {@code krill NAME: MESSAGE (see krill NAME --help)}.
+   * {@code krill NAME: MESSAGE (see krill NAME --help)}, or {@code krill: MESSAGE (see krill --help)}
+   * for the launcher itself.
    *
    * @param err where it goes
-   * @param name the subcommand's name
+   * @param name the subcommand as typed after {@code krill}, e.g. {@code crawl} or {@code fibers dump};
+   *     empty for the launcher itself
    * @param message what is wrong, naming the flag as typed
-   * @return 2, the exit status of bad usage
+   * @return {@link #USAGE}
    */
   public static int usageError(PrintStream err, String name, String message) {
-    err.println("krill " + name + ": " + message + " (see krill " + name + " --help)");
-    return 2;
+    String command = name.isEmpty() ? LAUNCHER : LAUNCHER + " " + name;
+    err.println(command + ": " + message + " (see " + command + " --help)");
+    return USAGE;
+  }
+
+  /**
+   * Prints one usage line (see {@link #usageError(PrintStream, String, String)}) per problem of
+   * the settings, each {@link #describe described} as the user gave the value.
+   *
+   * @param err where they go
+   * @param name the subcommand as typed after {@code krill}
+   * @param e what loading or binding the settings refused
+   * @return {@link #USAGE}
+   */
+  public static int usageError(PrintStream err, String name, ConfigException e) {
+    for (ConfigException.Problem p : e.problems()) {
+      usageError(err, name, describe(p));
+    }
+    return USAGE;
+  }
+
+  /**
+   * Prints the usage line (see {@link #usageError(PrintStream, String, String)}) of a command line
+   * picocli could not parse, naming the (sub)command the bad argument was given to.
+   *
+   * @param err where it goes
+   * @param e what picocli refused; its message quotes the argument as typed
+   * @return {@link #USAGE}
+   */
+  public static int usageError(PrintStream err, CommandLine.ParameterException e) {
+    return usageError(err, nameAfterLauncher(e.getCommandLine().getCommandSpec()), e.getMessage());
+  }
+
+  /* "fibers dump" under the launcher, "" for the launcher itself; a command run alone, outside the
+     launcher, is its own name. */
+  private static String nameAfterLauncher(CommandSpec spec) {
+    String qualified = spec.qualifiedName(" ");
+    if (qualified.equals(LAUNCHER)) {
+      return "";
+    }
+    return qualified.startsWith(LAUNCHER + " ") ? qualified.substring(LAUNCHER.length() + 1) : qualified;
   }
 
   /**
@@ -135,14 +181,15 @@ public final class CommandOptions {
 
   /**
    * A problem as a command-line user reads it: {@code --max-pages: 0 (expected: >= 1)} for a
-   * flag, the problem with its origin otherwise.
+   * dedicated flag, the problem with its origin otherwise ({@code --set KEY=VALUE}, a file or the
+   * environment need the key too).
    *
    * @param problem a problem of a {@link ConfigException}
    * @return one line
    */
   public static String describe(ConfigException.Problem problem) {
     String origin = problem.origin();
-    if (origin.startsWith("flag --") && problem.value() != null) {
+    if (origin.startsWith("flag --") && !origin.equals(ConfigLoader.SET_FLAG) && problem.value() != null) {
       return origin.substring("flag ".length()) + ": " + problem.value() + " (" + problem.reason() + ")";
     }
     return problem.toString();

@@ -12,7 +12,8 @@
  * setting, its help line and default) and the flags given into the loader's flag layer;
  * {@link io.krill.config.ConfigBinding} binds each setting to the builder setter that checks it, so
  * a command's options, help, environment variables and docs table come from one declaration.
- * {@link io.krill.config.Units} is the one duration and byte-size grammar.
+ * {@link io.krill.config.Units} is the one duration and byte-size grammar, and
+ * {@link io.krill.config.HostPort} the one {@code HOST:PORT} reader.
  *
  * <p>Schemas, settings, bindings and loaded settings are immutable and thread-safe; a loader is
  * used by one thread. Nothing here suspends.

@@ -2,7 +2,10 @@ package io.krill.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.krill.testkit.CapturedRun;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -74,5 +77,61 @@ class CommandOptionsTest {
     Setting<Long> size = Setting.ofBytes("t.size").defaultValue(1L).atLeast(1L).doc("size").build();
     assertThat(size.parse("64KiB")).isEqualTo(64L << 10);
     assertThatThrownBy(() -> size.parse("0")).hasMessage("t.size: 0 (expected: >= 1B)");
+  }
+
+  /** The command line {@code krill} with a subcommand {@code fibers} that has one {@code dump} taking a number. */
+  private static CommandLine launcher(PrintStream err) {
+    CommandSpec dump = CommandSpec.create().name("dump");
+    dump.addPositional(CommandLine.Model.PositionalParamSpec.builder().type(long.class).build());
+    CommandSpec fibers = CommandSpec.create().name("fibers");
+    fibers.addSubcommand("dump", new CommandLine(dump));
+    CommandSpec krill = CommandSpec.create().name("krill");
+    krill.addSubcommand("fibers", new CommandLine(fibers));
+    CommandLine cl = new CommandLine(krill);
+    cl.setParameterExceptionHandler((e, a) -> CommandOptions.usageError(err, e));
+    return cl;
+  }
+
+  /** What a run that failed with one usage line wrote. */
+  private static CapturedRun usage(int code, String line) {
+    return new CapturedRun(code, line + System.lineSeparator(), "");
+  }
+
+  @Test
+  void usageError_launcherSubcommandOrNested_oneLineNamingItAndStatus2() {
+    assertThat(CapturedRun.of((out, err) -> launcher(err).execute("--bogus")))
+        .isEqualTo(usage(CommandOptions.USAGE, "krill: Unknown option: '--bogus' (see krill --help)"));
+    assertThat(CapturedRun.of((out, err) -> launcher(err).execute("fibers", "--bogus")))
+        .isEqualTo(usage(2, "krill fibers: Unknown option: '--bogus' (see krill fibers --help)"));
+    assertThat(CapturedRun.of((out, err) -> launcher(err).execute("fibers", "dump", "x"))).isEqualTo(usage(2,
+        "krill fibers dump: Invalid value for positional parameter at index 0 (PARAM): 'x' is not a long"
+            + " (see krill fibers dump --help)"));
+    assertThat(CapturedRun.of((out, err) -> CommandOptions.usageError(err, "crawl", "--max-pages: 0 (expected: > 0)")))
+        .isEqualTo(usage(2, "krill crawl: --max-pages: 0 (expected: > 0) (see krill crawl --help)"));
+  }
+
+  @Test
+  void commandLine_commandAlone_usageLineNamesIt() {
+    CommandSpec spec = CommandOptions.spec(new Object(), "crawl", "crawls", BINDING.schema());
+    assertThat(CapturedRun.of((out, err) -> CommandOptions.commandLine(spec, out, err).execute("--max-pages")))
+        .isEqualTo(usage(2,
+            "krill crawl: Missing required parameter for option '--max-pages' (N) (see krill crawl --help)"));
+  }
+
+  @Test
+  void usageError_everyProblem_oneLineEachAsTyped() {
+    CommandSpec spec = CommandSpec.create();
+    CommandOptions.addTo(spec, BINDING.schema());
+    new CommandLine(spec).parseArgs("--delay", "soon", "--max-pages", "x");
+    ConfigLoader loader = CommandOptions.flags(spec, BINDING.schema(), BINDING.schema().loader().environment(Map.of()))
+        .set("t.includ=a");
+    ConfigException problems = catchThrowableOfType(ConfigException.class, loader::load);
+    CapturedRun r = CapturedRun.of((out, err) -> CommandOptions.usageError(err, "serve", problems));
+    assertThat(r.code()).isEqualTo(CommandOptions.USAGE);
+    assertThat(r.err().lines()).containsExactlyInAnyOrder(
+        "krill serve: --max-pages: x (expected: an integer) (see krill serve --help)",
+        "krill serve: --delay: soon (expected: a duration such as 30s or 500ms (units: ns, us, ms, s, m, h, d))"
+            + " (see krill serve --help)",
+        "krill serve: t.includ: a (unknown key; did you mean t.include?) from flag --set (see krill serve --help)");
   }
 }

@@ -99,31 +99,19 @@ public final class WebConsole implements CrawlConsole {
   }
 
   /**
-   * A console as {@code krill crawl --console HOST:PORT [--console-token TOKEN]} starts it.
+   * A console as {@code krill crawl --console HOST:PORT [--console-token TOKEN]} starts it, once
+   * the command has read the address.
    *
    * @param view the crawl
-   * @param hostPort {@code HOST:PORT}, e.g. {@code 127.0.0.1:8090}; port 0 picks a free one
+   * @param host the address to listen on, e.g. {@code 127.0.0.1} or {@code ::1}
+   * @param port the port; 0 picks a free one
    * @param token the control token, or null for a random one
    * @return the running console
-   * @throws IllegalArgumentException if {@code hostPort} is malformed, or not loopback without a token
+   * @throws IllegalArgumentException if the address is not loopback and no token is given
    * @throws java.net.BindException if the port is in use
    * @throws IOException if it cannot be served
    */
-  public static WebConsole start(CrawlView view, String hostPort, String token) throws IOException {
-    int colon = hostPort.lastIndexOf(':');
-    if (colon <= 0) {
-      throw new IllegalArgumentException("expected HOST:PORT, e.g. 127.0.0.1:8090");
-    }
-    String host = hostPort.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    int port;
-    try {
-      port = Integer.parseInt(hostPort.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("port " + hostPort.substring(colon + 1) + " is not a number");
-    }
+  public static WebConsole start(CrawlView view, String host, int port, String token) throws IOException {
     Builder b = builder(view).address(host).port(port);
     if (token != null) {
       b.token(token);

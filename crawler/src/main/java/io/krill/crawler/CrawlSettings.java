@@ -1,6 +1,7 @@
 package io.krill.crawler;
 
 import io.krill.config.ConfigBinding;
+import io.krill.config.HostPort;
 import io.krill.config.Setting;
 import io.krill.crawler.fetch.HttpFetcher;
 import io.krill.crawler.frontier.Frontier;
@@ -8,7 +9,6 @@ import io.krill.crawler.frontier.Scope;
 import io.krill.crawler.frontier.SeenSet;
 import io.krill.crawler.output.WarcOutput;
 import io.krill.fibers.ExecutionMode;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,6 +32,9 @@ public final class CrawlSettings {
   /** Skip TLS certificate verification. */
   public static final Setting<Boolean> INSECURE = Setting.ofBoolean("crawl.insecure").defaultValue(false)
       .doc("do not verify TLS certificates (prints a warning)").build();
+
+  /** The port of a {@link #DNS} server given without one. */
+  private static final int DNS_PORT = 53;
 
   /** DNS servers, {@code HOST} or {@code HOST:PORT}. */
   public static final Setting<List<String>> DNS = Setting.ofStringList("crawl.dns").defaultValue(List.of())
@@ -128,7 +131,7 @@ public final class CrawlSettings {
           .bind(Setting.ofBoolean("crawl.allow-private").defaultValue(false)
               .doc("allow private, loopback and link-local addresses (tests, the demo)").build(),
               CrawlConfig.Builder::allowPrivate)
-          .bind(DNS, (b, l) -> l.forEach(d -> b.dnsServer(hostPort(d))))
+          .bind(DNS, (b, l) -> l.forEach(d -> b.dnsServer(HostPort.parse("dns", d, DNS_PORT).socketAddress())))
           .bind(bytes("crawl.warc-max-size", WarcOutput.DEFAULT_MAX_FILE_BYTES, "start a new WARC file past this size"),
               CrawlConfig.Builder::warcMaxSize)
           .bind(Setting.ofBoolean("crawl.warc-gzip").defaultValue(true)
@@ -178,18 +181,5 @@ public final class CrawlSettings {
 
   private static Setting<List<String>> list(String key, String label, String doc) {
     return Setting.ofStringList(key).defaultValue(List.of()).paramLabel(label).doc(doc).build();
-  }
-
-  /** Reads {@code HOST} or {@code HOST:PORT}; port 53 when absent. */
-  static InetSocketAddress hostPort(String s) {
-    int colon = s.lastIndexOf(':');
-    try {
-      if (colon > 0) {
-        return new InetSocketAddress(s.substring(0, colon), Integer.parseInt(s.substring(colon + 1)));
-      }
-      return new InetSocketAddress(s, 53);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("dns: " + s + " (expected: HOST or HOST:PORT)", e);
-    }
   }
 }

@@ -65,7 +65,7 @@ public final class TestWebCommand implements Callable<Integer> {
       config = TestWebSettings.BINDING.build(settings, TestWebConfig.builder(), TestWebConfig.Builder::build);
       SyntheticWeb.of(config); // trap counts are checked against the generated hosts
     } catch (ConfigException e) {
-      return usageError(CommandOptions.describe(e.problems().get(0)));
+      return CommandOptions.usageError(err, "testweb", e);
     } catch (IllegalArgumentException e) {
       return usageError(e.getMessage());
     }

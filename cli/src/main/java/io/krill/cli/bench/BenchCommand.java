@@ -1,6 +1,7 @@
 package io.krill.cli.bench;
 
 import io.krill.config.CommandOptions;
+import io.krill.fibers.Checks;
 import io.krill.loadtest.harness.RunEnvironment;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -100,9 +101,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         byRound.add(new ArrayList<>(runs));
       } catch (NoBenchmarksException e) {
-        System.err.println("krill bench: " + s.include + ": no benchmark matches (expected: a regular expression matching a benchmark"
-            + "; java -jar benchmarks/target/benchmarks.jar -l lists them)");
-        return 2;
+        return CommandOptions.usageError(System.err, "bench", s.include + ": no benchmark matches (expected: a regular"
+            + " expression matching a benchmark; java -jar benchmarks/target/benchmarks.jar -l lists them)");
       } catch (RunnerException e) {
         System.err.println("krill bench: JMH failed: " + e.getMessage());
         return 1;
@@ -135,13 +135,10 @@ public final class BenchCommand implements Callable<Integer> {
       s.quick();
     }
     if (rounds != null) {
-      if (rounds < 1 || rounds > 20) {
-        throw new IllegalArgumentException("--rounds: " + rounds + " (expected: 1..20)");
-      }
-      s.rounds = rounds;
+      s.rounds = Checks.inRange("--rounds", rounds, 1, 20);
     }
-    if (date != null && !date.matches("[0-9A-Za-z._-]+")) {
-      throw new IllegalArgumentException("--date: " + date + " (expected: letters, digits, '.', '_' or '-')");
+    if (date != null && !RunEnvironment.isDate(date)) {
+      throw Checks.bad("--date", date, RunEnvironment.DATE_EXPECTED);
     }
     s.date = date != null ? date : RunEnvironment.today();
     s.resultsDir = results != null ? results : RunEnvironment.resultsDir();

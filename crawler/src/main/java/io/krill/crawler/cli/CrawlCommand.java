@@ -4,6 +4,7 @@ import io.krill.config.CommandOptions;
 import io.krill.config.ConfigException;
 import io.krill.config.ConfigLoader;
 import io.krill.config.ConfigSchema;
+import io.krill.config.HostPort;
 import io.krill.config.Setting;
 import io.krill.config.Settings;
 import io.krill.crawler.CrawlConfig;
@@ -160,7 +161,7 @@ public final class CrawlCommand implements Callable<Integer> {
       Files.write(out.resolve(ARGS_FILE), originalArgs(), StandardCharsets.UTF_8);
       return crawl(settings, config(settings, false).build());
     } catch (ConfigException e) {
-      return usageError(CommandOptions.describe(e.problems().get(0)));
+      return CommandOptions.usageError(stderr, "crawl", e);
     } catch (BadUsage | IllegalArgumentException | IllegalStateException | UnsupportedOperationException e) {
       return usageError(e.getMessage());
     } catch (IOException e) {
@@ -532,13 +533,14 @@ public final class CrawlCommand implements Callable<Integer> {
     if (where == null) {
       return null;
     }
+    HostPort address = HostPort.parse(CrawlSettings.CONSOLE.flag(), where);
     if (consoleStarter == null) {
       throw new BadUsage("--console: no console in this build (run it through bin/krill)");
     }
     CrawlConsole console;
     String token = settings.find(CrawlSettings.CONSOLE_TOKEN).orElse(null);
     try {
-      console = consoleStarter.start(crawler.view(), where, token);
+      console = consoleStarter.start(crawler.view(), address.host(), address.port(), token);
     } catch (java.net.BindException e) {
       throw new BadUsage("--console " + where + ": " + e.getMessage());
     } catch (IllegalArgumentException e) {
@@ -599,7 +601,7 @@ public final class CrawlCommand implements Callable<Integer> {
     CommandOptions.addTo(cl.getCommandSpec(), ClusterSettings.SCHEMA);
     cl.setOut(new java.io.PrintWriter(stdout, true));
     cl.setErr(new java.io.PrintWriter(stderr, true));
-    cl.setParameterExceptionHandler((e, a) -> usageError(e.getMessage()));
+    cl.setParameterExceptionHandler((e, a) -> CommandOptions.usageError(stderr, e));
     return cl;
   }
 

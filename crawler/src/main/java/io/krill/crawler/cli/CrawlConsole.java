@@ -18,14 +18,15 @@ public interface CrawlConsole extends AutoCloseable {
      * Starts serving.
      *
      * @param view the crawl to show and control
-     * @param hostPort where to listen, {@code HOST:PORT}
+     * @param host where to listen: the host of {@code --console HOST:PORT}, without brackets
+     * @param port where to listen; 0 picks a free port
      * @param token the control token, or null for a random one
      * @return the running console
-     * @throws IllegalArgumentException if the address is malformed, or not loopback without a token
+     * @throws IllegalArgumentException if the address is not loopback and no token is given
      * @throws java.net.BindException if the port is in use
      * @throws IOException if it cannot be served
      */
-    CrawlConsole start(CrawlView view, String hostPort, String token) throws IOException;
+    CrawlConsole start(CrawlView view, String host, int port, String token) throws IOException;
   }
 
   /** @return the console's address, e.g. {@code http://127.0.0.1:8090/} */

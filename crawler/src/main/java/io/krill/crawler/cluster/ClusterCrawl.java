@@ -1,5 +1,6 @@
 package io.krill.crawler.cluster;
 
+import io.krill.config.HostPort;
 import io.krill.config.Settings;
 import io.krill.crawler.CrawlConfig;
 import io.krill.crawler.CrawlSummary;
@@ -84,14 +85,14 @@ public final class ClusterCrawl {
     /**
      * @param s settings of {@link ClusterSettings#SCHEMA}
      * @return the options, or empty when {@code --kafka} is not given
-     * @throws IllegalArgumentException when --kafka comes without --crawl-id
+     * @throws IllegalArgumentException when --kafka comes without --crawl-id, or a broker is not HOST:PORT
      */
     public static Optional<Options> of(Settings s) {
       List<String> servers = new ArrayList<>();
       for (String k : s.get(ClusterSettings.KAFKA)) {
         for (String part : k.split(",")) {
           if (!part.isBlank()) {
-            servers.add(part.trim());
+            servers.add(HostPort.parse(ClusterSettings.KAFKA.flag(), part.trim()).toString());
           }
         }
       }

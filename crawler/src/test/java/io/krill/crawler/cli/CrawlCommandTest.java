@@ -58,6 +58,12 @@ class CrawlCommandTest {
     assertUsageError(run("--warc-gzip-level", "0", "http://a.test/"), "--warc-gzip-level: 0 (expected: 1..9)");
     assertUsageError(run("--warc-gzip-level", "10", "http://a.test/"), "--warc-gzip-level: 10 (expected: 1..9)");
     assertUsageError(run("--max-bytes", "lots", "http://a.test/"), "--max-bytes: lots (expected: a byte size");
+    assertUsageError(run("--dns", "127.0.0.1:x", "--out", tmp.resolve("d").toString(), "http://a.test/"),
+        "krill crawl: --dns: 127.0.0.1:x (expected: HOST or HOST:PORT)");
+    assertUsageError(run("--console", "127.0.0.1", "--out", tmp.resolve("c").toString(), "http://a.test/"),
+        "krill crawl: --console: 127.0.0.1 (expected: HOST:PORT)");
+    assertUsageError(run("--kafka", "127.0.0.1:9092,broker", "--crawl-id", "c", "http://a.test/"),
+        "krill crawl: --kafka: broker (expected: HOST:PORT)");
     assertUsageError(run("--connect-timeout", "0s", "http://a.test/"), "--connect-timeout: 0s (expected: > 0)");
     assertUsageError(run("--mode", "quantum", "http://a.test/"), "--mode: quantum (expected: one of fibers, threads, virtual)");
   }

@@ -1,5 +1,6 @@
 package io.krill.loadtest.echo;
 
+import io.krill.fibers.Checks;
 import io.krill.loadtest.launch.Mains;
 import io.krill.loadtest.load.LoadResult;
 import io.netty.bootstrap.Bootstrap;
@@ -95,23 +96,17 @@ public final class EchoClientMain {
         throw new IllegalArgumentException("--format: " + o.format + " (expected: echo or load)");
       }
       o.loadResult = o.format.equals("load");
-      check("port", o.port, 1, 65535);
-      check("connections", o.connections, 1, 19_000);
-      check("size", o.size, 1, 65536);
-      check("sources", o.sources, 1, 250);
-      check("threads", o.threads, 1, 64);
-      check("connect-seconds", o.connectSeconds, 1, 600);
-      check("warmup-ms", o.warmupMillis, 0, 600_000);
-      check("measure-ms", o.measureMillis, 1, 600_000);
-      check("warmup-count", o.warmupCount, 0, Long.MAX_VALUE);
-      check("measure-count", o.measureCount, 1, Long.MAX_VALUE);
+      Checks.inRange("--port", o.port, 1, 65535);
+      Checks.inRange("--connections", o.connections, 1, 19_000);
+      Checks.inRange("--size", o.size, 1, 65536);
+      Checks.inRange("--sources", o.sources, 1, 250);
+      Checks.inRange("--threads", o.threads, 1, 64);
+      Checks.inRange("--connect-seconds", o.connectSeconds, 1, 600);
+      Checks.inRange("--warmup-ms", o.warmupMillis, 0, 600_000);
+      Checks.inRange("--measure-ms", o.measureMillis, 1, 600_000);
+      Checks.inRange("--warmup-count", o.warmupCount, 0, Long.MAX_VALUE);
+      Checks.inRange("--measure-count", o.measureCount, 1, Long.MAX_VALUE);
       return o;
-    }
-
-    private static void check(String name, long v, long min, long max) {
-      if (v < min || v > max) {
-        throw new IllegalArgumentException("--" + name + ": " + v + " (expected: " + min + ".." + max + ")");
-      }
     }
   }
 

@@ -24,6 +24,9 @@ import picocli.CommandLine.Model.OptionSpec;
  * exits with status 2.
  */
 public final class LoadtestCommand implements Callable<Integer> {
+  /** The subcommand's name, as typed after {@code krill}. */
+  private static final String NAME = "loadtest";
+
   private CommandSpec spec;
 
   private LoadtestCommand() {}
@@ -35,7 +38,7 @@ public final class LoadtestCommand implements Callable<Integer> {
    */
   public static CommandLine commandLine() {
     LoadtestCommand command = new LoadtestCommand();
-    CommandSpec spec = CommandOptions.spec(command, "loadtest", "Compares krill fibers with platform threads, virtual"
+    CommandSpec spec = CommandOptions.spec(command, NAME, "Compares krill fibers with platform threads, virtual"
         + " threads and raw Netty under load, each server and generator in its own JVM, and writes report.md,"
         + " results.json and PNG charts.", LoadtestSettings.SCHEMA);
     spec.usageMessage().sortOptions(false);
@@ -62,13 +65,9 @@ public final class LoadtestCommand implements Callable<Integer> {
       s = LoadtestSettings.runSettings(settings);
       chosen = LoadtestSettings.scenarios(settings);
     } catch (ConfigException e) {
-      for (ConfigException.Problem p : e.problems()) {
-        System.err.println("krill loadtest: " + CommandOptions.describe(p) + " (see krill loadtest --help)");
-      }
-      return 2;
+      return CommandOptions.usageError(System.err, NAME, e);
     } catch (IllegalArgumentException e) {
-      System.err.println("krill loadtest: " + e.getMessage() + " (see krill loadtest --help)");
-      return 2;
+      return CommandOptions.usageError(System.err, NAME, e.getMessage());
     }
     s.command = command();
     s.commit = RunEnvironment.commit();

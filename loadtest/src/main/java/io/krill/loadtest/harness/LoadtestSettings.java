@@ -54,7 +54,7 @@ final class LoadtestSettings {
       .doc("Results directory (default: $KRILL_HOME/" + RunEnvironment.RESULTS + ", else " + RunEnvironment.RESULTS
           + ")").build();
   static final Setting<String> DATE = Setting.ofString("loadtest.date").optional()
-      .check(d -> d.matches("[0-9A-Za-z._-]+"), "letters, digits, '.', '_' or '-'")
+      .check(RunEnvironment::isDate, RunEnvironment.DATE_EXPECTED)
       .doc("Date part of the report names (default: today, UTC)").build();
   static final Setting<Integer> CONNECTIONS_PER_GENERATOR = Setting.ofInt("loadtest.connections-per-generator")
       .defaultValue(RunSettings.DEFAULT_CONNECTIONS_PER_GENERATOR).range(1, MAX_CONNECTIONS)

@@ -19,6 +19,9 @@ public final class RunEnvironment {
   /** Where results go, relative to the project root: {@value}. */
   public static final String RESULTS = "docs/results";
 
+  /** What a date part given for a result's name may hold, as errors say it. */
+  public static final String DATE_EXPECTED = "letters, digits, '.', '_' or '-'";
+
   private RunEnvironment() {}
 
   /** @return {@code $KRILL_HOME/docs/results} when bin/krill runs, else {@code docs/results} */
@@ -30,6 +33,14 @@ public final class RunEnvironment {
   /** @return today's date in UTC, the date part of a result's name */
   public static String today() {
     return LocalDate.now(ZoneOffset.UTC).toString();
+  }
+
+  /**
+   * @param date a date part given for a result's name (instead of {@link #today()})
+   * @return whether it is safe in a file name: see {@link #DATE_EXPECTED}
+   */
+  public static boolean isDate(String date) {
+    return date.matches("[0-9A-Za-z._-]+");
   }
 
   /**
