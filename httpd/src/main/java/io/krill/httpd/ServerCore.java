@@ -102,6 +102,8 @@ final class ServerCore {
   static final String DECODER = "decoder";
   static final String ENCODER = "encoder";
   private final HttpDecoderConfig decoderConfig;
+  /* Null when the server never collects when idle. */
+  private final IdleCollector idleCollector;
   private io.netty.util.concurrent.ScheduledFuture<?> sweeper;
   private Channel serverChannel;
   private InetSocketAddress localAddress;
@@ -128,6 +130,7 @@ final class ServerCore {
     this.scheduler = b.scheduler != null ? b.scheduler : FiberScheduler.defaultScheduler();
     this.http2 = b.http2;
     this.dropIdleCodec = idleWithoutStrand && b.tls == null && b.http2 == null;
+    this.idleCollector = b.idleCollection.isZero() ? null : IdleCollector.collecting(b.idleCollection.toNanos());
     this.decoderConfig = new HttpDecoderConfig()
         .setMaxInitialLineLength(maxRequestLineBytes)
         .setMaxHeaderSize(maxHeaderBytes)
@@ -422,6 +425,14 @@ final class ServerCore {
     for (Http2Pipeline.Idle c : http2Connections.values()) {
       c.sweep(now); // on each connection's loop, while it has streams
     }
+    if (idleCollector != null) {
+      idleCollector.tick(stats.requests.sum() + stats.accepted.sum() + stats.bytesIn.sum(), now);
+    }
+  }
+
+  /** @return how many idle collections were started */
+  int idleCollections() {
+    return idleCollector == null ? 0 : idleCollector.started();
   }
 
   /** A connection's channel closed. */
