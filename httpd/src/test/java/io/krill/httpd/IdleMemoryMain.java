@@ -66,6 +66,8 @@ public final class IdleMemoryMain {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
+    cmd.add("-Didle.collect=" + COLLECT); // the server collects when idle in that mode
+    cmd.add("-Didle.quiet=" + System.getProperty("idle.quiet", "30s"));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), IdleMemoryMain.class.getName(), "server"));
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     try {
