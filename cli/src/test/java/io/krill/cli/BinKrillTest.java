@@ -99,10 +99,10 @@ class BinKrillTest {
   void serve_jvmGivesMemoryBack_otherCommandsKeepTheJvmDefaults() throws Exception {
     fakeJava(true);
     assertThat(run("serve", "--port", "1")[1])
-        .contains("java -Dkrill.fibers.track=true -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 "
+        .contains("java -Dkrill.fibers.track=true -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:G1HeapRegionSize=1m "
             + "-XX:G1PeriodicGCInterval=15000 -XX:TrimNativeHeapInterval=1000 -XX:+UseCompactObjectHeaders ")
         .endsWith("-jar " + root.resolve("cli/target/krill.jar") + " serve --port 1\n");
-    assertThat(run("crawl", "x")[1]).doesNotContain("HeapFreeRatio").doesNotContain("G1PeriodicGCInterval")
+    assertThat(run("crawl", "x")[1]).doesNotContain("HeapFreeRatio").doesNotContain("G1PeriodicGCInterval").doesNotContain("G1HeapRegionSize")
         .doesNotContain("TrimNativeHeapInterval").doesNotContain("UseCompactObjectHeaders");
   }
 
