@@ -24,7 +24,7 @@ final class IdleCollector {
    * it (tens of milliseconds at tens of MB of live heap). System.gc() honours the JVM's flags
    * (-XX:+DisableExplicitGC turns it into nothing, -XX:+ExplicitGCInvokesConcurrent into a
    * concurrent cycle). The trim is the diagnostic command behind `jcmd <pid>
-   * System.trim_native_heap`; a JVM without it (before 17.0.9 or 21.0.1) skips it.
+   * System.trim_native_heap` (JDK 17.0.15 and 25 have it); a JVM without it skips the trim.
    */
   private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
 
