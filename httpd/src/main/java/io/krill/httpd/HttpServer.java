@@ -319,9 +319,10 @@ public final class HttpServer implements AutoCloseable {
      * connection and no byte received, the server asks the JVM once for a full collection (G1
      * then shrinks its committed heap toward the live data, by the heap-free ratios) and a trim
      * of the C heap, on a thread of its own; the next activity arms it again. The collection
-     * stops every thread of the JVM while it runs (milliseconds per 10 MB of live heap), so it
-     * comes only after a quiet time; a request arriving during it waits for it. It honours
-     * {@code -XX:+DisableExplicitGC} and {@code -XX:+ExplicitGCInvokesConcurrent}.
+     * stops every thread of the JVM while it runs (a time that grows with the live heap: 17–60 ms
+     * at 8–29 MB measured on a loaded two-core machine), so it comes only after a quiet time; a
+     * request arriving during it waits for it. It honours {@code -XX:+DisableExplicitGC} and
+     * {@code -XX:+ExplicitGCInvokesConcurrent}.
      *
      * @param quiet how long the server must see no activity, >= 0; 0 (the default) never collects
      * @return this
