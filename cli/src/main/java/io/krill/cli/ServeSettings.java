@@ -64,6 +64,13 @@ final class ServeSettings {
   static final Setting<Duration> SHUTDOWN_GRACE = Setting.ofDuration("httpd.timeouts.shutdown-grace")
       .defaultValue(HttpServer.Builder.DEFAULT_SHUTDOWN_GRACE).atLeast(Duration.ZERO)
       .doc("How long requests in flight may finish after a stop signal").build();
+  /** {@code krill serve}'s quiet time before it gives memory back (the builder's default is never). */
+  static final Duration DEFAULT_IDLE_COLLECTION = Duration.ofSeconds(30);
+  static final Setting<Duration> IDLE_COLLECTION = Setting.ofDuration("httpd.idle-collection")
+      .defaultValue(DEFAULT_IDLE_COLLECTION).atLeast(Duration.ZERO)
+      .check(d -> d.isZero() || d.compareTo(Duration.ofSeconds(1)) >= 0, "0 (off) or at least 1s")
+      .doc("After this long with no request, new connection or byte received: one full collection and"
+          + " C-heap trim give the memory of the last burst back; 0 turns it off").build();
   static final Setting<Path> TLS_CERT = Setting.ofPath("httpd.tls.cert-file")
       .flag("--tls-cert").optional().check(TlsFiles::isCertificateFile, "a PEM X.509 certificate file")
       .doc("PEM certificate chain, leaf first; turns on TLS with httpd.tls.key-file").build();
@@ -162,7 +169,7 @@ final class ServeSettings {
   static final ConfigSchema SCHEMA = ConfigSchema.builder()
       .add(PORT, ADDRESS, MODE, MAX_REQUEST_LINE, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_BODY_BYTES,
           MAX_CONNECTIONS, BACKLOG, SEND_BUFFER, HEADER_READ_TIMEOUT, IDLE_TIMEOUT, WRITE_TIMEOUT, SHUTDOWN_GRACE,
-          TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, HTTP2, HTTP2_CLEARTEXT, HTTP2_MAX_STREAMS,
+          IDLE_COLLECTION, TLS_CERT, TLS_KEY, TLS_SELF_SIGNED, ACCESS_LOG, HTTP2, HTTP2_CLEARTEXT, HTTP2_MAX_STREAMS,
           HTTP2_MAX_HEADER_LIST, HTTP2_MAX_FRAME, HTTP2_INITIAL_WINDOW, HTTP2_MAX_RESETS, HTTP2_RESET_WINDOW,
           HTTP2_MAX_CONTINUATIONS, HTTP2_HANDSHAKE_TIMEOUT, ROOT, INDEX_FILE, GZIP, GZIP_LEVEL, GZIP_CACHE_BYTES,
           GZIP_STATIC, FILE_CACHE_BYTES, FILE_CACHE_MAX_FILE_BYTES, HIDDEN_FILES)
@@ -198,6 +205,7 @@ final class ServeSettings {
         .idleTimeout(s.get(IDLE_TIMEOUT))
         .writeTimeout(s.get(WRITE_TIMEOUT))
         .shutdownGrace(s.get(SHUTDOWN_GRACE))
+        .idleCollection(s.get(IDLE_COLLECTION))
         .accessLog(s.get(ACCESS_LOG))
         .http2(http2(s));
   }

@@ -99,11 +99,17 @@ class BinKrillTest {
   void serve_jvmGivesMemoryBack_otherCommandsKeepTheJvmDefaults() throws Exception {
     fakeJava(true);
     assertThat(run("serve", "--port", "1")[1])
-        .contains("java -Dkrill.fibers.track=true -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 "
-            + "-XX:G1PeriodicGCInterval=15000 -XX:TrimNativeHeapInterval=1000 ")
+        .contains("java -Dkrill.fibers.track=true -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:G1HeapRegionSize=1m "
+            + "-XX:G1PeriodicGCInterval=15000 -XX:TrimNativeHeapInterval=1000 -XX:+UseCompactObjectHeaders ")
         .endsWith("-jar " + root.resolve("cli/target/krill.jar") + " serve --port 1\n");
-    assertThat(run("crawl", "x")[1]).doesNotContain("HeapFreeRatio").doesNotContain("G1PeriodicGCInterval")
-        .doesNotContain("TrimNativeHeapInterval");
+    assertThat(run("crawl", "x")[1]).doesNotContain("HeapFreeRatio").doesNotContain("G1PeriodicGCInterval").doesNotContain("G1HeapRegionSize")
+        .doesNotContain("TrimNativeHeapInterval").doesNotContain("UseCompactObjectHeaders");
+  }
+
+  @Test
+  void serve_jvmWithoutCompactHeaders_startsWithTheTrimOnly() throws Exception {
+    fakeJava(true, "UseCompactObjectHeaders"); // JDK 17 to 23, and 24 where the switch is experimental
+    assertThat(run("serve")[1]).contains("-XX:TrimNativeHeapInterval=1000 -jar ").doesNotContain("CompactObjectHeaders");
   }
 
   @Test
@@ -120,18 +126,24 @@ class BinKrillTest {
 
   @Test
   void serve_jvmWithoutTheTrimSwitch_startsWithoutIt() throws Exception {
-    fakeJava(false);
-    assertThat(run("serve")[1]).contains("-XX:MaxHeapFreeRatio=20").doesNotContain("TrimNativeHeapInterval");
+    fakeJava(false, "UseCompactObjectHeaders");
+    assertThat(run("serve")[1]).contains("-XX:MaxHeapFreeRatio=20").doesNotContain("TrimNativeHeapInterval")
+        .doesNotContain("CompactObjectHeaders");
   }
 
-  /* A built jar (so no build runs) and a java that prints how it was started; an old one refuses the trim switch. */
-  private void fakeJava(boolean knowsTrim) throws IOException {
+  /*
+   * A built jar (so no build runs) and a java that prints how it was started; an old one refuses
+   * the trim switch, and each of {@code refused} (a switch's name) too.
+   */
+  private void fakeJava(boolean knowsTrim, String... refused) throws IOException {
     Files.createDirectories(root.resolve("cli/target"));
     Files.writeString(root.resolve("cli/target/krill.jar"), "");
     Path java = fakeBin.resolve("java");
-    Files.writeString(java, "#!/usr/bin/env bash\n"
-        + (knowsTrim ? "" : "[[ \" $* \" == *TrimNativeHeapInterval* ]] && exit 1\n")
-        + "echo \"java $*\"\n");
+    StringBuilder refuse = new StringBuilder(knowsTrim ? "" : "[[ \" $* \" == *TrimNativeHeapInterval* ]] && exit 1\n");
+    for (String r : refused) {
+      refuse.append("[[ \" $* \" == *").append(r).append("* ]] && exit 1\n");
+    }
+    Files.writeString(java, "#!/usr/bin/env bash\n" + refuse + "echo \"java $*\"\n");
     Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
@@ -264,6 +265,17 @@ class ServeCommandTest {
     assertThat(r[0]).isEqualTo("2");
     assertThat(r[2]).contains("httpd.http2.max-frame-bytes: 1k (expected: 16KiB..16777215B)")
         .contains("httpd.http2.reset-window: 1500ms (expected: ");
+  }
+
+  @Test
+  void idleCollection_defaultOnForServe_zeroTurnsItOff_subSecondIsOneLine() {
+    assertThat(parsed("--port", "0").settings().get(ServeSettings.IDLE_COLLECTION)).isEqualTo(Duration.ofSeconds(30));
+    assertThat(parsed("--port", "0", "--set", "httpd.idle-collection=0").settings().get(ServeSettings.IDLE_COLLECTION))
+        .isZero();
+    String[] r = run(Map.of(), "serve", "--set", "httpd.idle-collection=500ms");
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[2].trim()).isEqualTo("krill serve: httpd.idle-collection: 500ms (expected: 0 (off) or at least 1s)"
+        + " from flag --set (see krill serve --help)");
   }
 
   private static String fetch(SSLContext ssl, int port, String path) throws Exception {

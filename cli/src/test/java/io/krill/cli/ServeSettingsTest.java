@@ -26,7 +26,8 @@ class ServeSettingsTest {
           .filter(s -> s.key().endsWith("." + suffix) || s.key().endsWith("-" + suffix))
           .findFirst().orElse(null);
       assertThat(setting).as("a setting for HttpServer.Builder.%s", f.getName()).isNotNull();
-      Object expected = f.get(null);
+      // The one default serve changes: an idle serve gives memory back, an embedded server only when asked.
+      Object expected = f.getName().equals("DEFAULT_IDLE_COLLECTION") ? ServeSettings.DEFAULT_IDLE_COLLECTION : f.get(null);
       Object actual = setting.defaultValue().orElseThrow();
       if (expected instanceof Number) {
         assertThat(((Number) actual).longValue()).as(setting.key()).isEqualTo(((Number) expected).longValue());

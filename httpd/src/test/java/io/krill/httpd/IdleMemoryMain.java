@@ -27,7 +27,11 @@ import java.util.Locale;
  * with {@code -Didle.collect=periodic} (and {@code -XX:G1PeriodicGCInterval} among the child's
  * options) the child calls no collection but waits, at most {@value #PERIODIC_WAIT_MILLIS} ms,
  * for the JVM's own periodic collection, as an idle server would, and the heap figure is the
- * heap in use after it rather than the live data. The two processes keep their file descriptors apart (the
+ * heap in use after it rather than the live data. With {@code -Didle.collect=idle} the server
+ * collects when it has been quiet for {@code -Didle.quiet} (default 30s, {@code krill serve}'s
+ * {@code httpd.idle-collection}; {@link HttpServer.Builder#idleCollection}) and each reading waits
+ * for that collection, as a real idle {@code krill serve} would do it. The server's idle timeout
+ * is ten minutes, so no connection is closed while measured. The two processes keep their file descriptors apart (the
  * limit here is 20,000 per process). Not a test: a measuring program, bounded in count and time
  * (the child halts after ten minutes).
  */
@@ -35,6 +39,8 @@ public final class IdleMemoryMain {
   private static final long CHILD_MAX_MILLIS = 600_000;
   /* How long a reading waits for an idle JVM's own collection to start. */
   private static final long PERIODIC_WAIT_MILLIS = 30_000;
+  /* With idle.collect=idle: how long a reading waits for the server's idle collection (its quiet time and more). */
+  private static final long IDLE_WAIT_MILLIS = 90_000;
   /* After it started: how long the committed heap must hold still to count as shrunk (the remark shrinks it). */
   private static final long SETTLED_MILLIS = 2_000;
 
@@ -60,6 +66,8 @@ public final class IdleMemoryMain {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
+    cmd.add("-Didle.collect=" + COLLECT); // the server collects when idle in that mode
+    cmd.add("-Didle.quiet=" + System.getProperty("idle.quiet", "30s"));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), IdleMemoryMain.class.getName(), "server"));
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     try {
@@ -162,14 +170,21 @@ public final class IdleMemoryMain {
     });
     halt.setDaemon(true);
     halt.start();
-    try (HttpServer server = HttpServer.builder().port(0).maxConnections(20_000).backlog(4096)
-        .get("/hello", (req, res) -> res.send("hello")).build().start()) {
+    HttpServer.Builder b = HttpServer.builder().port(0).maxConnections(20_000).backlog(4096)
+        .idleTimeout(java.time.Duration.ofMinutes(10))
+        .get("/hello", (req, res) -> res.send("hello"));
+    if (COLLECT.equals("idle")) {
+      b.idleCollection(java.time.Duration.parse("PT" + System.getProperty("idle.quiet", "30s").toUpperCase(Locale.ROOT)));
+    }
+    try (HttpServer server = b.build().start()) {
       System.out.println("port " + server.port());
       System.out.flush();
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line; (line = in.readLine()) != null; ) {
         if (line.startsWith("mem ")) {
-          long heap = line.equals("mem periodic") ? heapAfterPeriodicCollection() : heapAfterGc();
+          long heap = line.equals("mem periodic") ? heapAfterOwnCollection(IdleMemoryMain::collections, PERIODIC_WAIT_MILLIS)
+              : line.equals("mem idle") ? heapAfterOwnCollection(server::idleCollections, IDLE_WAIT_MILLIS)
+              : heapAfterGc();
           long committed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
           long rss = rss();
           long allocated = allocated();
@@ -265,14 +280,16 @@ public final class IdleMemoryMain {
    * until the committed heap has held still for SETTLED_MILLIS and the C heap's trim has had a
    * turn. Bounded: PERIODIC_WAIT_MILLIS for the start, as long again for the settling.
    */
-  private static long heapAfterPeriodicCollection() throws InterruptedException {
-    long count = collections();
+  private static long heapAfterOwnCollection(java.util.function.LongSupplier collections, long waitMillis)
+      throws InterruptedException {
+    long count = collections.getAsLong();
+    long fullMillis = fullCollectionMillis();
     long start = System.nanoTime();
-    while (collections() == count && System.nanoTime() - start < PERIODIC_WAIT_MILLIS * 1_000_000) {
+    while (collections.getAsLong() == count && System.nanoTime() - start < waitMillis * 1_000_000) {
       Thread.sleep(100);
     }
     long waited = (System.nanoTime() - start) / 1_000_000;
-    if (collections() == count) {
+    if (collections.getAsLong() == count) {
       System.out.println("periodic collection: none within " + waited + " ms");
     } else {
       System.out.println("periodic collection: started after " + waited + " ms");
@@ -289,8 +306,20 @@ public final class IdleMemoryMain {
         Thread.sleep(100);
       }
       Thread.sleep(1_500); // -XX:TrimNativeHeapInterval=1000: one trim after the collection freed its C heap
+      System.out.println("periodic collection: full collections took " + (fullCollectionMillis() - fullMillis) + " ms");
     }
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  /* How long the full collections (G1's "G1 Old Generation", the stop-the-world ones) took so far. */
+  private static long fullCollectionMillis() {
+    long sum = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (gc.getName().contains("Old") || gc.getName().contains("MarkSweep")) {
+        sum += Math.max(0, gc.getCollectionTime());
+      }
+    }
+    return sum;
   }
 
   private static long collections() {
