@@ -98,22 +98,24 @@ final class MethodWeaver {
     NONE,
     /** The restore of every method. */
     RESTORE,
+    /** The restore of a method with a site inside a loop. */
+    LOOP_RESTORE,
     /** The capture of a site inside a loop, and the restore of a method with such a site. */
     LOOPS,
     /** Every capture and restore. */
     ALL;
 
-    /** The build-time property that chooses; its values are the constants' names in lower case. */
+    /** The build-time property that chooses; its values are the constants' names in lower case, '-' for '_'. */
     static final String PROPERTY = "krill.weave.coldFrames";
 
     static ColdFrames fromProperty() {
       String v = System.getProperty(PROPERTY, "none");
       for (ColdFrames c : values()) {
-        if (c.name().equalsIgnoreCase(v)) {
+        if (c.name().replace('_', '-').equalsIgnoreCase(v)) {
           return c;
         }
       }
-      throw new IllegalArgumentException(PROPERTY + ": " + v + " (expected: none, restore, loops or all)");
+      throw new IllegalArgumentException(PROPERTY + ": " + v + " (expected: none, restore, loop-restore, loops or all)");
     }
 
     boolean coldCapture(boolean inLoop) {
@@ -121,7 +123,7 @@ final class MethodWeaver {
     }
 
     boolean coldRestore(boolean anyInLoop) {
-      return this == ALL || this == RESTORE || (this == LOOPS && anyInLoop);
+      return this == ALL || this == RESTORE || ((this == LOOPS || this == LOOP_RESTORE) && anyInLoop);
     }
   }
 
