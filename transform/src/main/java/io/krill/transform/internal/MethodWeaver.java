@@ -102,6 +102,11 @@ final class MethodWeaver {
     LOOP_RESTORE,
     /** The capture of a site inside a loop, and the restore of a method with such a site. */
     LOOPS,
+    /**
+     * Every capture and the restore of a method with no site inside a loop: the small methods
+     * C2 inlines into a caller's loop, where their rare paths would become part of that loop.
+     */
+    NO_LOOP,
     /** Every capture and restore. */
     ALL;
 
@@ -115,15 +120,16 @@ final class MethodWeaver {
           return c;
         }
       }
-      throw new IllegalArgumentException(PROPERTY + ": " + v + " (expected: none, restore, loop-restore, loops or all)");
+      throw new IllegalArgumentException(PROPERTY + ": " + v + " (expected: none, restore, loop-restore, loops, no-loop or all)");
     }
 
-    boolean coldCapture(boolean inLoop) {
-      return this == ALL || (this == LOOPS && inLoop);
+    boolean coldCapture(boolean inLoop, boolean anyInLoop) {
+      return this == ALL || (this == LOOPS && inLoop) || (this == NO_LOOP && !anyInLoop);
     }
 
     boolean coldRestore(boolean anyInLoop) {
-      return this == ALL || this == RESTORE || ((this == LOOPS || this == LOOP_RESTORE) && anyInLoop);
+      return this == ALL || this == RESTORE || ((this == LOOPS || this == LOOP_RESTORE) && anyInLoop)
+          || (this == NO_LOOP && !anyInLoop);
     }
   }
 
@@ -203,6 +209,9 @@ final class MethodWeaver {
 
     int index = 0;
     boolean anyInLoop = false;
+    for (int i = 0; i < code.length && loops != null; i++) {
+      anyInLoop |= calls.contains(code[i]) && frames[i] != null && !loops.chain(i).isEmpty();
+    }
     for (int i = 0; i < code.length; i++) {
       AbstractInsnNode insn = code[i];
       if (!calls.contains(insn)) {
@@ -309,9 +318,8 @@ final class MethodWeaver {
       tail.add(new LdcInsnNode(frameId));
       tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
       List<Loops.Loop> chain = loops == null ? List.of() : loops.chain(i);
-      anyInLoop |= !chain.isEmpty();
       tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK,
-          COLD.coldCapture(!chain.isEmpty()) ? "reserveColdFrame" : "reserveFrame",
+          COLD.coldCapture(!chain.isEmpty(), anyInLoop) ? "reserveColdFrame" : "reserveFrame",
           "(JLjava/lang/String;" + Names.STACK_DESC + ")V", false));
       frameBases(tail, stackLocal, prims, refs);
       for (int k = 0; k < stack.size(); k++) {
