@@ -114,7 +114,11 @@ final class MethodWeaver {
     static final String PROPERTY = "krill.weave.coldFrames";
 
     static ColdFrames fromProperty() {
-      String v = System.getProperty(PROPERTY, "none");
+      return parse(System.getProperty(PROPERTY, "none"));
+    }
+
+    /** @throws IllegalArgumentException naming the property, for a value that names no choice */
+    static ColdFrames parse(String v) {
       for (ColdFrames c : values()) {
         if (c.name().replace('_', '-').equalsIgnoreCase(v)) {
           return c;
