@@ -137,7 +137,7 @@ final class MethodWeaver {
     }
   }
 
-  private static final ColdFrames COLD = ColdFrames.fromProperty();
+  private final ColdFrames cold = ColdFrames.fromProperty(); // per weave: a bad value fails each, not the class's initialization
 
   private final ClassHierarchy hierarchy;
   private final ClassNode owner;
@@ -323,7 +323,7 @@ final class MethodWeaver {
       tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
       List<Loops.Loop> chain = loops == null ? List.of() : loops.chain(i);
       tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK,
-          COLD.coldCapture(!chain.isEmpty(), anyInLoop) ? "reserveColdFrame" : "reserveFrame",
+          cold.coldCapture(!chain.isEmpty(), anyInLoop) ? "reserveColdFrame" : "reserveFrame",
           "(JLjava/lang/String;" + Names.STACK_DESC + ")V", false));
       frameBases(tail, stackLocal, prims, refs);
       for (int k = 0; k < stack.size(); k++) {
@@ -444,7 +444,7 @@ final class MethodWeaver {
     tail.add(dispatch);
     tail.add(new LdcInsnNode(frameId));
     tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, COLD.coldRestore(anyInLoop) ? "openColdFrame" : "openFrame",
+    tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, cold.coldRestore(anyInLoop) ? "openColdFrame" : "openFrame",
         "(Ljava/lang/String;" + Names.STACK_DESC + ")I", false));
     if (resumeLocal >= 0) {
       tail.add(new InsnNode(Opcodes.DUP));
