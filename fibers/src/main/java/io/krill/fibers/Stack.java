@@ -13,7 +13,8 @@ import java.util.Objects;
 /**
  * The frame store of one continuation, and the binary interface that woven code calls.
  *
- * <p><b>For generated code, not API.</b> The static {@link #reserveFrame}, {@link #openFrame} and
+ * <p><b>For generated code, not API.</b> The static {@link #reserveFrame}, {@link #openFrame},
+ * their cold variants {@link #reserveColdFrame} and {@link #openColdFrame}, and
  * {@link #takeRef} methods, the store's arrays and tops, the {@link #flow} field and
  * {@link #current()} are used by
  * methods that krill's weaver rewrote; their names and signatures are fixed by the weaver.
@@ -446,6 +447,71 @@ public class Stack implements Serializable {
     return sc;
   }
 
+  /*
+   * The cold variants. C2 inlines a callee of a hot call site when its bytecode is at most
+   * FreqInlineSize (325 bytes on x86), however rarely the path that calls it runs within the
+   * caller's loop; a method above that size is called, never inlined, without any JVM flag.
+   * A woven site whose capture or restore the weaver judges cold (see the weaver's notes)
+   * calls these: the same work as reserveFrame and openFrame, with the growth and the checks
+   * of the store's consistency written out in place, which puts them above that size
+   * (StackTest checks that they stay there). The hot variants keep their growth and their
+   * checks out of line, to stay small enough to inline.
+   */
+
+  /**
+   * For generated code: {@link #reserveFrame}, for a site whose capture is rare; never inlined
+   * by C2 (its bytecode is larger than C2 inlines).
+   *
+   * @param header as for {@link #reserveFrame}
+   * @param frameId the frame's id constant
+   * @param s the stack
+   */
+  public static void reserveColdFrame(long header, String frameId, Stack s) {
+    int np = (int) (header >>> 40);
+    int nr = (int) ((header >>> 16) & 0xFFFFFF);
+    if (np < 1 || nr < 1 || s.flow >= 0 || s.primTop < 0 || s.refTop < 0) {
+      throw new IllegalStateException("capture: frame of " + frameId + " with " + np + " primitive and " + nr
+          + " reference slots, flow " + s.flow + ", tops " + s.primTop + " and " + s.refTop
+          + " (expected: positive counts while capturing)");
+    }
+    int pt = s.primTop + np;
+    int rt = s.refTop + nr;
+    long[] p = s.prims;
+    Object[] r = s.refs;
+    if (p == null || r == null || pt > p.length || rt > r.length) {
+      Scratch sc = scratch();
+      if (s.state != RUNNING_IN_SCRATCH) {
+        if (s.primTop > sc.prims.length) {
+          sc.prims = new long[Math.max(s.primTop, sc.prims.length * 2)];
+        }
+        if (s.refTop > sc.refs.length) {
+          sc.refs = new Object[Math.max(s.refTop, sc.refs.length * 2)];
+        }
+        if (p != null) {
+          System.arraycopy(p, 0, sc.prims, 0, s.primTop);
+        }
+        if (r != null) {
+          System.arraycopy(r, 0, sc.refs, 0, s.refTop);
+        }
+        s.state = RUNNING_IN_SCRATCH;
+      }
+      if (pt > sc.prims.length) {
+        sc.prims = java.util.Arrays.copyOf(sc.prims, Math.max(pt, sc.prims.length * 2));
+      }
+      if (rt > sc.refs.length) {
+        sc.refs = java.util.Arrays.copyOf(sc.refs, Math.max(rt, sc.refs.length * 2));
+      }
+      p = sc.prims;
+      r = sc.refs;
+      s.prims = p;
+      s.refs = r;
+    }
+    p[pt - 1] = header;
+    s.primTop = pt;
+    r[rt - 1] = frameId;
+    s.refTop = rt;
+  }
+
   // ---------------------------------------------------------------- ABI: restore
 
   /**
@@ -469,6 +535,52 @@ public class Stack implements Serializable {
     }
     s.primTop = pt + 1 - (int) (header >>> 40);
     s.refTop = rt + 1 - (int) ((header >>> 16) & 0xFFFFFF);
+    return (int) (header & 0xFFFF);
+  }
+
+  /**
+   * For generated code: {@link #openFrame}, for a method whose restore is rare; never inlined
+   * by C2 (its bytecode is larger than C2 inlines).
+   *
+   * @param frameId the id constant of the method that restores
+   * @param s the stack
+   * @return the resume index
+   */
+  public static int openColdFrame(String frameId, Stack s) {
+    long[] p = s.prims;
+    Object[] r = s.refs;
+    int pt = s.primTop - 1;
+    int rt = s.refTop - 1;
+    if (s.flow <= 0) {
+      throw new IllegalStateException("restore: " + frameId + " re-entered while its stack is not restoring (flow "
+          + s.flow + ")");
+    }
+    if (p == null || r == null || pt < 0 || rt < 0 || pt >= p.length || rt >= r.length) {
+      s.flow = 0;
+      throw new IllegalStateException("restore: " + frameId + " re-entered with no saved frame (tops " + (pt + 1)
+          + " and " + (rt + 1) + "; a method on the suspended stack is not woven, or changed)");
+    }
+    long header = p[pt];
+    Object id = r[rt];
+    r[rt] = null;
+    if (id != frameId && !frameId.equals(id)) {
+      s.flow = 0;
+      int mine = frameId.lastIndexOf('#');
+      String saved = String.valueOf(id);
+      boolean changed = mine >= 0 && saved.lastIndexOf('#') == mine && saved.regionMatches(0, frameId, 0, mine);
+      throw new IllegalStateException("restore: frame of " + id + " re-entered by " + frameId
+          + (changed ? " (the class changed since the continuation was suspended)"
+              : " (a method on the suspended stack is not woven, or changed)"));
+    }
+    int np = (int) (header >>> 40);
+    int nr = (int) ((header >>> 16) & 0xFFFFFF);
+    if (np < 1 || nr < 1 || np > pt + 1 || nr > rt + 1) {
+      s.flow = 0;
+      throw new IllegalStateException("restore: frame of " + frameId + " with " + np + " primitive and " + nr
+          + " reference slots above tops " + (pt + 1) + " and " + (rt + 1) + " (the store is corrupt)");
+    }
+    s.primTop = pt + 1 - np;
+    s.refTop = rt + 1 - nr;
     return (int) (header & 0xFFFF);
   }
 

@@ -57,6 +57,8 @@ public final class RuntimeStubs {
       "  public transient int refTop;",
       "  public static void reserveFrame(long header, String frameId, Stack s) { throw off(); }",
       "  public static int openFrame(String frameId, Stack s) { throw off(); }",
+      "  public static void reserveColdFrame(long header, String frameId, Stack s) { throw off(); }",
+      "  public static int openColdFrame(String frameId, Stack s) { throw off(); }",
       "  public static Object takeRef(Object[] a, int i) { throw off(); }",
       "  private static IllegalStateException off() {",
       "    return new IllegalStateException(\"the stand-in Stack never captures or restores\");",

@@ -444,7 +444,7 @@ public final class ClassWeaver {
     return -1;
   }
 
-  /** Separates a woven class's version hash from its woven ABI: "hash/abi2". */
+  /** Separates a woven class's version hash from its woven ABI: "hash/abi3". */
   private static final String ABI_TAG = "/abi";
 
   /*

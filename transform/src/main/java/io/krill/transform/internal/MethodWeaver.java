@@ -92,6 +92,53 @@ final class MethodWeaver {
    * rewrites it into a synthetic lambda body (MethodReferences), so the metafactory's hidden
    * frame only forwards arguments and never uses the dummy ones passed on resume.
    */
+  /** Which capture and restore calls go to the runtime's cold, never-inlined variants. */
+  enum ColdFrames {
+    /** None: C2 inlines every hot capture and restore. */
+    NONE,
+    /** The restore of every method. */
+    RESTORE,
+    /** The restore of a method with a site inside a loop. */
+    LOOP_RESTORE,
+    /** The capture of a site inside a loop, and the restore of a method with such a site. */
+    LOOPS,
+    /**
+     * Every capture and the restore of a method with no site inside a loop: the small methods
+     * C2 inlines into a caller's loop, where their rare paths would become part of that loop.
+     */
+    NO_LOOP,
+    /** Every capture and restore. */
+    ALL;
+
+    /** The build-time property that chooses; its values are the constants' names in lower case, '-' for '_'. */
+    static final String PROPERTY = "krill.weave.coldFrames";
+
+    static ColdFrames fromProperty() {
+      return parse(System.getProperty(PROPERTY, "none"));
+    }
+
+    /** @throws IllegalArgumentException naming the property, for a value that names no choice */
+    static ColdFrames parse(String v) {
+      for (ColdFrames c : values()) {
+        if (c.name().replace('_', '-').equalsIgnoreCase(v)) {
+          return c;
+        }
+      }
+      throw new IllegalArgumentException(PROPERTY + ": " + v + " (expected: none, restore, loop-restore, loops, no-loop or all)");
+    }
+
+    boolean coldCapture(boolean inLoop, boolean anyInLoop) {
+      return this == ALL || (this == LOOPS && inLoop) || (this == NO_LOOP && !anyInLoop);
+    }
+
+    boolean coldRestore(boolean anyInLoop) {
+      return this == ALL || this == RESTORE || ((this == LOOPS || this == LOOP_RESTORE) && anyInLoop)
+          || (this == NO_LOOP && !anyInLoop);
+    }
+  }
+
+  private final ColdFrames cold = ColdFrames.fromProperty(); // per weave: a bad value fails each, not the class's initialization
+
   private final ClassHierarchy hierarchy;
   private final ClassNode owner;
   private final MethodNode method;
@@ -165,6 +212,10 @@ final class MethodWeaver {
     InsnList enterCode = new InsnList();
 
     int index = 0;
+    boolean anyInLoop = false;
+    for (int i = 0; i < code.length && loops != null; i++) {
+      anyInLoop |= calls.contains(code[i]) && frames[i] != null && !loops.chain(i).isEmpty();
+    }
     for (int i = 0; i < code.length; i++) {
       AbstractInsnNode insn = code[i];
       if (!calls.contains(insn)) {
@@ -270,7 +321,10 @@ final class MethodWeaver {
       tail.add(new LdcInsnNode(header));
       tail.add(new LdcInsnNode(frameId));
       tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-      tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "reserveFrame", "(JLjava/lang/String;" + Names.STACK_DESC + ")V", false));
+      List<Loops.Loop> chain = loops == null ? List.of() : loops.chain(i);
+      tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK,
+          cold.coldCapture(!chain.isEmpty(), anyInLoop) ? "reserveColdFrame" : "reserveFrame",
+          "(JLjava/lang/String;" + Names.STACK_DESC + ")V", false));
       frameBases(tail, stackLocal, prims, refs);
       for (int k = 0; k < stack.size(); k++) {
         Slot sl = stack.get(k);
@@ -294,7 +348,6 @@ final class MethodWeaver {
       tail.add(dummyReturn(Type.getReturnType(method.desc)));
 
       // -- the path from the dispatch to RESTORE_i: through the header of each enclosing loop
-      List<Loops.Loop> chain = loops == null ? List.of() : loops.chain(i);
       BitSet restoredEarly = new BitSet(); // locals that an ENTER block restores before a loop header
       if (!chain.isEmpty() && enterableAtHeaders(chain, code, frames, liveOut)) {
         if (resumeLocal < 0) {
@@ -391,7 +444,8 @@ final class MethodWeaver {
     tail.add(dispatch);
     tail.add(new LdcInsnNode(frameId));
     tail.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "openFrame", "(Ljava/lang/String;" + Names.STACK_DESC + ")I", false));
+    tail.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, cold.coldRestore(anyInLoop) ? "openColdFrame" : "openFrame",
+        "(Ljava/lang/String;" + Names.STACK_DESC + ")I", false));
     if (resumeLocal >= 0) {
       tail.add(new InsnNode(Opcodes.DUP));
       tail.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));

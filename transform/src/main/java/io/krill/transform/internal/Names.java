@@ -21,9 +21,10 @@ public final class Names {
    * methods and frame layout that woven code uses. Raise it with every change to them, so
    * that the weaver refuses classes woven by an older weaver instead of skipping them.
    * 1: the classes woven before the stamp (the flags {@code capturing} and {@code restoring});
-   * 2: one byte {@code flow}, negative while capturing, positive while restoring.
+   * 2: one byte {@code flow}, negative while capturing, positive while restoring;
+   * 3: the cold variants {@code reserveColdFrame} and {@code openColdFrame}.
    */
-  public static final int WOVEN_ABI = 2;
+  public static final int WOVEN_ABI = 3;
   /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
   public static final String FLOW = "flow";
 

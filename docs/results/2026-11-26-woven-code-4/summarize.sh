@@ -1,0 +1,3 @@
+#!/bin/bash
+# One line per jar and pass from the A/B logs named as arguments: tight loop, ring, C2 compile time.
+for f in "$@"; do echo "## $f"; awk '/^===/{j=$2; sub(".*woven4-","",j); sub(".jar","",j); t=$3; tw=tu=""} /method=tight/{split($0,a," "); tm=a[3]" "a[5]" "a[6]} /method=nested/{split($0,a," "); nm=a[5]} /method=retry/{split($0,a," "); rm=a[5]} /TightLoopBenchmark.loop +woven/{tw=$5" ±"$7} /TightLoopBenchmark.loop +unwoven/{tu=$5} /hops.*fiber +1 /{r1=$7" ±"$9} /hops.*fiber +5 /{r5=$7" ±"$9; print j, t, "tight:", tw, "/", tu, "ring:", r1, "/", r5, "| tight", tm, "nested", nm, "retry", rm}' $f; done
