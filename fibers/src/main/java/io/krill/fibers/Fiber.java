@@ -849,8 +849,8 @@ public final class Fiber extends Stack implements Runnable {
 
   /**
    * Applies the pending remote requests as a local start or unpark (or, for a remote joiner of
-   * a finished fiber, wakes the joiners), and runs the fiber if that made it runnable. On the home loop's thread, outside any slice of this fiber: the inbox
-   * calls it.
+   * a finished fiber, wakes the joiners), and runs the fiber if that made it runnable. On the
+   * home loop's thread, outside any slice of this fiber: the inbox calls it.
    */
   void takeSignals() {
     int g = (byte) SIGNALS.getAndBitwiseAnd(this, (byte) ~REQUESTS);
