@@ -37,7 +37,8 @@ public final class Fiber extends Stack implements Runnable {
    *
    * Two bytes, each its own field. `state` packs the scheduling state (low 3 bits), the park
    * permit (PERMIT) and CANCEL_THROWN. `signals` holds what other threads tell the fiber:
-   * STARTED and CANCELLED (set once, never cleared) and the pending requests WAKE and START.
+   * STARTED and CANCELLED (set once, never cleared) and the pending requests WAKE, START and
+   * JOIN (a joiner on another thread asks the loop to look at the joiners' stack, see Joiner).
    * start() sets STARTED with a CAS, as another thread may race it; Builder.start, whose fiber
    * no other thread can know yet, sets it with a plain store (one atomic less per spawn).
    *
@@ -87,7 +88,8 @@ public final class Fiber extends Stack implements Runnable {
   private static final int CANCELLED = 2;
   private static final int WAKE = 4;
   private static final int START = 8;
-  private static final int REQUESTS = WAKE | START;
+  private static final int JOIN = 16; // a joiner on another thread pushed itself: check the stack again (see Joiner)
+  private static final int REQUESTS = WAKE | START | JOIN;
 
   private static final VarHandle STATE;
   private static final VarHandle SIGNALS;
@@ -107,7 +109,7 @@ public final class Fiber extends Stack implements Runnable {
   final transient Object home;
   private volatile byte state; // bytes, state and signals: with Stack's fields a fiber's fields take 36 bytes
   private volatile byte signals;
-  volatile Object joiners = Joiner.NONE; // the joiners' stack, or the Extras that hold it (see the notes)
+  volatile Object joiners; // the joiners' stack (null: nobody joined), or the Extras that hold it (see the notes)
   Object aux; // the blocker of the last park; the link of a LocalRunQueue; the outcome once done
 
   /*
@@ -166,7 +168,6 @@ public final class Fiber extends Stack implements Runnable {
     this.home = h != null ? h : scheduler; // the scheduler is found through the home: one field less per fiber
     if (name != null || handler != null) {
       Extras x = new Extras();
-      x.joiners = Joiner.NONE;
       x.name = name;
       x.handler = handler;
       joiners = x;
@@ -533,8 +534,9 @@ public final class Fiber extends Stack implements Runnable {
 
   private void complete(Object outcome) {
     aux = outcome;
-    if (home instanceof CarrierLoop) {
-      // A release store suffices: Joiner.wakeAll's atomic close below orders it before the joiners' checks.
+    boolean confined = home instanceof CarrierLoop;
+    if (confined) {
+      // A release store suffices: joiners on other threads make the loop check the stack again (see Joiner).
       STATE.setRelease(this, (byte) ((state & ~(STATE_MASK | PERMIT)) | DONE));
     } else {
       int s;
@@ -544,7 +546,18 @@ public final class Fiber extends Stack implements Runnable {
     }
     sched().finished(this);
     FiberEvents.ended(this, outcome != null);
-    Joiner.wakeAll(this);
+    Joiner.wakeAll(this, confined);
+  }
+
+  /*
+   * Called by a joiner right after it pushed itself on the stack: from a thread other than a
+   * confined fiber's home loop, asks the loop to check the stack again (see Joiner's notes).
+   */
+  void joinedFromAnotherThread() {
+    CarrierLoop loop = confinedLoop();
+    if (loop != null && !loop.inEventLoop()) {
+      request(JOIN, loop);
+    }
   }
 
   private void uncaught(Throwable e) {
@@ -835,14 +848,17 @@ public final class Fiber extends Stack implements Runnable {
   }
 
   /**
-   * Applies the pending remote requests as a local start or unpark, and runs the fiber if that
-   * made it runnable. On the home loop's thread, outside any slice of this fiber: the inbox
-   * calls it.
+   * Applies the pending remote requests as a local start or unpark (or, for a remote joiner of
+   * a finished fiber, wakes the joiners), and runs the fiber if that made it runnable. On the
+   * home loop's thread, outside any slice of this fiber: the inbox calls it.
    */
   void takeSignals() {
     int g = (byte) SIGNALS.getAndBitwiseAnd(this, (byte) ~REQUESTS);
     int s = state;
     int st = s & STATE_MASK;
+    if ((g & JOIN) != 0 && st == DONE) {
+      Joiner.wakeAll(this, true); // a joiner from another thread may have pushed itself after the finish read the stack
+    }
     int n = s;
     if ((g & START) != 0 && st == NEW) {
       st = RUNNABLE;

@@ -9,8 +9,33 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * everyone on it. Nodes are immutable.
  */
 final class Joiner {
-  /** The stack of a fiber nobody joined yet. */
-  static final Object NONE = new Object();
+  /*
+   * Implementation notes.
+   *
+   * A joiner pushes itself, then checks that the fiber is not done, then parks; the finishing
+   * fiber marks itself done, then reads the stack. Each side writes one word and reads the
+   * other's, so one of them needs a full fence between the two, or a joiner can read "not
+   * done" while the finisher reads an empty stack, and sleep forever.
+   *
+   * A fiber of any scheduler but the event loops closes the stack with a CAS: that is the
+   * fence. A carrier-confined fiber (see Fiber) finishes on its home loop's thread, and most
+   * fibers finish with nobody waiting (a child joined after it ended, a connection's fiber), so
+   * there the finisher reads the stack with a plain load and, finding it empty, does no atomic
+   * at all. A joiner on that same thread needs nothing more: its push and check come before or
+   * after the whole finish in program order. A joiner on any other thread (a plain thread, a
+   * fiber of another loop) adds one step after its push: it raises a JOIN request in the
+   * fiber's signals (Fiber.request, the path a remote unpark takes), and the home loop, taking
+   * the request, finds the fiber done and wakes the stack again (wakeAll), or finds it running
+   * and leaves the node for the finish to see. The request's atomic comes after the push, and
+   * the loop's atomic that takes the request comes after it (even when the bit was already
+   * pending: a request seen pending is taken later), so the loop reads the stack with the push
+   * in it, after its own finish. A joiner woken twice this way loops on isDone() and returns.
+   * jcstress: FiberJoinNameTest, FiberRemoteJoinTest.
+   */
+  /*
+   * The stack of a fiber nobody joined yet is null, the default of a new fiber's word: a
+   * marker object would cost each spawn a volatile store (a fence) in the constructor.
+   */
   /** The stack of a finished fiber: a joiner returns at once. */
   private static final Object CLOSED = new Object();
   /*
@@ -44,6 +69,7 @@ final class Joiner {
     if (!push(fiber, me)) {
       return true;
     }
+    fiber.joinedFromAnotherThread(); // a no-op on the fiber's own carrier (see the notes)
     FiberScheduler clock = me instanceof Fiber ? ((Fiber) me).sched() : null;
     long start = clock != null ? clock.nanoTime() : System.nanoTime();
     boolean finished = false;
@@ -68,8 +94,17 @@ final class Joiner {
     }
   }
 
-  /** Closes {@code fiber}'s stack and wakes every joiner on it; called once, as the fiber finishes. */
-  static void wakeAll(Fiber fiber) {
+  /**
+   * Closes {@code fiber}'s stack and wakes every joiner on it; called as the fiber finishes, and
+   * again for a confined fiber's JOIN request.
+   *
+   * @param confined true on the home loop's thread of a carrier-confined fiber: an empty stack
+   *     is left as it is, without an atomic (see the notes)
+   */
+  static void wakeAll(Fiber fiber, boolean confined) {
+    if (confined && head(fiber) == null) {
+      return;
+    }
     Object j = close(fiber);
     while (j instanceof Joiner) {
       Joiner n = (Joiner) j;
@@ -104,7 +139,7 @@ final class Joiner {
     }
   }
 
-  /** @return the top of {@code fiber}'s stack: {@link #NONE}, the closed marker or a Joiner */
+  /** @return the top of {@code fiber}'s stack: null (empty), the closed marker or a Joiner */
   static Object head(Fiber fiber) {
     Object w = fiber.joiners;
     return w instanceof Fiber.Extras ? ((Fiber.Extras) w).joiners : w;
