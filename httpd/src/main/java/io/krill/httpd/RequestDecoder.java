@@ -44,7 +44,8 @@ final class RequestDecoder extends HttpRequestDecoder {
    * connection's queue, not two. A chunked body's end arrives in a later decode step and stays.
    */
 
-  private final HttpServerStats stats;
+  /** The counts of the thread that made this decoder (its channel's loop). */
+  final HttpServerStats.Cell cell;
   private boolean inHead = true;
   private int scanned;
   private boolean lineStart = true;
@@ -59,9 +60,10 @@ final class RequestDecoder extends HttpRequestDecoder {
   private static final VarHandle HEAD_START =
       VarHandles.field(MethodHandles.lookup(), RequestDecoder.class, "headStartNanos", long.class);
 
-  RequestDecoder(HttpDecoderConfig config, HttpServerStats stats) {
+  /** @param cell the server's counts of the current thread, the channel's loop when made there */
+  RequestDecoder(HttpDecoderConfig config, HttpServerStats.Cell cell) {
     super(config);
-    this.stats = stats;
+    this.cell = cell;
   }
 
   /**
@@ -75,7 +77,7 @@ final class RequestDecoder extends HttpRequestDecoder {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
     if (msg instanceof ByteBuf) {
-      stats.bytesIn.add(((ByteBuf) msg).readableBytes());
+      cell.count(HttpServerStats.BYTES_IN, ((ByteBuf) msg).readableBytes());
     }
     super.channelRead(ctx, msg);
   }
