@@ -113,7 +113,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
 
   /** Serves the request. May suspend. @return true if the connection may serve another */
   boolean run() throws Suspendable {
-    server.stats.requests.increment();
+    server.stats.add(conn.statsCell(), HttpServerStats.REQUESTS, 1);
     headOnly = head.method() == io.netty.handler.codec.http.HttpMethod.HEAD;
     try {
       verdict = Conformance.check(head, server.maxHeaderCount, server.maxBodyBytes, server.router,
@@ -305,7 +305,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
         .set(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes())
         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
         .set(HttpHeaderNames.DATE, Dates.now());
-    conn.server.stats.response(408);
+    conn.server.stats.response(conn.statsCell(), 408);
     try {
       conn.write(r, true);
     } catch (IOException e) {
@@ -600,7 +600,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
   private HttpHeaders commit() {
     checkNotCommitted();
     committed = true;
-    server.stats.response(status); // counted before the client can see it
+    server.stats.response(conn.statsCell(), status); // counted before the client can see it
     HttpHeaders h = headersForWrite();
     if (h.contains(HttpHeaderNames.CONNECTION) && h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true)
         || server.shuttingDown

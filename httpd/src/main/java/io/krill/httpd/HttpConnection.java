@@ -178,6 +178,15 @@ final class HttpConnection extends ConnectionHandler
     }
   }
 
+  /**
+   * @return the server's counts of the thread that made the decoder (the channel's loop), or null
+   *     on an HTTP/2 stream and while the codec is out: counting then goes to the shared adders
+   */
+  HttpServerStats.Cell statsCell() {
+    RequestDecoder d = decoder;
+    return d == null ? null : d.cell;
+  }
+
   /** @return true if this serves one HTTP/2 stream rather than an HTTP/1.1 connection */
   boolean http2() {
     return stream;

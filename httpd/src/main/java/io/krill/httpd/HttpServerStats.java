@@ -8,7 +8,11 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Live counters of one {@link HttpServer}: requests, responses by status class, connections
@@ -25,24 +29,68 @@ import java.util.concurrent.atomic.LongAdder;
  * locks, so a read taken while traffic flows may mix slightly different instants.
  */
 public final class HttpServerStats implements MeterBinder {
+  /*
+   * Implementation notes.
+   *
+   * The per-request counters (requests, responses by class, bytes in and out) are bumped four
+   * times per keep-alive request, mostly on the connection's event loop. A LongAdder's
+   * uncontended add is still a CAS; profiling a hello server put those four at about 1% of its
+   * CPU. So each thread that runs connections' codecs has a Cell of plain counts that only it
+   * writes (an add is a load and an opaque store, no atomic), found once per connection when its
+   * decoder and encoder are made; a read sums the shared adders and every cell. An update from
+   * any other thread (a virtual- or platform-thread strand, an HTTP/2 stream, a codec made off
+   * its loop) goes to the shared adder, so a count is never lost, only cheaper where it can be.
+   * Cells live as long as the server's stats; there is one per thread that made a codec (the
+   * carriers), not per connection.
+   */
+
   /** The prefix of every meter's name. */
   public static final String PREFIX = "httpd.";
 
-  final LongAdder requests = new LongAdder();
-  final LongAdder[] statusClasses = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder(),
-      new LongAdder()};
+  /* Slots of the per-request counters, in the shared adders and in each cell. */
+  static final int REQUESTS = 0;
+  static final int BYTES_IN = 1;
+  static final int BYTES_OUT = 2;
+  /* Status class c (1..5) is slot STATUS_CLASS + c - 1. */
+  static final int STATUS_CLASS = 3;
+  private static final int SLOTS = 8;
+
+  /* The per-request counts of threads without a cell of their own. */
+  private final LongAdder[] shared = new LongAdder[SLOTS];
+  private final ConcurrentHashMap<Thread, Cell> cells = new ConcurrentHashMap<>();
+  /* The shared byte counters, for the HTTP/2 codec's counter (any thread). */
+  final LongAdder bytesIn;
+  final LongAdder bytesOut;
   final LongAdder accepted = new LongAdder();
   final LongAdder rejected = new LongAdder();
   final LongAdder evicted = new LongAdder();
   final LongAdder open = new LongAdder();
-  final LongAdder bytesIn = new LongAdder();
-  final LongAdder bytesOut = new LongAdder();
 
-  HttpServerStats() {}
+  HttpServerStats() {
+    for (int i = 0; i < SLOTS; i++) {
+      shared[i] = new LongAdder();
+    }
+    bytesIn = shared[BYTES_IN];
+    bytesOut = shared[BYTES_OUT];
+  }
+
+  /** @return the current thread's cell, made on its first call. Any thread. */
+  Cell cell() {
+    return cells.computeIfAbsent(Thread.currentThread(), t -> new Cell(this, t));
+  }
+
+  /* The shared adder plus every cell. */
+  private long sum(int slot) {
+    long n = shared[slot].sum();
+    for (Cell c : cells.values()) {
+      n += c.get(slot);
+    }
+    return n;
+  }
 
   /** @return requests whose head was decoded, including those answered with an error */
   public long requests() {
-    return requests.sum();
+    return sum(REQUESTS);
   }
 
   /**
@@ -51,7 +99,7 @@ public final class HttpServerStats implements MeterBinder {
    * @throws IllegalArgumentException if {@code statusClass} is not 1..5
    */
   public long responses(int statusClass) {
-    return statusClasses[Checks.inRange("statusClass", statusClass, 1, 5) - 1].sum();
+    return sum(STATUS_CLASS + Checks.inRange("statusClass", statusClass, 1, 5) - 1);
   }
 
   /** @return connections open now */
@@ -79,12 +127,12 @@ public final class HttpServerStats implements MeterBinder {
 
   /** @return bytes received (after TLS decryption) */
   public long bytesIn() {
-    return bytesIn.sum();
+    return sum(BYTES_IN);
   }
 
   /** @return bytes sent (before TLS encryption): heads, bodies with their chunk framing, interim responses */
   public long bytesOut() {
-    return bytesOut.sum();
+    return sum(BYTES_OUT);
   }
 
   @Override
@@ -98,32 +146,85 @@ public final class HttpServerStats implements MeterBinder {
    */
   public MeterBinder withTags(Iterable<Tag> tags) {
     return registry -> {
-      counter(registry, "requests", "requests whose head was decoded", requests, tags, null);
+      counter(registry, "requests", "requests whose head was decoded", HttpServerStats::requests, tags, null);
       for (int c = 1; c <= 5; c++) {
-        counter(registry, "responses", "final responses sent, by status class", statusClasses[c - 1],
+        int statusClass = c;
+        counter(registry, "responses", "final responses sent, by status class", s -> s.responses(statusClass),
             Tags.concat(tags, "status", c + "xx"), null);
       }
-      counter(registry, "connections.accepted", "connections accepted", accepted, tags, null);
-      counter(registry, "connections.rejected", "connections refused with 503 at maxConnections", rejected, tags, null);
-      counter(registry, "connections.evicted", "idle connections closed to make room at maxConnections", evicted,
-          tags, null);
+      counter(registry, "connections.accepted", "connections accepted", HttpServerStats::acceptedConnections, tags,
+          null);
+      counter(registry, "connections.rejected", "connections refused with 503 at maxConnections",
+          HttpServerStats::rejectedConnections, tags, null);
+      counter(registry, "connections.evicted", "idle connections closed to make room at maxConnections",
+          HttpServerStats::evictedConnections, tags, null);
       Gauge.builder(PREFIX + "connections.open", open, LongAdder::sum).description("connections open now")
           .tags(tags).register(registry);
-      counter(registry, "bytes.in", "bytes received, after TLS decryption", bytesIn, tags, BaseUnits.BYTES);
-      counter(registry, "bytes.out", "bytes sent, before TLS encryption", bytesOut, tags, BaseUnits.BYTES);
+      counter(registry, "bytes.in", "bytes received, after TLS decryption", HttpServerStats::bytesIn, tags,
+          BaseUnits.BYTES);
+      counter(registry, "bytes.out", "bytes sent, before TLS encryption", HttpServerStats::bytesOut, tags,
+          BaseUnits.BYTES);
     };
   }
 
-  private static void counter(MeterRegistry registry, String name, String description, LongAdder value,
+  private void counter(MeterRegistry registry, String name, String description, ToDoubleFunction<HttpServerStats> value,
       Iterable<Tag> tags, String unit) {
-    FunctionCounter.builder(PREFIX + name, value, LongAdder::sum).description(description).tags(tags)
-        .baseUnit(unit).register(registry);
+    FunctionCounter.builder(PREFIX + name, this, value).description(description).tags(tags).baseUnit(unit)
+        .register(registry);
   }
 
-  void response(int status) {
+  /** Counts a final or interim response of {@code status}, in {@code cell} if that is the current thread's. */
+  void response(Cell cell, int status) {
     int c = status / 100;
     if (c >= 1 && c <= 5) {
-      statusClasses[c - 1].increment();
+      add(cell, STATUS_CLASS + c - 1, 1);
+    }
+  }
+
+  /** Adds {@code n} to a per-request counter: in {@code cell} if that is the current thread's, else shared. */
+  void add(Cell cell, int slot, long n) {
+    if (cell != null) {
+      cell.count(slot, n);
+    } else {
+      shared[slot].add(n);
+    }
+  }
+
+  /**
+   * The per-request counts of one thread: only {@link #owner} writes them (a plain add published
+   * with an opaque store), any thread reads them.
+   */
+  static final class Cell {
+    private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
+    /* Unused longs either side keep another thread's counts off this one's cache lines. */
+    private static final int PAD = 8;
+
+    final HttpServerStats stats;
+    final Thread owner;
+    private final long[] counts = new long[PAD + SLOTS + PAD];
+
+    Cell(HttpServerStats stats, Thread owner) {
+      this.stats = stats;
+      this.owner = owner;
+    }
+
+    /* Owner thread only. */
+    void add(int slot, long n) {
+      int i = PAD + slot;
+      COUNTS.setOpaque(counts, i, counts[i] + n);
+    }
+
+    /** Adds {@code n} here on the owner thread, else to the shared adder. Any thread. */
+    void count(int slot, long n) {
+      if (owner == Thread.currentThread()) {
+        add(slot, n);
+      } else {
+        stats.shared[slot].add(n);
+      }
+    }
+
+    long get(int slot) {
+      return (long) COUNTS.getOpaque(counts, PAD + slot);
     }
   }
 

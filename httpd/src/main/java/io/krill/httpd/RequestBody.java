@@ -111,7 +111,7 @@ final class RequestBody implements ByteSource {
 
   private void sendContinue() throws IOException {
     continueSent = true;
-    conn.server.stats.response(100);
+    conn.server.stats.response(conn.statsCell(), 100);
     conn.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
         Unpooled.EMPTY_BUFFER), true);
   }

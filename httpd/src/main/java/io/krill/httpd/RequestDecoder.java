@@ -44,7 +44,8 @@ final class RequestDecoder extends HttpRequestDecoder {
    * connection's queue, not two. A chunked body's end arrives in a later decode step and stays.
    */
 
-  private final HttpServerStats stats;
+  /** The counts of the thread that made this decoder (its channel's loop). */
+  final HttpServerStats.Cell cell;
   private boolean inHead = true;
   private int scanned;
   private boolean lineStart = true;
@@ -59,9 +60,10 @@ final class RequestDecoder extends HttpRequestDecoder {
   private static final VarHandle HEAD_START =
       VarHandles.field(MethodHandles.lookup(), RequestDecoder.class, "headStartNanos", long.class);
 
-  RequestDecoder(HttpDecoderConfig config, HttpServerStats stats) {
+  /** @param cell the server's counts of the current thread, the channel's loop when made there */
+  RequestDecoder(HttpDecoderConfig config, HttpServerStats.Cell cell) {
     super(config);
-    this.stats = stats;
+    this.cell = cell;
   }
 
   /**
@@ -75,7 +77,7 @@ final class RequestDecoder extends HttpRequestDecoder {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
     if (msg instanceof ByteBuf) {
-      stats.bytesIn.add(((ByteBuf) msg).readableBytes());
+      cell.count(HttpServerStats.BYTES_IN, ((ByteBuf) msg).readableBytes());
     }
     super.channelRead(ctx, msg);
   }
@@ -141,7 +143,10 @@ final class RequestDecoder extends HttpRequestDecoder {
   /*
    * Scans [from, to) of the head; returns a violation or null and sets scanPosition. One state
    * machine over the bytes; its state lives in locals inside the loop and in fields between
-   * calls (a head may arrive in pieces).
+   * calls (a head may arrive in pieces). Only a line's first bytes and a field name need the
+   * whole machine: once a line has a byte other than CR and its name (if any) ended, the rest of
+   * the line up to LF cannot change the state (lineBytes only grows, the head has started), so an
+   * inner loop looks for the LF alone.
    */
   private String scanHead(ByteBuf in, int from, int to) {
     byte[] chunk = SCRATCH.get();
@@ -158,6 +163,14 @@ final class RequestDecoder extends HttpRequestDecoder {
       in.getBytes(pos, chunk, 0, n);
       for (int i = 0; i < n; i++) {
         byte b = chunk[i];
+        if (!lineStart && lineBytes > 0 && !inName && b != '\n') {
+          // Past a line's first byte and outside a field name (the request line, a value): only
+          // the line's end matters, so skip to it. Most of a head's bytes take this path.
+          while (i + 1 < n && chunk[i + 1] != '\n') {
+            i++;
+          }
+          continue;
+        }
         if (!headStarted && b != '\r' && b != '\n') {
           headStarted = true; // empty lines between requests do not start the header-read deadline
           HEAD_START.setRelease(this, Math.max(1, System.nanoTime()));

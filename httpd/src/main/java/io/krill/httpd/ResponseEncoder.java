@@ -12,10 +12,11 @@ import java.util.List;
  * responses, one counter update per message. Runs on the channel's loop.
  */
 final class ResponseEncoder extends HttpResponseEncoder {
-  private final HttpServerStats stats;
+  private final HttpServerStats.Cell cell;
 
-  ResponseEncoder(HttpServerStats stats) {
-    this.stats = stats;
+  /** @param cell the server's counts of the current thread, the channel's loop when made there */
+  ResponseEncoder(HttpServerStats.Cell cell) {
+    this.cell = cell;
   }
 
   @Override
@@ -32,7 +33,7 @@ final class ResponseEncoder extends HttpResponseEncoder {
       }
     }
     if (n > 0) {
-      stats.bytesOut.add(n);
+      cell.count(HttpServerStats.BYTES_OUT, n);
     }
   }
 }

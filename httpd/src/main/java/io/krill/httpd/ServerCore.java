@@ -244,12 +244,12 @@ final class ServerCore {
 
   /* An HTTP/1.1 connection's decoder: when accepted, and again when an idle one's codec comes back. */
   RequestDecoder newDecoder() {
-    return new RequestDecoder(decoderConfig, stats);
+    return new RequestDecoder(decoderConfig, stats.cell());
   }
 
   /* An HTTP/1.1 connection's encoder. */
   ResponseEncoder newEncoder() {
-    return new ResponseEncoder(stats);
+    return new ResponseEncoder(stats.cell());
   }
 
   /* Starts the strand that serves c: when accepted, and again when a strandless idle connection gets bytes. */

@@ -53,6 +53,7 @@ class ExecutionModeTest {
     }
     try (HttpServer server = b.build().start()) {
       List<RawHttp> clients = new ArrayList<>();
+      long sent = 0;
       try {
         for (int i = 0; i < 20; i++) {
           clients.add(RawHttp.connect(server.port()));
@@ -60,8 +61,9 @@ class ExecutionModeTest {
         for (int round = 0; round < 5; round++) {
           for (int i = 0; i < clients.size(); i++) {
             String body = "c" + i + "r" + round;
-            clients.get(i).send("POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n\r\n"
-                + body);
+            String request = "POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+            clients.get(i).send(request);
+            sent += request.length();
           }
           for (int i = 0; i < clients.size(); i++) {
             RawHttp.Response r = clients.get(i).read();
@@ -74,7 +76,10 @@ class ExecutionModeTest {
           c.close();
         }
       }
+      // every mode counts exactly: on the loop in its own counts, from thread strands in the shared ones
       assertThat(server.stats().requests()).isEqualTo(100);
+      assertThat(server.stats().responses(2)).isEqualTo(100);
+      assertThat(server.stats().bytesIn()).isEqualTo(sent);
       assertThat(server.stats().acceptedConnections()).isEqualTo(20);
     }
   }

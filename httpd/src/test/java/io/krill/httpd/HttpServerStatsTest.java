@@ -55,6 +55,34 @@ class HttpServerStatsTest {
     }
   }
 
+  /* A cell takes plain adds from its owner only: another thread's adds to it go to the shared counts, none lost. */
+  @Test
+  void cell_ownerAndOtherThreadAddAtOnce_sumIsExact() throws Exception {
+    HttpServerStats stats = new HttpServerStats();
+    int n = 200_000;
+    java.util.concurrent.CountDownLatch made = new java.util.concurrent.CountDownLatch(1);
+    HttpServerStats.Cell[] cell = new HttpServerStats.Cell[1];
+    Thread owner = new Thread(() -> {
+      cell[0] = stats.cell();
+      made.countDown();
+      for (int i = 0; i < n; i++) {
+        cell[0].count(HttpServerStats.REQUESTS, 1);
+        stats.response(cell[0], 200);
+      }
+    });
+    owner.start();
+    made.await();
+    for (int i = 0; i < n; i++) {
+      cell[0].count(HttpServerStats.REQUESTS, 1);
+      stats.add(null, HttpServerStats.BYTES_OUT, 2);
+    }
+    owner.join();
+    assertThat(stats.requests()).isEqualTo(2L * n);
+    assertThat(stats.responses(2)).isEqualTo(n);
+    assertThat(stats.bytesOut()).isEqualTo(2L * n);
+    assertThat(stats.cell()).as("the test thread's own cell").isNotSameAs(cell[0]);
+  }
+
   @Test
   void responses_statusClassOutOfRange_namesIt() throws Exception {
     try (HttpServer server = TestServers.startWithTestRoutes()) {

@@ -23,7 +23,7 @@ class RequestDecoderTest {
   /* A decoder channel that was given {@code input} in pieces ending at each split. */
   private static EmbeddedChannel fed(byte[] input, int... splits) {
     EmbeddedChannel ch = new EmbeddedChannel(new RequestDecoder(new HttpDecoderConfig().setStrictLineParsing(true),
-        new HttpServerStats()));
+        new HttpServerStats().cell()));
     int at = 0;
     for (int split : splits) {
       ch.writeInbound(Unpooled.wrappedBuffer(input, at, split - at));
