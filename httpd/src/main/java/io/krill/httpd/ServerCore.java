@@ -425,7 +425,7 @@ final class ServerCore {
       c.sweep(now); // on each connection's loop, while it has streams
     }
     if (idleCollector != null) {
-      idleCollector.tick(stats.requests.sum() + stats.accepted.sum() + stats.bytesIn.sum(), now);
+      idleCollector.tick(stats.requests() + stats.acceptedConnections() + stats.bytesIn(), now);
     }
   }
 
