@@ -69,7 +69,7 @@ final class ServeSettings {
   static final Setting<Duration> IDLE_COLLECTION = Setting.ofDuration("httpd.idle-collection")
       .defaultValue(DEFAULT_IDLE_COLLECTION).atLeast(Duration.ZERO)
       .check(d -> d.isZero() || d.compareTo(Duration.ofSeconds(1)) >= 0, "0 (off) or at least 1s")
-      .doc("After this long with no request, new connection or byte received: one full collection and"
+      .doc("After this long with no request, new connection, byte received or open WebSocket: one full collection and"
           + " C-heap trim give the memory of the last burst back; 0 turns it off").build();
   static final Setting<Path> TLS_CERT = Setting.ofPath("httpd.tls.cert-file")
       .flag("--tls-cert").optional().check(TlsFiles::isCertificateFile, "a PEM X.509 certificate file")

@@ -164,7 +164,13 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
     } else if (match.route == null) {
       status(405).header("Allow", match.allow).send("405 Method Not Allowed\n");
     } else if (match.route.handler() instanceof UpgradeHandler && !conn.http2()) {
-      upgraded = ((UpgradeHandler) match.route.handler()).upgrade(this, this, conn.channel(), head, "connection");
+      // a taken-over connection's traffic passes no counter of the server: count it as activity
+      server.takeovers.increment();
+      try {
+        upgraded = ((UpgradeHandler) match.route.handler()).upgrade(this, this, conn.channel(), head, "connection");
+      } finally {
+        server.takeovers.decrement();
+      }
     } else {
       // also an upgrade route on HTTP/2: a stream is never taken over, the route answers it as a request
       match.route.handler().handle(this, this);

@@ -59,7 +59,22 @@ final class IdleCollector {
    * @return whether the collection was started
    */
   boolean tick(long activity, long nowNanos) {
-    if (!seen || activity != lastActivity) {
+    return tick(activity, false, nowNanos);
+  }
+
+  /**
+   * One look at the server, as {@link #tick(long, long)}, with {@code heldOpen} true while a
+   * connection taken over by an upgrade handler (a WebSocket) is being served: its frames pass
+   * none of the counters behind {@code activity}, so the server counts as active then, and a
+   * busy WebSocket server never sees the collection's pause.
+   *
+   * @param activity a count that grows with every request, accepted connection or byte received
+   * @param heldOpen whether a taken-over connection is open now
+   * @param nowNanos the time now, on {@link System#nanoTime()}'s scale
+   * @return whether the collection was started
+   */
+  boolean tick(long activity, boolean heldOpen, long nowNanos) {
+    if (!seen || activity != lastActivity || heldOpen) {
       seen = true;
       lastActivity = activity;
       quietSince = nowNanos;

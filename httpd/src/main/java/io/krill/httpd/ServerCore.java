@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,6 +103,8 @@ final class ServerCore {
   private final HttpDecoderConfig decoderConfig;
   /* Null when the server never collects when idle. */
   private final IdleCollector idleCollector;
+  /* Upgrade handlers (WebSocket sockets) serving a connection they took over, right now. */
+  final LongAdder takeovers = new LongAdder();
   private io.netty.util.concurrent.ScheduledFuture<?> sweeper;
   private Channel serverChannel;
   private InetSocketAddress localAddress;
@@ -425,7 +428,7 @@ final class ServerCore {
       c.sweep(now); // on each connection's loop, while it has streams
     }
     if (idleCollector != null) {
-      idleCollector.tick(stats.requests() + stats.acceptedConnections() + stats.bytesIn(), now);
+      idleCollector.tick(stats.requests() + stats.acceptedConnections() + stats.bytesIn(), takeovers.sum() > 0, now);
     }
   }
 

@@ -3,7 +3,12 @@ package io.krill.httpd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.krill.httpd.websocket.WebSocketMessage;
+import io.krill.httpd.websocket.WebSocketRoute;
 import io.krill.testkit.RawHttp;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -79,6 +84,39 @@ class IdleCollectorTest {
       TestServers.awaitCount("a request armed it again", server::idleCollections, 2);
       c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
       assertThat(c.read().text()).as("the connection outlived the collections").isEqualTo("hello");
+    }
+  }
+
+  @Test
+  void tick_heldOpen_countsAsActivity() {
+    AtomicInteger runs = new AtomicInteger();
+    IdleCollector c = new IdleCollector(QUIET, runs::incrementAndGet);
+    c.tick(1, 0);
+    for (int i = 1; i <= 10; i++) { // a WebSocket open for ten quiet times, its frames uncounted
+      assertThat(c.tick(1, true, i * QUIET)).isFalse();
+    }
+    assertThat(c.tick(1, false, 10 * QUIET + 1)).as("closed: the quiet time starts now").isFalse();
+    assertThat(c.tick(1, false, 11 * QUIET)).isTrue();
+    assertThat(runs).hasValue(1);
+  }
+
+  @Test
+  void server_webSocketOpen_neverCollectsUntilItCloses() throws Exception {
+    HttpClient client = HttpClient.newHttpClient();
+    try (HttpServer server = TestServers.builder().idleCollection(Duration.ofMillis(300))
+        .get("/ws", WebSocketRoute.of(socket -> {
+          for (WebSocketMessage m; (m = socket.receive()) != null; ) {
+            socket.send(m.text());
+          }
+        }))
+        .build().start()) {
+      WebSocket ws = client.newWebSocketBuilder()
+          .buildAsync(URI.create("ws://127.0.0.1:" + server.port() + "/ws"), new WebSocket.Listener() { })
+          .get(20, TimeUnit.SECONDS);
+      Thread.sleep(1_500); // five quiet times with the socket open and silent
+      assertThat(server.idleCollections()).as("a taken-over connection is activity").isZero();
+      ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(20, TimeUnit.SECONDS);
+      TestServers.awaitCount("the idle collection once the socket closed", server::idleCollections, 1);
     }
   }
 
