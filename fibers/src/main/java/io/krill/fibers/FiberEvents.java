@@ -26,17 +26,30 @@ import jdk.jfr.Timespan;
 final class FiberEvents {
   private FiberEvents() {}
 
+  /**
+   * The fields of a fiber's start and end: which fiber, on which scheduler. Abstract, so the
+   * recorder registers no event of its own for it.
+   */
+  abstract static class Lifecycle extends Event {
+    @Label("Fiber Id") long fiberId;
+    @Label("Fiber Name") String fiberName;
+    @Label("Scheduler") String scheduler;
+
+    /* Called only once isEnabled() said yes: a process that does not record never gets here. */
+    final void of(Fiber f) {
+      fiberId = f.id();
+      fiberName = f.name();
+      scheduler = f.sched().name();
+    }
+  }
+
   /** A fiber started; off by default, like {@code jdk.VirtualThreadStart}. */
   @Name("io.krill.FiberStart")
   @Label("Fiber Start")
   @Category("krill")
   @Enabled(false)
   @StackTrace(false)
-  static final class Start extends Event {
-    @Label("Fiber Id") long fiberId;
-    @Label("Fiber Name") String fiberName;
-    @Label("Scheduler") String scheduler;
-  }
+  static final class Start extends Lifecycle {}
 
   /** A fiber finished; off by default, like {@code jdk.VirtualThreadEnd}. */
   @Name("io.krill.FiberEnd")
@@ -44,10 +57,7 @@ final class FiberEvents {
   @Category("krill")
   @Enabled(false)
   @StackTrace(false)
-  static final class End extends Event {
-    @Label("Fiber Id") long fiberId;
-    @Label("Fiber Name") String fiberName;
-    @Label("Scheduler") String scheduler;
+  static final class End extends Lifecycle {
     @Label("Failed") boolean failed;
   }
 
@@ -116,9 +126,7 @@ final class FiberEvents {
     }
     Start e = new Start();
     if (e.isEnabled()) {
-      e.fiberId = f.id();
-      e.fiberName = f.name();
-      e.scheduler = f.sched().name();
+      e.of(f);
       e.commit();
     }
   }
@@ -129,9 +137,7 @@ final class FiberEvents {
     }
     End e = new End();
     if (e.isEnabled()) {
-      e.fiberId = f.id();
-      e.fiberName = f.name();
-      e.scheduler = f.sched().name();
+      e.of(f);
       e.failed = failed;
       e.commit();
     }

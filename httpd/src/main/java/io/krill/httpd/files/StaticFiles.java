@@ -1,5 +1,6 @@
 package io.krill.httpd.files;
 
+import io.krill.fibers.Checks;
 import io.krill.httpd.Handler;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -145,10 +146,7 @@ public final class StaticFiles {
      * @return this
      */
     public Builder gzipMinBytes(long bytes) {
-      if (bytes < 0) {
-        throw new IllegalArgumentException("gzipMinBytes: " + bytes + " (expected: >= 0)");
-      }
-      this.gzipMinBytes = bytes;
+      this.gzipMinBytes = Checks.nonNegative("gzipMinBytes", bytes);
       return this;
     }
 
@@ -157,10 +155,7 @@ public final class StaticFiles {
      * @return this
      */
     public Builder gzipLevel(int level) {
-      if (level < 1 || level > 9) {
-        throw new IllegalArgumentException("gzipLevel: " + level + " (expected: 1..9)");
-      }
-      this.gzipLevel = level;
+      this.gzipLevel = Checks.inRange("gzipLevel", level, 1, 9);
       return this;
     }
 
@@ -171,10 +166,7 @@ public final class StaticFiles {
      * @return this
      */
     public Builder gzipCacheBytes(long bytes) {
-      if (bytes < 0) {
-        throw new IllegalArgumentException("gzipCacheBytes: " + bytes + " (expected: >= 0)");
-      }
-      this.gzipCacheBytes = bytes;
+      this.gzipCacheBytes = Checks.nonNegative("gzipCacheBytes", bytes);
       return this;
     }
 
@@ -192,10 +184,7 @@ public final class StaticFiles {
      * @return this
      */
     public Builder fileCacheBytes(long bytes) {
-      if (bytes < 0) {
-        throw new IllegalArgumentException("fileCacheBytes: " + bytes + " (expected: >= 0)");
-      }
-      this.fileCacheBytes = bytes;
+      this.fileCacheBytes = Checks.nonNegative("fileCacheBytes", bytes);
       return this;
     }
 
@@ -207,11 +196,8 @@ public final class StaticFiles {
      * @return this
      */
     public Builder fileCacheMaxFileBytes(long bytes) {
-      if (bytes < 0 || bytes > MAX_FILE_CACHE_MAX_FILE_BYTES) {
-        throw new IllegalArgumentException("fileCacheMaxFileBytes: " + bytes + " (expected: 0.."
-            + MAX_FILE_CACHE_MAX_FILE_BYTES + ")");
-      }
-      this.fileCacheMaxFileBytes = bytes;
+      this.fileCacheMaxFileBytes =
+          Checks.inRange("fileCacheMaxFileBytes", bytes, 0, MAX_FILE_CACHE_MAX_FILE_BYTES);
       return this;
     }
 
