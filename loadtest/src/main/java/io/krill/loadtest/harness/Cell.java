@@ -29,6 +29,12 @@ final class Cell {
   double serverCpuPercent = Double.NaN;
   /** h2-hello and websocket-echo: the server's CPU time per request (or echoed message) in the measured phase, in µs. */
   double serverCpuMicrosPerRequest = Double.NaN;
+  /** hello-wrk: requests per second the server answered in the measured window (its connections all open). */
+  double windowRps = Double.NaN;
+  /** hello-wrk: wrk's CPU over the measured window, in % of one CPU. */
+  double wrkCpuPercent = Double.NaN;
+  /** hello-wrk: the fewest of the server's sockets open at the window's two ends, its listening socket aside. */
+  int openConnections;
   /** Idle scenario: heap and RSS growth per held connection, in bytes. */
   double heapPerConnection = Double.NaN;
   double rssPerConnection = Double.NaN;
@@ -78,6 +84,9 @@ final class Cell {
     }
     if (!Double.isNaN(pagesPerSecond)) {
       return pagesPerSecond;
+    }
+    if (!Double.isNaN(windowRps)) {
+      return windowRps;
     }
     if (!Double.isNaN(activeRpsDuring)) {
       return activeRpsDuring;

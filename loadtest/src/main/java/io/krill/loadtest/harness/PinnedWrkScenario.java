@@ -1,0 +1,256 @@
+package io.krill.loadtest.harness;
+
+import io.krill.loadtest.internal.ChildProcess;
+import io.krill.testkit.TestTools;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code hello-wrk} measurement: keep-alive {@code GET /hello} driven by wrk with every
+ * connection already open, each side on its own CPU.
+ *
+ * <p>Each cell: the server JVM alone on {@link #SERVER_CPU} ({@code taskset}, so one carrier or
+ * one event loop), wrk ({@code -t 1 -c N}) alone on {@link #WRK_CPU}; one probe request gives the
+ * response's size in bytes; a warm-up wrk run (the run's warm-up time); then the measured wrk run,
+ * whose first {@link #LEAD_IN} (opening its N connections: an accept storm, not keep-alive hello)
+ * and last {@link #TAIL} (closing them) fall outside the measured window. Over the window, read
+ * from {@code /proc}: the server's CPU time, wrk's CPU time, and the bytes the server wrote to its
+ * sockets ({@code wchar}), which divided by the response's size are the requests it answered;
+ * the server's open sockets are counted at both ends of the window. wrk's own requests per second
+ * (over its whole run) and its latency percentiles are kept beside them.
+ *
+ * <p>A server at about 100 % of its CPU in the window is the bottleneck; below that, wrk on its
+ * one CPU could not load it, and CPU time per request is the figure to compare. Without two CPUs
+ * or {@code taskset}, the JVMs run unpinned and the report says so.
+ */
+final class PinnedWrkScenario {
+  /** Default: the measured window per cell (the run's {@code --measure-ms} overrides it). */
+  static final Duration DEFAULT_MEASURE = Duration.ofSeconds(15);
+  /** Quick run: the measured window per cell. */
+  static final Duration QUICK_MEASURE = Duration.ofSeconds(2);
+  /** How long the measured wrk run goes before the window opens: its connections open in it. */
+  static final Duration LEAD_IN = Duration.ofSeconds(3);
+  /** How long the measured wrk run goes on after the window closes, so that its end is outside it. */
+  static final Duration TAIL = Duration.ofSeconds(2);
+  /** The CPU the server JVM is pinned to. */
+  static final int SERVER_CPU = 0;
+  /** The CPU wrk is pinned to. */
+  static final int WRK_CPU = 1;
+  /**
+   * wrk's timeout per request ({@code --timeout}): above its 2 s default, which 10,000 connections
+   * on one cold CPU can pass while the server compiles; a timeout still fails the cell.
+   */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+  /** Longest wait for the probe request's answer. */
+  static final int PROBE_TIMEOUT_MILLIS = 10_000;
+
+  private final RunSettings settings;
+  private final Path logs;
+
+  PinnedWrkScenario(RunSettings settings, Path logs) {
+    this.settings = settings;
+    this.logs = logs;
+  }
+
+  /** @return {@code taskset -c cpu} when both sides can be pinned apart, else nothing (unpinned) */
+  static List<String> pin(int cpu) {
+    return CrawlScenario.pin(cpu);
+  }
+
+  /** @return how the server and wrk are placed on CPUs, for the report */
+  static String placement() {
+    return pin(SERVER_CPU).isEmpty() ? "server and wrk unpinned, sharing every CPU (no taskset, or one CPU)"
+        : "server JVM pinned to CPU " + SERVER_CPU + ", wrk to CPU " + WRK_CPU + " (taskset)";
+  }
+
+  /** @return a measured cell's console line */
+  static String summary(Cell c) {
+    return String.format(Locale.ROOT, "%.0f rps in the window (wrk: %.0f rps, p50 %s us p99 %s us), %d conns open,"
+        + " server cpu %s%% (%s us per request), wrk cpu %s%%", c.windowRps, c.wrkRps, fmt(c.wrkP50Micros),
+        fmt(c.wrkP99Micros), c.openConnections, fmt(c.serverCpuPercent), fmt(c.serverCpuMicrosPerRequest),
+        fmt(c.wrkCpuPercent));
+  }
+
+  private static String fmt(double v) {
+    return io.krill.loadtest.internal.Reports.fmt(v);
+  }
+
+  /** Measures {@code c} against the started (pinned) {@code server}. */
+  void measure(Cell c, ChildProcess server) throws IOException, InterruptedException {
+    long pid = server.process.pid();
+    int socketsBefore = sockets(pid);
+    long responseBytes = probe(server.port);
+    String url = "http://127.0.0.1:" + server.port + Scenario.HELLO_WRK.path;
+    Path wrk = TestTools.require("wrk");
+    long warm = settings.warmup.toSeconds();
+    if (warm > 0) {
+      // Its figures are dropped, and so are its socket errors (a cold server may time some requests out).
+      List<String> lines = run(wrk, url, c.connections, warm, "warmup", c);
+      Cell warmup = new Cell(c.scenario, c.variant, c.connections, c.round);
+      Wrk.parse(lines, warmup);
+      if (Double.isNaN(warmup.wrkRps)) {
+        c.error = "warm-up: wrk printed no Requests/sec: " + String.join(" | ", lines);
+        return;
+      }
+    }
+    long window = Math.max(1, settings.measure.toSeconds());
+    long total = LEAD_IN.toSeconds() + window + TAIL.toSeconds();
+    Path output = logs.resolve("wrk-" + c.variant + "-" + c.connections + "-" + c.round + ".txt");
+    Process p = start(wrk, url, c.connections, total, output);
+    try {
+      Thread.sleep(LEAD_IN.toMillis());
+      int open0 = sockets(pid) - socketsBefore;
+      long cpu0 = server.cpuNanos();
+      long wrkCpu0 = ChildProcess.cpuNanos(p.pid());
+      long written0 = written(pid);
+      long t0 = System.nanoTime();
+      Thread.sleep(TimeUnit.SECONDS.toMillis(window));
+      long written = written(pid) - written0;
+      long cpu = server.cpuNanos() - cpu0;
+      long wrkCpu = ChildProcess.cpuNanos(p.pid()) - wrkCpu0;
+      long wall = System.nanoTime() - t0;
+      int open1 = sockets(pid) - socketsBefore;
+      if (!p.waitFor(total + 60, TimeUnit.SECONDS)) {
+        c.error = "wrk did not end within a minute of its " + total + " s";
+        return;
+      }
+      List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
+      StaticScenario.parseWrk(lines, c);
+      c.openConnections = Math.min(open0, open1);
+      double requests = (double) written / responseBytes;
+      c.windowRps = requests / (wall / 1e9);
+      if (cpu0 >= 0) {
+        c.serverCpuPercent = 100.0 * cpu / wall;
+        c.serverCpuMicrosPerRequest = cpu / 1e3 / requests;
+      }
+      if (wrkCpu0 >= 0) {
+        c.wrkCpuPercent = 100.0 * wrkCpu / wall;
+      }
+      if (c.error == null && c.openConnections < c.connections) {
+        c.error = "only " + c.openConnections + " of " + c.connections + " connections open in the measured window";
+      }
+      if (c.error == null && requests < 1) {
+        c.error = "the server answered no request in the measured window";
+      }
+      if (c.error == null) {
+        Files.deleteIfExists(output); // kept only when the cell failed
+      }
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  /* A wrk run to its end, pinned; its output lines. */
+  private List<String> run(Path wrk, String url, int connections, long seconds, String what, Cell c)
+      throws IOException, InterruptedException {
+    Path output = logs.resolve("wrk-" + what + "-" + c.variant + "-" + c.connections + "-" + c.round + ".txt");
+    Process p = start(wrk, url, connections, seconds, output);
+    try {
+      if (!p.waitFor(seconds + 60, TimeUnit.SECONDS)) {
+        return List.of("wrk did not end within a minute of its " + seconds + " s");
+      }
+      List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
+      Files.deleteIfExists(output);
+      return lines;
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  /* wrk started directly under taskset (which execs it, so the process is wrk's own: its CPU time is wrk's). */
+  private static Process start(Path wrk, String url, int connections, long seconds, Path output) throws IOException {
+    List<String> cmd = new ArrayList<>(pin(WRK_CPU));
+    cmd.addAll(List.of(wrk.toString(), "-t", "1", "-c", String.valueOf(connections), "-d", seconds + "s", "--timeout",
+        REQUEST_TIMEOUT.toSeconds() + "s", "--latency",
+        url));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+  }
+
+  /**
+   * Sends one {@code GET /hello} on a fresh connection, as wrk does, and reads the whole answer.
+   *
+   * @return the answer's size in bytes (head and body)
+   * @throws IOException if it is not a 200 with a Content-Length
+   */
+  static long probe(int port) throws IOException {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), PROBE_TIMEOUT_MILLIS);
+      s.setSoTimeout(PROBE_TIMEOUT_MILLIS);
+      OutputStream out = s.getOutputStream();
+      out.write(("GET " + Scenario.HELLO_WRK.path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      return responseBytes(s.getInputStream());
+    }
+  }
+
+  /** @return the size of the one HTTP/1.1 response {@code in} starts with: its head, then Content-Length bytes */
+  static long responseBytes(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new IOException("probe: the connection closed within the head: " + head);
+      }
+      head.append((char) b);
+    }
+    String h = head.toString();
+    if (!h.startsWith("HTTP/1.1 200 ")) {
+      throw new IOException("probe: not a 200: " + h.lines().findFirst().orElse(""));
+    }
+    long length = -1;
+    for (String line : h.split("\r\n")) {
+      int colon = line.indexOf(':');
+      if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("content-length")) {
+        length = Long.parseLong(line.substring(colon + 1).trim());
+      }
+    }
+    if (length < 0) {
+      throw new IOException("probe: no Content-Length in " + h);
+    }
+    long body = in.readNBytes((int) length).length;
+    if (body != length) {
+      throw new IOException("probe: the body ended at " + body + " of " + length + " bytes");
+    }
+    return h.length() + length;
+  }
+
+  /** @return the bytes process {@code pid} has written (its sockets included: {@code wchar} of /proc/PID/io) */
+  static long written(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/io"), StandardCharsets.US_ASCII)) {
+      if (line.startsWith("wchar:")) {
+        return Long.parseLong(line.substring("wchar:".length()).trim());
+      }
+    }
+    throw new IOException("/proc/" + pid + "/io has no wchar");
+  }
+
+  /** @return how many sockets process {@code pid} holds open */
+  static int sockets(long pid) throws IOException {
+    int n = 0;
+    try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc/" + pid + "/fd"))) {
+      for (Path fd : fds) {
+        try {
+          if (Files.readSymbolicLink(fd).toString().startsWith("socket:")) {
+            n++;
+          }
+        } catch (IOException e) {
+          // closed between the listing and the link's read
+        }
+      }
+    }
+    return n;
+  }
+}
