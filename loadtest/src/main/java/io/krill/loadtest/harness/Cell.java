@@ -33,8 +33,12 @@ final class Cell {
   double windowRps = Double.NaN;
   /** hello-wrk: wrk's CPU over the measured window, in % of one CPU. */
   double wrkCpuPercent = Double.NaN;
-  /** hello-wrk: the fewest of the server's sockets open at the window's two ends, its listening socket aside. */
+  /** hello-wrk: the fewest connections the server held at the window's two ends. */
   int openConnections;
+  /** hello-wrk: seconds from the measured wrk run's start to the server holding all its connections. */
+  double leadInSeconds = Double.NaN;
+  /** hello-wrk: wrk's read, write and timeout errors over its whole measured run, or "none". */
+  String wrkSocketErrors = "none";
   /** Idle scenario: heap and RSS growth per held connection, in bytes. */
   double heapPerConnection = Double.NaN;
   double rssPerConnection = Double.NaN;

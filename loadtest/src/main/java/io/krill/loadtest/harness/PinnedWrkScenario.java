@@ -23,9 +23,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Each cell: the server JVM alone on {@link #SERVER_CPU} ({@code taskset}, so one carrier or
  * one event loop), wrk ({@code -t 1 -c N}) alone on {@link #WRK_CPU}; one probe request gives the
- * response's size in bytes; a warm-up wrk run (the run's warm-up time); then the measured wrk run,
- * whose first {@link #LEAD_IN} (opening its N connections: an accept storm, not keep-alive hello)
- * and last {@link #TAIL} (closing them) fall outside the measured window. Over the window, read
+ * response's size in bytes; a warm-up wrk run (the run's warm-up time); then the measured wrk run:
+ * the window opens {@link #SETTLE} after the server holds all N of its connections (opening them is
+ * an accept storm, not keep-alive hello: with a 4,096-deep backlog some connects wait for SYN
+ * retransmits, seconds), and wrk is stopped with SIGINT (it prints its figures) when the window
+ * closes, before it closes its connections. Over the window, read
  * from {@code /proc}: the server's CPU time, wrk's CPU time, and the bytes the server wrote to its
  * sockets ({@code wchar}), which divided by the response's size are the requests it answered;
  * the server's open sockets are counted at both ends of the window. wrk's own requests per second
@@ -40,10 +42,14 @@ final class PinnedWrkScenario {
   static final Duration DEFAULT_MEASURE = Duration.ofSeconds(15);
   /** Quick run: the measured window per cell. */
   static final Duration QUICK_MEASURE = Duration.ofSeconds(2);
-  /** How long the measured wrk run goes before the window opens: its connections open in it. */
-  static final Duration LEAD_IN = Duration.ofSeconds(3);
-  /** How long the measured wrk run goes on after the window closes, so that its end is outside it. */
-  static final Duration TAIL = Duration.ofSeconds(2);
+  /** Longest the server may take to hold every connection of the measured wrk run. */
+  static final Duration MAX_LEAD_IN = Duration.ofSeconds(60);
+  /** For the run's estimate: how long the server takes to hold 10,000 new connections while it serves them. */
+  static final Duration TYPICAL_LEAD_IN = Duration.ofSeconds(10);
+  /** From the server holding every connection to the window's start (their first requests answered). */
+  static final Duration SETTLE = Duration.ofSeconds(1);
+  /** How often the server's open connections are counted while they open. */
+  static final long POLL_MILLIS = 200;
   /** The CPU the server JVM is pinned to. */
   static final int SERVER_CPU = 0;
   /** The CPU wrk is pinned to. */
@@ -77,10 +83,10 @@ final class PinnedWrkScenario {
 
   /** @return a measured cell's console line */
   static String summary(Cell c) {
-    return String.format(Locale.ROOT, "%.0f rps in the window (wrk: %.0f rps, p50 %s us p99 %s us), %d conns open,"
-        + " server cpu %s%% (%s us per request), wrk cpu %s%%", c.windowRps, c.wrkRps, fmt(c.wrkP50Micros),
-        fmt(c.wrkP99Micros), c.openConnections, fmt(c.serverCpuPercent), fmt(c.serverCpuMicrosPerRequest),
-        fmt(c.wrkCpuPercent));
+    return String.format(Locale.ROOT, "%.0f rps in the window (wrk: %.0f rps, p50 %s us p99 %s us, socket errors: %s),"
+        + " %d conns open after %.1f s, server cpu %s%% (%s us per request), wrk cpu %s%%", c.windowRps, c.wrkRps,
+        fmt(c.wrkP50Micros), fmt(c.wrkP99Micros), c.wrkSocketErrors, c.openConnections, c.leadInSeconds,
+        fmt(c.serverCpuPercent), fmt(c.serverCpuMicrosPerRequest), fmt(c.wrkCpuPercent));
   }
 
   private static String fmt(double v) {
@@ -90,7 +96,7 @@ final class PinnedWrkScenario {
   /** Measures {@code c} against the started (pinned) {@code server}. */
   void measure(Cell c, ChildProcess server) throws IOException, InterruptedException {
     long pid = server.process.pid();
-    int socketsBefore = sockets(pid);
+    int before = descriptors(pid);
     long responseBytes = probe(server.port);
     String url = "http://127.0.0.1:" + server.port + Scenario.HELLO_WRK.path;
     Path wrk = TestTools.require("wrk");
@@ -106,12 +112,19 @@ final class PinnedWrkScenario {
       }
     }
     long window = Math.max(1, settings.measure.toSeconds());
-    long total = LEAD_IN.toSeconds() + window + TAIL.toSeconds();
+    // wrk's planned end is past the window's latest end: it is stopped (SIGINT) when the window closes.
+    long total = MAX_LEAD_IN.toSeconds() + SETTLE.toSeconds() + window + 60;
     Path output = logs.resolve("wrk-" + c.variant + "-" + c.connections + "-" + c.round + ".txt");
     Process p = start(wrk, url, c.connections, total, output);
     try {
-      Thread.sleep(LEAD_IN.toMillis());
-      int open0 = sockets(pid) - socketsBefore;
+      long leadIn = System.nanoTime();
+      long deadline = leadIn + MAX_LEAD_IN.toNanos();
+      while (descriptors(pid) - before < c.connections && System.nanoTime() < deadline && p.isAlive()) {
+        Thread.sleep(POLL_MILLIS);
+      }
+      c.leadInSeconds = (System.nanoTime() - leadIn) / 1e9;
+      Thread.sleep(SETTLE.toMillis());
+      int open0 = descriptors(pid) - before;
       long cpu0 = server.cpuNanos();
       long wrkCpu0 = ChildProcess.cpuNanos(p.pid());
       long written0 = written(pid);
@@ -121,13 +134,14 @@ final class PinnedWrkScenario {
       long cpu = server.cpuNanos() - cpu0;
       long wrkCpu = ChildProcess.cpuNanos(p.pid()) - wrkCpu0;
       long wall = System.nanoTime() - t0;
-      int open1 = sockets(pid) - socketsBefore;
-      if (!p.waitFor(total + 60, TimeUnit.SECONDS)) {
-        c.error = "wrk did not end within a minute of its " + total + " s";
+      int open1 = descriptors(pid) - before;
+      interrupt(p);
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        c.error = "wrk did not end within a minute of its SIGINT";
         return;
       }
       List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
-      StaticScenario.parseWrk(lines, c);
+      parseWrk(lines, c);
       c.openConnections = Math.min(open0, open1);
       double requests = (double) written / responseBytes;
       c.windowRps = requests / (wall / 1e9);
@@ -150,6 +164,43 @@ final class PinnedWrkScenario {
     } finally {
       p.destroyForcibly();
     }
+  }
+
+  private static final java.util.regex.Pattern SOCKET_ERRORS = java.util.regex.Pattern.compile(
+      "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
+  private static final java.util.regex.Pattern NON_2XX = java.util.regex.Pattern.compile(
+      "Non-2xx or 3xx responses:\\s+(\\d+)");
+
+  /**
+   * wrk's figures; a non-2xx answer or a failed connect fails the cell. Read, write and timeout
+   * errors are kept in {@link Cell#wrkSocketErrors}: a timeout is most often a connect that waited
+   * for SYN retransmits before the window, and the window's requests are the server's own count.
+   */
+  static void parseWrk(List<String> lines, Cell c) {
+    Wrk.parse(lines, c);
+    for (String l : lines) {
+      java.util.regex.Matcher m = NON_2XX.matcher(l);
+      if (m.find() && c.error == null) {
+        c.error = "wrk: " + l.trim();
+      }
+      m = SOCKET_ERRORS.matcher(l);
+      if (m.find()) {
+        if (!m.group(1).equals("0") && c.error == null) {
+          c.error = "wrk: " + l.trim();
+        }
+        c.wrkSocketErrors = "read " + m.group(2) + ", write " + m.group(3) + ", timeout " + m.group(4);
+      }
+    }
+    if (Double.isNaN(c.wrkRps) && c.error == null) {
+      c.error = "wrk printed no Requests/sec: " + String.join(" | ", lines);
+    }
+  }
+
+  /* SIGINT: wrk stops, prints its figures and exits. */
+  private static void interrupt(Process p) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    kill.waitFor(10, TimeUnit.SECONDS);
   }
 
   /* A wrk run to its end, pinned; its output lines. */
@@ -237,18 +288,12 @@ final class PinnedWrkScenario {
     throw new IOException("/proc/" + pid + "/io has no wchar");
   }
 
-  /** @return how many sockets process {@code pid} holds open */
-  static int sockets(long pid) throws IOException {
+  /** @return how many file descriptors process {@code pid} holds open (its connections among them) */
+  static int descriptors(long pid) throws IOException {
     int n = 0;
     try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc/" + pid + "/fd"))) {
-      for (Path fd : fds) {
-        try {
-          if (Files.readSymbolicLink(fd).toString().startsWith("socket:")) {
-            n++;
-          }
-        } catch (IOException e) {
-          // closed between the listing and the link's read
-        }
+      for (Path ignored : fds) {
+        n++;
       }
     }
     return n;

@@ -105,9 +105,9 @@ final class Report {
         break;
       case WRK:
         b.append("| connections | variant | requests/s in the window (median, min–max) | ÷ netty | wrk's requests/s"
-            + " (whole run) | latency µs (wrk: p50; p99) | connections open | server CPU % | wrk CPU % | server CPU µs per"
-            + " request (median, min–max) | netty's CPU ÷ this one's, per request | errors |\n"
-            + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " (whole run) | latency µs (wrk: p50; p99) | connections open (s to open them) | server CPU % | wrk CPU % | server CPU µs per"
+            + " request (median, min–max) | netty's CPU ÷ this one's, per request | failed cells; wrk's socket errors per round"
+            + " |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         break;
       case CRAWL:
         b.append("| variant | warm pages/s (median, min–max) | ÷ threads-32 | ÷ virtual | whole-crawl pages/s | ÷ threads-32"
@@ -188,10 +188,12 @@ final class Report {
           + (self ? "" : Summary.spread(s.ratio(netty, RPS), true)) + " | "
           + Summary.spread(s.stats(c -> c.wrkRps), false) + " | "
           + latency(s, "p50", c -> c.wrkP50Micros, "p99", c -> c.wrkP99Micros) + " | "
-          + count((int) s.stats(c -> c.openConnections)[1]) + " | "
+          + count((int) s.stats(c -> c.openConnections)[1]) + " (" + Summary.spread(s.stats(c -> c.leadInSeconds), false)
+          + ") | "
           + Summary.spread(s.stats(c -> c.serverCpuPercent), false) + " | "
           + Summary.spread(s.stats(c -> c.wrkCpuPercent), false) + " | " + Summary.spread(s.stats(cpu), false) + " | "
-          + (self || netty == null ? "" : Summary.spread(netty.ratio(s, cpu), true)) + " | " + failedCells(s) + " |";
+          + (self || netty == null ? "" : Summary.spread(netty.ratio(s, cpu), true)) + " | " + failedCells(s) + "; "
+          + String.join(" / ", s.cells.stream().map(c -> c.wrkSocketErrors).toList()) + " |";
     }
     if (scenario.kind == Scenario.Kind.IDLE) {
       if (why != null) {
@@ -569,13 +571,14 @@ final class Report {
         return "Hello with wrk on open connections: keep-alive `GET /hello` (13-byte body); " + PinnedWrkScenario.placement()
             + ", so one event loop or one carrier serves every connection. Per cell: a fresh server, one probe request"
             + " (the response's size), a warm-up wrk run (`-t 1 -c N`, the warm-up time, its figures dropped), then the"
-            + " measured wrk run (`-t 1 -c N --latency`): its first " + PinnedWrkScenario.LEAD_IN.toSeconds() + " s (the N"
-            + " connects: an accept storm) and last " + PinnedWrkScenario.TAIL.toSeconds() + " s (the closes) are outside"
-            + " the window of " + settings.measure.toSeconds() + " s. In the window, from /proc: requests = bytes the server"
+            + " measured wrk run (`-t 1 -c N --timeout " + PinnedWrkScenario.REQUEST_TIMEOUT.toSeconds() + "s --latency`): the window of "
+            + settings.measure.toSeconds() + " s opens " + PinnedWrkScenario.SETTLE.toSeconds() + " s after the server holds"
+            + " all N connections (the connects are an accept storm, some waiting for SYN retransmits: the \"s to open"
+            + " them\" column), and wrk is stopped by SIGINT when it closes, before wrk closes its connections. In the window, from /proc: requests = bytes the server"
             + " wrote (`wchar`) ÷ the response's size; server and wrk CPU (user + system); the server's open sockets at"
             + " both ends (the fewer shown; fewer than N fails the cell). wrk's own requests/s and latency cover its whole"
-            + " run. A server near 100 % CPU is the bottleneck; below that wrk could not load it, and CPU per request is"
-            + " the figure. A non-2xx answer or a socket error in the measured run fails the cell.";
+            + " run, connects included; its timeouts are mostly connects that waited for SYN retransmits. A server near 100 % CPU is the bottleneck; below that wrk could not load it, and CPU per request is"
+            + " the figure. A non-2xx answer or a failed connect fails the cell.";
       case WEBSOCKET:
         return "WebSocket echo: `WebSocketEchoClientMain` (raw Netty, one NIO loop, its own JVM) opens N sockets to"
             + " `/echo`, then each sends a " + Http2WebSocketScenario.WS_MESSAGE_BYTES + "-byte binary message, waits for"
