@@ -23,11 +23,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Each cell: the server JVM alone on {@link #SERVER_CPU} ({@code taskset}, so one carrier or
  * one event loop), wrk ({@code -t 1 -c N}) alone on {@link #WRK_CPU}; one probe request gives the
- * response's size in bytes; a warm-up wrk run (the run's warm-up time); then the measured wrk run:
- * the window opens {@link #SETTLE} after the server holds all N of its connections (opening them is
- * an accept storm, not keep-alive hello: with a 4,096-deep backlog some connects wait for SYN
- * retransmits, seconds), and wrk is stopped with SIGINT (it prints its figures) when the window
- * closes, before it closes its connections. Over the window, read
+ * response's size in bytes; then one wrk run: once the server holds all N of its connections
+ * (opening them is an accept storm, not keep-alive hello: with a 4,096-deep backlog some connects
+ * wait seconds for SYN retransmits), the run's warm-up time (at least {@link #SETTLE}) on the open
+ * connections, then the measured window; wrk is stopped with SIGINT (it prints its figures) when
+ * the window closes, before it closes its connections. Over the window, read
  * from {@code /proc}: the server's CPU time, wrk's CPU time, and the bytes the server wrote to its
  * sockets ({@code wchar}), which divided by the response's size are the requests it answered;
  * the server's open sockets are counted at both ends of the window. wrk's own requests per second
@@ -100,20 +100,9 @@ final class PinnedWrkScenario {
     long responseBytes = probe(server.port);
     String url = "http://127.0.0.1:" + server.port + Scenario.HELLO_WRK.path;
     Path wrk = TestTools.require("wrk");
-    long warm = settings.warmup.toSeconds();
-    if (warm > 0) {
-      // Its figures are dropped, and so are its socket errors (a cold server may time some requests out).
-      List<String> lines = run(wrk, url, c.connections, warm, "warmup", c);
-      Cell warmup = new Cell(c.scenario, c.variant, c.connections, c.round);
-      Wrk.parse(lines, warmup);
-      if (Double.isNaN(warmup.wrkRps)) {
-        c.error = "warm-up: wrk printed no Requests/sec: " + String.join(" | ", lines);
-        return;
-      }
-    }
     long window = Math.max(1, settings.measure.toSeconds());
     // wrk's planned end is past the window's latest end: it is stopped (SIGINT) when the window closes.
-    long total = MAX_LEAD_IN.toSeconds() + SETTLE.toSeconds() + window + 60;
+    long total = MAX_LEAD_IN.toSeconds() + settings.warmup.toSeconds() + window + 60;
     Path output = logs.resolve("wrk-" + c.variant + "-" + c.connections + "-" + c.round + ".txt");
     Process p = start(wrk, url, c.connections, total, output);
     try {
@@ -123,7 +112,8 @@ final class PinnedWrkScenario {
         Thread.sleep(POLL_MILLIS);
       }
       c.leadInSeconds = (System.nanoTime() - leadIn) / 1e9;
-      Thread.sleep(SETTLE.toMillis());
+      // The warm-up, on the open connections: the JIT's time (it has had the connects' time as well).
+      Thread.sleep(Math.max(SETTLE.toMillis(), settings.warmup.toMillis()));
       int open0 = descriptors(pid) - before;
       long cpu0 = server.cpuNanos();
       long wrkCpu0 = ChildProcess.cpuNanos(p.pid());
@@ -201,23 +191,6 @@ final class PinnedWrkScenario {
     Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     kill.waitFor(10, TimeUnit.SECONDS);
-  }
-
-  /* A wrk run to its end, pinned; its output lines. */
-  private List<String> run(Path wrk, String url, int connections, long seconds, String what, Cell c)
-      throws IOException, InterruptedException {
-    Path output = logs.resolve("wrk-" + what + "-" + c.variant + "-" + c.connections + "-" + c.round + ".txt");
-    Process p = start(wrk, url, connections, seconds, output);
-    try {
-      if (!p.waitFor(seconds + 60, TimeUnit.SECONDS)) {
-        return List.of("wrk did not end within a minute of its " + seconds + " s");
-      }
-      List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
-      Files.deleteIfExists(output);
-      return lines;
-    } finally {
-      p.destroyForcibly();
-    }
   }
 
   /* wrk started directly under taskset (which execs it, so the process is wrk's own: its CPU time is wrk's). */

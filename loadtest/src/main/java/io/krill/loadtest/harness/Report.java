@@ -570,11 +570,11 @@ final class Report {
       case WRK:
         return "Hello with wrk on open connections: keep-alive `GET /hello` (13-byte body); " + PinnedWrkScenario.placement()
             + ", so one event loop or one carrier serves every connection. Per cell: a fresh server, one probe request"
-            + " (the response's size), a warm-up wrk run (`-t 1 -c N`, the warm-up time, its figures dropped), then the"
-            + " measured wrk run (`-t 1 -c N --timeout " + PinnedWrkScenario.REQUEST_TIMEOUT.toSeconds() + "s --latency`): the window of "
-            + settings.measure.toSeconds() + " s opens " + PinnedWrkScenario.SETTLE.toSeconds() + " s after the server holds"
-            + " all N connections (the connects are an accept storm, some waiting for SYN retransmits: the \"s to open"
-            + " them\" column), and wrk is stopped by SIGINT when it closes, before wrk closes its connections. In the window, from /proc: requests = bytes the server"
+            + " (the response's size), then one wrk run (`-t 1 -c N --timeout " + PinnedWrkScenario.REQUEST_TIMEOUT.toSeconds()
+            + "s --latency`): once the server holds all N connections (the connects are an accept storm, some waiting for"
+            + " SYN retransmits: the \"s to open them\" column), the warm-up (" + settings.warmup.toSeconds() + " s) on the"
+            + " open connections, then the window of " + settings.measure.toSeconds() + " s; wrk is stopped by SIGINT when"
+            + " the window closes, before it closes its connections. In the window, from /proc: requests = bytes the server"
             + " wrote (`wchar`) ÷ the response's size; server and wrk CPU (user + system); the server's open sockets at"
             + " both ends (the fewer shown; fewer than N fails the cell). wrk's own requests/s and latency cover its whole"
             + " run, connects included; its timeouts are mostly connects that waited for SYN retransmits. A server near 100 % CPU is the bottleneck; below that wrk could not load it, and CPU per request is"
