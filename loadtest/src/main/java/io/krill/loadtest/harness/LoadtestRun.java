@@ -181,7 +181,7 @@ final class LoadtestRun {
       } else {
         List<String> gen = generatorArgs(s, server.port);
         c.result = measure(c, server, gen, c.connections);
-        if (s == Scenario.HELLO && settings.wrk && Wrk.available()) {
+        if (s == Scenario.HELLO && settings.wrk && Wrk.crossChecks(c.connections) && Wrk.available()) {
           Wrk.run(settings, server.port, c);
         }
       }

@@ -58,7 +58,7 @@ final class RunPlan {
       if (sc.kind == Scenario.Kind.STATIC) {
         cell = cell.plus(s.warmup); // wrk's warm-up run, on top of its measured run
       }
-      if (sc == Scenario.HELLO && s.wrk && Wrk.available()) {
+      if (sc == Scenario.HELLO && s.wrk && Wrk.crossChecks(n) && Wrk.available()) {
         cell = cell.plus(s.wrkTime());
       }
       round = round.plus(cell.multipliedBy(s.variants(sc).size()));
