@@ -37,6 +37,10 @@ final class Cell {
   int openConnections;
   /** hello-wrk: seconds from the measured wrk run's start to the server holding all its connections. */
   double leadInSeconds = Double.NaN;
+  /** hello-wrk: seconds from every connection open to the window's start (warm-up, then quiet compilers). */
+  double warmSeconds = Double.NaN;
+  /** hello-wrk: the server's JIT compiler threads' CPU over the window, in % of one CPU (part of its CPU). */
+  double jitCpuPercent = Double.NaN;
   /** hello-wrk: wrk's read, write and timeout errors over its whole measured run, or "none". */
   String wrkSocketErrors = "none";
   /** Idle scenario: heap and RSS growth per held connection, in bytes. */

@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * response's size in bytes; then one wrk run: once the server holds all N of its connections
  * (opening them is an accept storm, not keep-alive hello: with a 4,096-deep backlog some connects
  * wait seconds for SYN retransmits), the run's warm-up time (at least {@link #SETTLE}) on the open
- * connections, then the measured window; wrk is stopped with SIGINT (it prints its figures) when
+ * connections, extended until the server's JIT compilers go quiet ({@link #QUIET_JIT_PERCENT}, at most
+ * {@link #MAX_JIT_WAIT}: on one CPU they take their time from the loop), then the measured window; wrk is stopped with SIGINT (it prints its figures) when
  * the window closes, before it closes its connections. Over the window, read
  * from {@code /proc}: the server's CPU time, wrk's CPU time, and the bytes the server wrote to its
  * sockets ({@code wchar}), which divided by the response's size are the requests it answered;
@@ -48,6 +49,12 @@ final class PinnedWrkScenario {
   static final Duration TYPICAL_LEAD_IN = Duration.ofSeconds(10);
   /** From the server holding every connection to the window's start (their first requests answered). */
   static final Duration SETTLE = Duration.ofSeconds(1);
+  /** Past the warm-up, the window waits until the server's JIT compilers use less than this share of a CPU. */
+  static final double QUIET_JIT_PERCENT = 2;
+  /** The longest the window waits for quiet compilers past the warm-up. */
+  static final Duration MAX_JIT_WAIT = Duration.ofSeconds(60);
+  /** How long each look at the compilers' CPU lasts. */
+  static final long JIT_SAMPLE_MILLIS = 1_000;
   /** How often the server's open connections are counted while they open. */
   static final long POLL_MILLIS = 200;
   /** The CPU the server JVM is pinned to. */
@@ -84,9 +91,10 @@ final class PinnedWrkScenario {
   /** @return a measured cell's console line */
   static String summary(Cell c) {
     return String.format(Locale.ROOT, "%.0f rps in the window (wrk: %.0f rps, p50 %s us p99 %s us, socket errors: %s),"
-        + " %d conns open after %.1f s, server cpu %s%% (%s us per request), wrk cpu %s%%", c.windowRps, c.wrkRps,
-        fmt(c.wrkP50Micros), fmt(c.wrkP99Micros), c.wrkSocketErrors, c.openConnections, c.leadInSeconds,
-        fmt(c.serverCpuPercent), fmt(c.serverCpuMicrosPerRequest), fmt(c.wrkCpuPercent));
+        + " %d conns open after %.1f s, warm-up %.1f s, server cpu %s%% (JIT %s%%; %s us per request), wrk cpu %s%%",
+        c.windowRps, c.wrkRps, fmt(c.wrkP50Micros), fmt(c.wrkP99Micros), c.wrkSocketErrors, c.openConnections,
+        c.leadInSeconds, c.warmSeconds, fmt(c.serverCpuPercent), fmt(c.jitCpuPercent), fmt(c.serverCpuMicrosPerRequest),
+        fmt(c.wrkCpuPercent));
   }
 
   private static String fmt(double v) {
@@ -112,8 +120,14 @@ final class PinnedWrkScenario {
         Thread.sleep(POLL_MILLIS);
       }
       c.leadInSeconds = (System.nanoTime() - leadIn) / 1e9;
-      // The warm-up, on the open connections: the JIT's time (it has had the connects' time as well).
+      // The warm-up, on the open connections: the JIT's time (it has had the connects' time as well),
+      // and on one CPU the compilers take it from the loop, so past the warm-up the window waits
+      // for them to go quiet.
+      long warmStart = System.nanoTime();
       Thread.sleep(Math.max(SETTLE.toMillis(), settings.warmup.toMillis()));
+      awaitQuietCompilers(pid, System.nanoTime() + MAX_JIT_WAIT.toNanos());
+      c.warmSeconds = (System.nanoTime() - warmStart) / 1e9;
+      long jit0 = compilerNanos(pid);
       int open0 = descriptors(pid) - before;
       long cpu0 = server.cpuNanos();
       long wrkCpu0 = ChildProcess.cpuNanos(p.pid());
@@ -124,6 +138,7 @@ final class PinnedWrkScenario {
       long cpu = server.cpuNanos() - cpu0;
       long wrkCpu = ChildProcess.cpuNanos(p.pid()) - wrkCpu0;
       long wall = System.nanoTime() - t0;
+      long jit = compilerNanos(pid) - jit0;
       int open1 = descriptors(pid) - before;
       interrupt(p);
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
@@ -138,6 +153,9 @@ final class PinnedWrkScenario {
       if (cpu0 >= 0) {
         c.serverCpuPercent = 100.0 * cpu / wall;
         c.serverCpuMicrosPerRequest = cpu / 1e3 / requests;
+      }
+      if (jit0 >= 0) {
+        c.jitCpuPercent = 100.0 * jit / wall;
       }
       if (wrkCpu0 >= 0) {
         c.wrkCpuPercent = 100.0 * wrkCpu / wall;
@@ -259,6 +277,45 @@ final class PinnedWrkScenario {
       }
     }
     throw new IOException("/proc/" + pid + "/io has no wchar");
+  }
+
+  /* Waits until the compilers used under QUIET_JIT_PERCENT of a CPU over one sample, or the deadline. */
+  private static void awaitQuietCompilers(long pid, long deadline) throws InterruptedException {
+    while (System.nanoTime() < deadline) {
+      long j0 = compilerNanos(pid);
+      long t0 = System.nanoTime();
+      Thread.sleep(JIT_SAMPLE_MILLIS);
+      long j1 = compilerNanos(pid);
+      if (j0 < 0 || j1 < 0 || 100.0 * (j1 - j0) / (System.nanoTime() - t0) < QUIET_JIT_PERCENT) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * @return user + system CPU time of the JIT compiler threads of JVM {@code pid} (HotSpot names
+   *     them "C1 CompilerThread N" and "C2 CompilerThread N"), in nanoseconds, or -1 where /proc is absent
+   */
+  static long compilerNanos(long pid) {
+    long sum = 0;
+    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
+      for (Path task : tasks) {
+        String stat;
+        try {
+          stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+          continue; // the thread ended
+        }
+        String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
+          long t = ChildProcess.cpuNanos(pid, Long.parseLong(task.getFileName().toString()));
+          sum += Math.max(0, t);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return sum;
   }
 
   /** @return how many file descriptors process {@code pid} holds open (its connections among them) */

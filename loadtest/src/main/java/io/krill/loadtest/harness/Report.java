@@ -105,7 +105,7 @@ final class Report {
         break;
       case WRK:
         b.append("| connections | variant | requests/s in the window (median, min–max) | ÷ netty | wrk's requests/s"
-            + " (whole run) | latency µs (wrk: p50; p99) | connections open (s to open them) | server CPU % | wrk CPU % | server CPU µs per"
+            + " (whole run) | latency µs (wrk: p50; p99) | connections open (s to open them; s of warm-up) | server CPU % (of it JIT) | wrk CPU % | server CPU µs per"
             + " request (median, min–max) | netty's CPU ÷ this one's, per request | failed cells; wrk's socket errors per round"
             + " |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         break;
@@ -189,8 +189,9 @@ final class Report {
           + Summary.spread(s.stats(c -> c.wrkRps), false) + " | "
           + latency(s, "p50", c -> c.wrkP50Micros, "p99", c -> c.wrkP99Micros) + " | "
           + count((int) s.stats(c -> c.openConnections)[1]) + " (" + Summary.spread(s.stats(c -> c.leadInSeconds), false)
-          + ") | "
-          + Summary.spread(s.stats(c -> c.serverCpuPercent), false) + " | "
+          + "; " + Summary.spread(s.stats(c -> c.warmSeconds), false) + ") | "
+          + Summary.spread(s.stats(c -> c.serverCpuPercent), false) + " (JIT "
+          + Summary.spread(s.stats(c -> c.jitCpuPercent), false) + ") | "
           + Summary.spread(s.stats(c -> c.wrkCpuPercent), false) + " | " + Summary.spread(s.stats(cpu), false) + " | "
           + (self || netty == null ? "" : Summary.spread(netty.ratio(s, cpu), true)) + " | " + failedCells(s) + "; "
           + String.join(" / ", s.cells.stream().map(c -> c.wrkSocketErrors).toList()) + " |";
@@ -573,7 +574,10 @@ final class Report {
             + " (the response's size), then one wrk run (`-t 1 -c N --timeout " + PinnedWrkScenario.REQUEST_TIMEOUT.toSeconds()
             + "s --latency`): once the server holds all N connections (the connects are an accept storm, some waiting for"
             + " SYN retransmits: the \"s to open them\" column), the warm-up (" + settings.warmup.toSeconds() + " s) on the"
-            + " open connections, then the window of " + settings.measure.toSeconds() + " s; wrk is stopped by SIGINT when"
+            + " open connections, longer until the server's JIT compilers use under "
+            + Reports.fmt(PinnedWrkScenario.QUIET_JIT_PERCENT) + " % of a CPU (on one CPU they take it from the loop; at"
+            + " most " + PinnedWrkScenario.MAX_JIT_WAIT.toSeconds() + " s more: the \"s of warm-up\"), then the window of "
+            + settings.measure.toSeconds() + " s; wrk is stopped by SIGINT when"
             + " the window closes, before it closes its connections. In the window, from /proc: requests = bytes the server"
             + " wrote (`wchar`) ÷ the response's size; server and wrk CPU (user + system); the server's open sockets at"
             + " both ends (the fewer shown; fewer than N fails the cell). wrk's own requests/s and latency cover its whole"
@@ -628,6 +632,9 @@ final class Report {
     num(o, "serverCpuMicrosPerRequest", c.serverCpuMicrosPerRequest);
     num(o, "windowRps", c.windowRps);
     num(o, "wrkCpuPercent", c.wrkCpuPercent);
+    num(o, "jitCpuPercent", c.jitCpuPercent);
+    num(o, "leadInSeconds", c.leadInSeconds);
+    num(o, "warmSeconds", c.warmSeconds);
     o.put("openConnections", c.openConnections);
     num(o, "wrkRps", c.wrkRps);
     num(o, "wrkP50Micros", c.wrkP50Micros);

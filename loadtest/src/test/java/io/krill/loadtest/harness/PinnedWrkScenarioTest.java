@@ -121,6 +121,15 @@ class PinnedWrkScenarioTest {
   }
 
   @Test
+  void compilerNanos_thisJvm_countsItsCompilerThreadsOnly() {
+    long pid = ProcessHandle.current().pid();
+    long jit = PinnedWrkScenario.compilerNanos(pid);
+    // This JVM has compiled something by now; its compilers' time is a part of its whole CPU time.
+    assertThat(jit).isGreaterThanOrEqualTo(0).isLessThanOrEqualTo(io.krill.loadtest.internal.ChildProcess.cpuNanos(pid));
+    assertThat(PinnedWrkScenario.compilerNanos(Long.MAX_VALUE)).isEqualTo(-1);
+  }
+
+  @Test
   void procCounters_thisProcess_writtenBytesAndDescriptorsGrowWithWhatItDoes() throws Exception {
     long pid = ProcessHandle.current().pid();
     long written = PinnedWrkScenario.written(pid);
@@ -142,6 +151,8 @@ class PinnedWrkScenarioTest {
     c.wrkCpuPercent = 90;
     c.openConnections = 10_000;
     c.leadInSeconds = 20;
+    c.warmSeconds = 9;
+    c.jitCpuPercent = 0.5;
     return c;
   }
 
@@ -161,7 +172,7 @@ class PinnedWrkScenarioTest {
     Report report = new Report(settings(), Scenario.HELLO_WRK, cells, "before", "after");
     String table = report.write();
     assertThat(table).contains("| 10,000 | httpd-fiber | 88,500 (81,000–96,000) | 0.930× (0.900×–0.960×) | 91,814 |"
-        + " p50 51,380; p99 7,250,000 | 10,000 (20.0) | 95.0 | 90.0 | 11.2 (10.4–12.0) | 0.939× (0.917×–0.962×) |"
+        + " p50 51,380; p99 7,250,000 | 10,000 (20.0; 9.00) | 95.0 (JIT 0.50) | 90.0 | 11.2 (10.4–12.0) | 0.939× (0.917×–0.962×) |"
         + " 0; read 12, write 0, timeout 2223 / read 12, write 0, timeout 2223 |");
     assertThat(report.goals).extracting(Report.Goal::verdict).containsExactly("missed", "missed");
     assertThat(report.goals.get(0).goal()).isEqualTo(
