@@ -174,34 +174,13 @@ final class PinnedWrkScenario {
     }
   }
 
-  private static final java.util.regex.Pattern SOCKET_ERRORS = java.util.regex.Pattern.compile(
-      "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
-  private static final java.util.regex.Pattern NON_2XX = java.util.regex.Pattern.compile(
-      "Non-2xx or 3xx responses:\\s+(\\d+)");
-
   /**
    * wrk's figures; a non-2xx answer or a failed connect fails the cell. Read, write and timeout
    * errors are kept in {@link Cell#wrkSocketErrors}: a timeout is most often a connect that waited
    * for SYN retransmits before the window, and the window's requests are the server's own count.
    */
   static void parseWrk(List<String> lines, Cell c) {
-    Wrk.parse(lines, c);
-    for (String l : lines) {
-      java.util.regex.Matcher m = NON_2XX.matcher(l);
-      if (m.find() && c.error == null) {
-        c.error = "wrk: " + l.trim();
-      }
-      m = SOCKET_ERRORS.matcher(l);
-      if (m.find()) {
-        if (!m.group(1).equals("0") && c.error == null) {
-          c.error = "wrk: " + l.trim();
-        }
-        c.wrkSocketErrors = "read " + m.group(2) + ", write " + m.group(3) + ", timeout " + m.group(4);
-      }
-    }
-    if (Double.isNaN(c.wrkRps) && c.error == null) {
-      c.error = "wrk printed no Requests/sec: " + String.join(" | ", lines);
-    }
+    Wrk.parseChecked(lines, c, false);
   }
 
   /* SIGINT: wrk stops, prints its figures and exits. */

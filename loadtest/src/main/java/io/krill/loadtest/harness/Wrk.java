@@ -61,6 +61,35 @@ final class Wrk {
         String.valueOf(connections), "-d", seconds + "s", "--latency", url);
   }
 
+  private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses:\\s+(\\d+)");
+  private static final Pattern SOCKET_ERRORS = Pattern.compile(
+      "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
+
+  /**
+   * Reads wrk's figures ({@link #parse}) and its errors: a non-2xx answer, a failed connect or
+   * no rate at all fails the cell; so does any other socket error when {@code anySocketErrorFails},
+   * else read, write and timeout errors are kept in {@link Cell#wrkSocketErrors}.
+   */
+  static void parseChecked(List<String> lines, Cell c, boolean anySocketErrorFails) {
+    parse(lines, c);
+    for (String l : lines) {
+      Matcher m = NON_2XX.matcher(l);
+      if (m.find() && Long.parseLong(m.group(1)) > 0 && c.error == null) {
+        c.error = "wrk: " + l.trim();
+      }
+      Matcher e = SOCKET_ERRORS.matcher(l);
+      if (e.find()) {
+        if ((anySocketErrorFails || !e.group(1).equals("0")) && c.error == null) {
+          c.error = "wrk: " + l.trim();
+        }
+        c.wrkSocketErrors = "read " + e.group(2) + ", write " + e.group(3) + ", timeout " + e.group(4);
+      }
+    }
+    if (Double.isNaN(c.wrkRps) && c.error == null) {
+      c.error = "wrk printed no Requests/sec: " + String.join(" | ", lines);
+    }
+  }
+
   /** Reads requests per second and the 50th/99th percentiles from wrk's output. */
   static void parse(List<String> lines, Cell c) {
     for (String l : lines) {

@@ -157,12 +157,7 @@ class PinnedWrkScenarioTest {
   }
 
   private RunSettings settings() {
-    RunSettings s = new RunSettings();
-    s.resultsDir = results;
-    s.date = "test";
-    s.useJdk(RunEnvironment.pickJdk(null));
-    s.command = "krill loadtest --scenario hello-wrk";
-    return s.forScenario(Scenario.HELLO_WRK);
+    return ReportTest.settings(results, "krill loadtest --scenario hello-wrk").forScenario(Scenario.HELLO_WRK);
   }
 
   @Test
