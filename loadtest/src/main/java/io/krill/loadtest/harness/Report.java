@@ -636,6 +636,9 @@ final class Report {
     num(o, "leadInSeconds", c.leadInSeconds);
     num(o, "warmSeconds", c.warmSeconds);
     o.put("openConnections", c.openConnections);
+    if (c.scenario.equals(Scenario.HELLO_WRK.name)) {
+      o.put("wrkSocketErrors", c.wrkSocketErrors);
+    }
     num(o, "wrkRps", c.wrkRps);
     num(o, "wrkP50Micros", c.wrkP50Micros);
     num(o, "wrkP99Micros", c.wrkP99Micros);

@@ -176,7 +176,7 @@ class PinnedWrkScenarioTest {
     assertThat(md).contains("the window of 15 s").contains("requests = bytes the server wrote (`wchar`)")
         .doesNotContain("NaN");
     assertThat(Files.readString(results.resolve("test-hello-wrk/results.json"))).contains("\"windowRps\": 96000.0")
-        .contains("\"openConnections\": 10000");
+        .contains("\"openConnections\": 10000").contains("\"wrkSocketErrors\": \"read 12, write 0, timeout 2223\"");
   }
 
   @Test
