@@ -121,6 +121,30 @@ class PinnedWrkScenarioTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void loadtest_quickHelloWrk_realServersAndWrk_everyConnectionOpenAndCountedInTheWindow() throws Exception {
+    io.krill.testkit.TestTools.require("wrk");
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    int status = LoadtestConsole.run(out, "--scenario", "hello-wrk", "--quick", "--connections", "20", "--warmup-ms",
+        "500", "--measure-ms", "1000", "--results", results.toString(), "--date", "smoke", "--heap", "256m",
+        "--child-jvm-option", "-Dio.netty.leakDetectionLevel=paranoid");
+    String console = out.toString(StandardCharsets.UTF_8);
+    assertThat(status).as(console).isZero();
+    String json = Files.readString(results.resolve("smoke-hello-wrk/results.json"));
+    assertThat(json).as(console).doesNotContain("\"error\"").contains("\"variant\": \"netty\"")
+        .contains("\"variant\": \"httpd-fiber\"").contains("\"openConnections\": 20");
+    com.fasterxml.jackson.databind.JsonNode cells = Json.MAPPER.readTree(json).get("cells");
+    for (com.fasterxml.jackson.databind.JsonNode c : cells) {
+      // Requests counted from the bytes the server wrote, and its CPU per request, in the window.
+      assertThat(c.get("windowRps").asDouble()).as(c.toString()).isPositive();
+      assertThat(c.get("serverCpuMicrosPerRequest").asDouble()).as(c.toString()).isPositive();
+      assertThat(c.get("wrkRps").asDouble()).as(c.toString()).isPositive();
+    }
+    assertThat(Files.readString(results.resolve("smoke-hello-wrk/report.md")))
+        .contains("httpd fiber ÷ raw Netty, requests/s, wrk on open connections, one CPU each, 20 conns");
+  }
+
+  @Test
   void compilerNanos_thisJvm_countsItsCompilerThreadsOnly() {
     long pid = ProcessHandle.current().pid();
     long jit = PinnedWrkScenario.compilerNanos(pid);
