@@ -29,6 +29,20 @@ final class Cell {
   double serverCpuPercent = Double.NaN;
   /** h2-hello and websocket-echo: the server's CPU time per request (or echoed message) in the measured phase, in µs. */
   double serverCpuMicrosPerRequest = Double.NaN;
+  /** hello-wrk: requests per second the server answered in the measured window (its connections all open). */
+  double windowRps = Double.NaN;
+  /** hello-wrk: wrk's CPU over the measured window, in % of one CPU. */
+  double wrkCpuPercent = Double.NaN;
+  /** hello-wrk: the fewest connections the server held at the window's two ends. */
+  int openConnections;
+  /** hello-wrk: seconds from the measured wrk run's start to the server holding all its connections. */
+  double leadInSeconds = Double.NaN;
+  /** hello-wrk: seconds from every connection open to the window's start (warm-up, then quiet compilers). */
+  double warmSeconds = Double.NaN;
+  /** hello-wrk: the server's JIT compiler threads' CPU over the window, in % of one CPU (part of its CPU). */
+  double jitCpuPercent = Double.NaN;
+  /** hello-wrk: wrk's read, write and timeout errors over its whole measured run, or "none". */
+  String wrkSocketErrors = "none";
   /** Idle scenario: heap and RSS growth per held connection, in bytes. */
   double heapPerConnection = Double.NaN;
   double rssPerConnection = Double.NaN;
@@ -78,6 +92,9 @@ final class Cell {
     }
     if (!Double.isNaN(pagesPerSecond)) {
       return pagesPerSecond;
+    }
+    if (!Double.isNaN(windowRps)) {
+      return windowRps;
     }
     if (!Double.isNaN(activeRpsDuring)) {
       return activeRpsDuring;

@@ -76,7 +76,10 @@ public final class LoadtestCommand implements Callable<Integer> {
         + (s.roundsOption != null || s.quick ? s.rounds + " round(s)" : Scenario.DEFAULT_ROUNDS + " rounds (slow-handler, idle: "
             + Scenario.DEFAULT_LONG_ROUNDS + ")")
         + ", warm-up " + s.warmup.toMillis() + " ms, measured " + s.measure.toMillis() + " ms per cell"
-        + (Wrk.available() && s.wrk ? ", wrk cross-check on (" + s.wrkTime().toSeconds() + " s per hello cell)"
+        + (chosen.contains(Scenario.HELLO_WRK) && s.measureOption == null ? " (hello-wrk: a window of "
+            + (s.quick ? PinnedWrkScenario.QUICK_MEASURE : PinnedWrkScenario.DEFAULT_MEASURE).toSeconds() + " s)" : "")
+        + (Wrk.available() && s.wrk ? ", wrk cross-check on (" + s.wrkTime().toSeconds() + " s per hello cell up to "
+            + Wrk.MAX_CONNECTIONS + " connections)"
             : ", wrk not used (not installed: loadtest/bin/install-wrk.sh)"));
     out.println("loadtest: estimated wall time " + RunPlan.describe(RunPlan.estimate(s, chosen)));
     out.flush();

@@ -138,6 +138,9 @@ final class LoadtestRun {
     if (c.scenario.equals(Scenario.STATIC.name)) {
       return StaticScenario.summary(c);
     }
+    if (c.scenario.equals(Scenario.HELLO_WRK.name)) {
+      return PinnedWrkScenario.summary(c);
+    }
     if (c.scenario.equals(Scenario.H2_HELLO.name) || c.scenario.equals(Scenario.WEBSOCKET_ECHO.name)) {
       return Http2WebSocketScenario.summary(c);
     }
@@ -173,10 +176,12 @@ final class LoadtestRun {
         runIdle(s, c, server);
       } else if (Http2WebSocketScenario.handles(s)) {
         new Http2WebSocketScenario(settings, logs, this).measure(s, c, server);
+      } else if (s.kind == Scenario.Kind.WRK) {
+        new PinnedWrkScenario(settings, logs).measure(c, server);
       } else {
         List<String> gen = generatorArgs(s, server.port);
         c.result = measure(c, server, gen, c.connections);
-        if (s == Scenario.HELLO && settings.wrk && Wrk.available()) {
+        if (s == Scenario.HELLO && settings.wrk && Wrk.crossChecks(c.connections) && Wrk.available()) {
           Wrk.run(settings, server.port, c);
         }
       }
@@ -198,6 +203,9 @@ final class LoadtestRun {
     String main = s.kind == Scenario.Kind.ECHO ? EchoServerMain.class.getName()
         : s.kind == Scenario.Kind.WEBSOCKET ? WebSocketEchoServerMain.class.getName() : ServerMain.class.getName();
     cmd.addAll(List.of(main, variant, String.valueOf(RunSettings.SERVER_MAX_SECONDS)));
+    if (s.kind == Scenario.Kind.WRK) {
+      cmd.addAll(0, PinnedWrkScenario.pin(PinnedWrkScenario.SERVER_CPU));
+    }
     return startServer(variant, cmd);
   }
 

@@ -103,6 +103,12 @@ final class Report {
             + " (median, min–max) | netty's CPU ÷ this one's, per " + per + " | errors |\n|---|---|---|---|---|---|---|---|---|"
             + (h2 ? "---|" : "") + "\n");
         break;
+      case WRK:
+        b.append("| connections | variant | requests/s in the window (median, min–max) | ÷ netty | wrk's requests/s"
+            + " (whole run) | latency µs (wrk: p50; p99) | connections open (s to open them; s of warm-up) | server CPU % (of it JIT) | wrk CPU % | server CPU µs per"
+            + " request (median, min–max) | netty's CPU ÷ this one's, per request | failed cells; wrk's socket errors per round"
+            + " |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        break;
       case CRAWL:
         b.append("| variant | warm pages/s (median, min–max) | ÷ threads-32 | ÷ virtual | whole-crawl pages/s | ÷ threads-32"
             + " | ÷ virtual | warm CPU ms/page | whole-crawl CPU ms/page | live heap, MiB | peak heap after GC, MiB"
@@ -171,6 +177,24 @@ final class Report {
           + (h2 ? h2loadLatency(s) + " | " : "")
           + Reports.fmt(s.stats(c -> c.serverCpuPercent)[0]) + " | " + Summary.spread(s.stats(cpu), false) + " | "
           + (self || ref == null ? "" : Summary.spread(ref.ratio(s, cpu), true)) + " | " + failedCells(s) + " |";
+    }
+    if (scenario.kind == Scenario.Kind.WRK) {
+      if (why != null) {
+        return "| " + conns + " | " + s.variant + " | " + why + " | | | | | | | | | |";
+      }
+      boolean self = s == netty;
+      ToDoubleFunction<Cell> cpu = c -> c.ok() ? c.serverCpuMicrosPerRequest : Double.NaN;
+      return "| " + conns + " | " + s.variant + " | " + Summary.spread(s.stats(RPS), false) + " | "
+          + (self ? "" : Summary.spread(s.ratio(netty, RPS), true)) + " | "
+          + Summary.spread(s.stats(c -> c.wrkRps), false) + " | "
+          + latency(s, "p50", c -> c.wrkP50Micros, "p99", c -> c.wrkP99Micros) + " | "
+          + count((int) s.stats(c -> c.openConnections)[1]) + " (" + Summary.spread(s.stats(c -> c.leadInSeconds), false)
+          + "; " + Summary.spread(s.stats(c -> c.warmSeconds), false) + ") | "
+          + Summary.spread(s.stats(c -> c.serverCpuPercent), false) + " (JIT "
+          + Summary.spread(s.stats(c -> c.jitCpuPercent), false) + ") | "
+          + Summary.spread(s.stats(c -> c.wrkCpuPercent), false) + " | " + Summary.spread(s.stats(cpu), false) + " | "
+          + (self || netty == null ? "" : Summary.spread(netty.ratio(s, cpu), true)) + " | " + failedCells(s) + "; "
+          + String.join(" / ", s.cells.stream().map(c -> c.wrkSocketErrors).toList()) + " |";
     }
     if (scenario.kind == Scenario.Kind.IDLE) {
       if (why != null) {
@@ -257,6 +281,14 @@ final class Report {
             summary("httpd-virtual", n), n, RPS);
         ratioGoal("httpd fiber ÷ platform, requests/s, " + count(n) + " conns", "≥ " + need + "×", need, "httpd-fiber",
             summary("httpd-platform", n), n, RPS);
+      }
+    } else if (scenario == Scenario.HELLO_WRK) {
+      ToDoubleFunction<Cell> cpu = c -> c.ok() ? c.serverCpuMicrosPerRequest : Double.NaN;
+      for (int n : counts) {
+        ratioGoal("httpd fiber ÷ raw Netty, requests/s, wrk on open connections, one CPU each, " + count(n) + " conns",
+            "≥ 0.95×", 0.95, "httpd-fiber", summary("netty", n), n, RPS);
+        ratioGoal("raw Netty's server CPU per request ÷ httpd fiber's, " + count(n) + " conns", "≥ 0.95×", 0.95, "netty",
+            summary("httpd-fiber", n), n, cpu);
       }
     } else if (scenario == Scenario.SLOW) {
       for (int n : counts) {
@@ -438,7 +470,8 @@ final class Report {
         .append(scenario.kind == Scenario.Kind.ECHO
             ? "raw async Netty on epoll (`EchoClientMain`: no krill code, cheaper per round trip than the fiber generator), "
             : scenario.kind == Scenario.Kind.H2 ? "h2load (see below), "
-            : scenario.kind == Scenario.Kind.WEBSOCKET ? "raw Netty (see below), " : "krill fibers on netio, ")
+            : scenario.kind == Scenario.Kind.WEBSOCKET ? "raw Netty (see below), "
+            : scenario.kind == Scenario.Kind.WRK ? "wrk (see below), " : "krill fibers on netio, ")
         .append("at most ").append(count(settings.connectionsPerGenerator)).append(" connections per process, spread over ")
         .append(settings.sources).append(" source addresses 127.0.0.2 ... . Medians over rounds, spread (min–max) in")
         .append(" brackets; every ratio is computed within one round against raw Netty (`netty`) and against platform")
@@ -535,6 +568,21 @@ final class Report {
             + " variants reverses every other round. Server CPU: user + system time from /proc from the warm-up's end to"
             + " h2load's exit, per request over that window. Latency: h2load gives no percentiles, so the mean and max of its"
             + " \"time for request\". Any failed, errored or non-2xx request fails the cell.";
+      case WRK:
+        return "Hello with wrk on open connections: keep-alive `GET /hello` (13-byte body); " + PinnedWrkScenario.placement()
+            + ", so one event loop or one carrier serves every connection. Per cell: a fresh server, one probe request"
+            + " (the response's size), then one wrk run (`-t 1 -c N --timeout " + PinnedWrkScenario.REQUEST_TIMEOUT.toSeconds()
+            + "s --latency`): once the server holds all N connections (the connects are an accept storm, some waiting for"
+            + " SYN retransmits: the \"s to open them\" column), the warm-up (" + settings.warmup.toSeconds() + " s) on the"
+            + " open connections, longer until the server's JIT compilers use under "
+            + Reports.fmt(PinnedWrkScenario.QUIET_JIT_PERCENT) + " % of a CPU (on one CPU they take it from the loop; at"
+            + " most " + PinnedWrkScenario.MAX_JIT_WAIT.toSeconds() + " s more: the \"s of warm-up\"), then the window of "
+            + settings.measure.toSeconds() + " s; wrk is stopped by SIGINT when"
+            + " the window closes, before it closes its connections. In the window, from /proc: requests = bytes the server"
+            + " wrote (`wchar`) ÷ the response's size; server and wrk CPU (user + system); the server's open sockets at"
+            + " both ends (the fewer shown; fewer than N fails the cell). wrk's own requests/s and latency cover its whole"
+            + " run, connects included; its timeouts are mostly connects that waited for SYN retransmits. A server near 100 % CPU is the bottleneck; below that wrk could not load it, and CPU per request is"
+            + " the figure. A non-2xx answer or a failed connect fails the cell.";
       case WEBSOCKET:
         return "WebSocket echo: `WebSocketEchoClientMain` (raw Netty, one NIO loop, its own JVM) opens N sockets to"
             + " `/echo`, then each sends a " + Http2WebSocketScenario.WS_MESSAGE_BYTES + "-byte binary message, waits for"
@@ -582,6 +630,15 @@ final class Report {
     }
     num(o, "serverCpuPercent", c.serverCpuPercent);
     num(o, "serverCpuMicrosPerRequest", c.serverCpuMicrosPerRequest);
+    num(o, "windowRps", c.windowRps);
+    num(o, "wrkCpuPercent", c.wrkCpuPercent);
+    num(o, "jitCpuPercent", c.jitCpuPercent);
+    num(o, "leadInSeconds", c.leadInSeconds);
+    num(o, "warmSeconds", c.warmSeconds);
+    o.put("openConnections", c.openConnections);
+    if (c.scenario.equals(Scenario.HELLO_WRK.name)) {
+      o.put("wrkSocketErrors", c.wrkSocketErrors);
+    }
     num(o, "wrkRps", c.wrkRps);
     num(o, "wrkP50Micros", c.wrkP50Micros);
     num(o, "wrkP99Micros", c.wrkP99Micros);

@@ -52,10 +52,13 @@ final class RunPlan {
       if (sc.kind == Scenario.Kind.IDLE) {
         cell = cell.plus(phases).plus(IDLE_EXTRA); // the active clients run twice: alone, then beside the idle ones
       }
+      if (sc.kind == Scenario.Kind.WRK) {
+        cell = cell.plus(PinnedWrkScenario.TYPICAL_LEAD_IN); // the connects, before the warm-up
+      }
       if (sc.kind == Scenario.Kind.STATIC) {
         cell = cell.plus(s.warmup); // wrk's warm-up run, on top of its measured run
       }
-      if (sc == Scenario.HELLO && s.wrk && Wrk.available()) {
+      if (sc == Scenario.HELLO && s.wrk && Wrk.crossChecks(n) && Wrk.available()) {
         cell = cell.plus(s.wrkTime());
       }
       round = round.plus(cell.multipliedBy(s.variants(sc).size()));

@@ -80,7 +80,9 @@ final class RunSettings {
   RunSettings forScenario(Scenario s) {
     rounds = roundsOption != null ? roundsOption : quick ? 1 : s.fullRounds;
     warmup = warmupOption != null ? warmupOption : quick ? QUICK_WARMUP : DEFAULT_WARMUP;
-    measure = measureOption != null ? measureOption : quick ? QUICK_MEASURE : DEFAULT_MEASURE;
+    measure = measureOption != null ? measureOption : s.kind == Scenario.Kind.WRK
+        ? (quick ? PinnedWrkScenario.QUICK_MEASURE : PinnedWrkScenario.DEFAULT_MEASURE)
+        : quick ? QUICK_MEASURE : DEFAULT_MEASURE;
     return this;
   }
 

@@ -25,7 +25,9 @@ final class Scenario {
     /** HTTP/2 hello, driven by h2load. */
     H2,
     /** WebSocket echo round trips, driven by the raw Netty echo client. */
-    WEBSOCKET
+    WEBSOCKET,
+    /** HTTP/1.1 hello driven by wrk, the server and wrk each pinned to its own CPU. */
+    WRK
   }
 
   /** The HTTP servers, in the interleaving order. */
@@ -58,6 +60,12 @@ final class Scenario {
    */
   static final Scenario IDLE = new Scenario("idle", Kind.IDLE, "/hello", 1, HTTP_VARIANTS,
       List.of(19_000), List.of(2_000), DEFAULT_LONG_ROUNDS);
+  /**
+   * Hello with wrk on connections already open, the server on one CPU and wrk on the other
+   * ({@link PinnedWrkScenario}): raw Netty against httpd's fiber mode at 10,000 connections.
+   */
+  static final Scenario HELLO_WRK = new Scenario("hello-wrk", Kind.WRK, "/hello", 1, List.of("netty", "httpd-fiber"),
+      List.of(10_000), List.of(1_000), DEFAULT_ROUNDS);
   /** The netio echo benchmark: 1, 100 and 10,000 connections. */
   static final Scenario ECHO = new Scenario("echo", Kind.ECHO, "", 1, ECHO_VARIANTS,
       List.of(1, 100, 10_000), List.of(1, 100), DEFAULT_ROUNDS);
@@ -84,7 +92,7 @@ final class Scenario {
       List.of(10_000), List.of(1_000), DEFAULT_ROUNDS);
 
   /** Every scenario, in the order {@code --scenario all} runs them. */
-  static final List<Scenario> ALL = List.of(HELLO, PIPELINED, SLOW, IDLE, ECHO, H2_HELLO, WEBSOCKET_ECHO, STATIC, CRAWL);
+  static final List<Scenario> ALL = List.of(HELLO, HELLO_WRK, PIPELINED, SLOW, IDLE, ECHO, H2_HELLO, WEBSOCKET_ECHO, STATIC, CRAWL);
   static final Map<String, Scenario> BY_NAME = ALL.stream().collect(
       Collectors.toMap(s -> s.name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
 

@@ -22,8 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Static files, keep-alive: {@code krill serve} (its static-file server with its default settings,
@@ -249,24 +247,8 @@ final class StaticScenario {
     return Reports.exec(H2load.command(url, Math.max(1, connections / H2_STREAMS), H2_STREAMS, warm, seconds), false);
   }
 
-  private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses:\\s+(\\d+)");
-  private static final Pattern SOCKET_ERRORS = Pattern.compile("Socket errors: (.*)");
-
   /** wrk's requests/s and percentiles; a non-2xx answer or a socket error (other than none) fails the cell. */
   static void parseWrk(List<String> lines, Cell c) {
-    Wrk.parse(lines, c);
-    for (String l : lines) {
-      Matcher m = NON_2XX.matcher(l);
-      if (m.find() && Long.parseLong(m.group(1)) > 0) {
-        c.error = "wrk: " + l.trim();
-      }
-      Matcher e = SOCKET_ERRORS.matcher(l);
-      if (e.find()) {
-        c.error = "wrk: " + l.trim();
-      }
-    }
-    if (Double.isNaN(c.wrkRps) && c.error == null) {
-      c.error = "wrk printed no Requests/sec: " + String.join(" | ", lines);
-    }
+    Wrk.parseChecked(lines, c, true);
   }
 }

@@ -17,7 +17,20 @@ final class Wrk {
   private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
   private static final Pattern PERCENTILE = Pattern.compile("^\\s+(50|99)(?:\\.000)?%\\s+([0-9.]+)(us|ms|s)\\s*$");
 
+  /**
+   * The most connections a hello cell is cross-checked at. wrk opens its connections inside its
+   * measured time: at 10,000 that is an accept storm of seconds (some connects wait for SYN
+   * retransmits) within a 3 s run, not keep-alive hello; the hello-wrk scenario measures wrk on
+   * connections already open instead.
+   */
+  static final int MAX_CONNECTIONS = 1_000;
+
   private Wrk() {}
+
+  /** @return whether a hello cell at {@code connections} is cross-checked with wrk, when it is installed */
+  static boolean crossChecks(int connections) {
+    return connections <= MAX_CONNECTIONS;
+  }
 
   /** @return true when a {@code wrk} executable is on the PATH */
   static boolean available() {
@@ -46,6 +59,35 @@ final class Wrk {
   static List<String> command(String wrk, int threads, int connections, long seconds, String url) {
     return List.of("timeout", String.valueOf(seconds + 60), wrk, "-t", String.valueOf(threads), "-c",
         String.valueOf(connections), "-d", seconds + "s", "--latency", url);
+  }
+
+  private static final Pattern NON_2XX = Pattern.compile("Non-2xx or 3xx responses:\\s+(\\d+)");
+  private static final Pattern SOCKET_ERRORS = Pattern.compile(
+      "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
+
+  /**
+   * Reads wrk's figures ({@link #parse}) and its errors: a non-2xx answer, a failed connect or
+   * no rate at all fails the cell; so does any other socket error when {@code anySocketErrorFails},
+   * else read, write and timeout errors are kept in {@link Cell#wrkSocketErrors}.
+   */
+  static void parseChecked(List<String> lines, Cell c, boolean anySocketErrorFails) {
+    parse(lines, c);
+    for (String l : lines) {
+      Matcher m = NON_2XX.matcher(l);
+      if (m.find() && Long.parseLong(m.group(1)) > 0 && c.error == null) {
+        c.error = "wrk: " + l.trim();
+      }
+      Matcher e = SOCKET_ERRORS.matcher(l);
+      if (e.find()) {
+        if ((anySocketErrorFails || !e.group(1).equals("0")) && c.error == null) {
+          c.error = "wrk: " + l.trim();
+        }
+        c.wrkSocketErrors = "read " + e.group(2) + ", write " + e.group(3) + ", timeout " + e.group(4);
+      }
+    }
+    if (Double.isNaN(c.wrkRps) && c.error == null) {
+      c.error = "wrk printed no Requests/sec: " + String.join(" | ", lines);
+    }
   }
 
   /** Reads requests per second and the 50th/99th percentiles from wrk's output. */

@@ -142,7 +142,20 @@ public final class ChildProcess implements AutoCloseable {
 
   /** @return user + system CPU time of the child so far, in nanoseconds, or -1 where /proc is absent */
   public long cpuNanos() {
-    File stat = new File("/proc/" + process.pid() + "/stat");
+    return cpuNanos(process.pid());
+  }
+
+  /** @return user + system CPU time of process {@code pid} so far, in nanoseconds, or -1 where /proc is absent */
+  public static long cpuNanos(long pid) {
+    return cpuNanos(new File("/proc/" + pid + "/stat"));
+  }
+
+  /** @return user + system CPU time of thread {@code tid} of process {@code pid} so far, in nanoseconds, or -1 */
+  public static long cpuNanos(long pid, long tid) {
+    return cpuNanos(new File("/proc/" + pid + "/task/" + tid + "/stat"));
+  }
+
+  private static long cpuNanos(File stat) {
     try {
       String s = Files.readString(stat.toPath(), StandardCharsets.US_ASCII);
       String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");

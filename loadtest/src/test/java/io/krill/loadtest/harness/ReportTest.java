@@ -31,11 +31,16 @@ class ReportTest {
   }
 
   private RunSettings settings() {
+    return settings(results, "krill loadtest --scenario hello");
+  }
+
+  /** @return settings of a report written under {@code results}, dated "test" */
+  static RunSettings settings(Path results, String command) {
     RunSettings s = new RunSettings();
     s.resultsDir = results;
     s.date = "test";
     s.useJdk(RunEnvironment.pickJdk(null));
-    s.command = "krill loadtest --scenario hello";
+    s.command = command;
     return s;
   }
 

@@ -13,13 +13,14 @@ class RunPlanTest {
   void estimate_fullRunAtDefaults_everyScenarioWithinBudget() {
     RunSettings s = new RunSettings();
     Map<String, Duration> plan = RunPlan.estimate(s, Scenario.ALL);
-    assertThat(plan.keySet()).containsExactly("hello", "pipelined", "slow-handler", "idle", "echo", "h2-hello",
+    assertThat(plan.keySet()).containsExactly("hello", "hello-wrk", "pipelined", "slow-handler", "idle", "echo", "h2-hello",
         "websocket-echo", "static", "crawl");
     Duration total = plan.values().stream().reduce(Duration.ZERO, Duration::plus);
     // With wrk installed the hello cells add a few seconds each; the budget holds either way
-    // (about 98 minutes: the 8 s warm-up that lets C2 finish on 2 shared cores, 150 s crawls
-    // whose warm window starts at second 90, the static files against nginx, HTTP/2 and WebSocket).
-    assertThat(total).isLessThanOrEqualTo(Duration.ofMinutes(100)).isGreaterThan(Duration.ofMinutes(20));
+    // (about 102 minutes: the 8 s warm-up that lets C2 finish on 2 shared cores, 150 s crawls
+    // whose warm window starts at second 90, the static files against nginx, HTTP/2 and WebSocket,
+    // hello with wrk on open connections).
+    assertThat(total).isLessThanOrEqualTo(Duration.ofMinutes(105)).isGreaterThan(Duration.ofMinutes(20));
     // The crawl: the web and the in-flight check once, then two rounds of six crawls.
     assertThat(plan.get("crawl")).isEqualTo(RunPlan.CRAWL_FIXED.plus(RunPlan.CRAWL_ROUND.multipliedBy(2)));
     assertThat(RunPlan.describe(plan)).startsWith("about ").contains("hello ").contains("crawl 37.0");
@@ -49,6 +50,19 @@ class RunPlanTest {
     assertThat(s.warmup).isEqualTo(Duration.ofMillis(700));
     assertThat(s.measure).isEqualTo(Duration.ofSeconds(2));
     assertThat(s.wrkTime()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void estimate_hello_crossChecksWithWrkUpToAThousandConnectionsOnly() {
+    RunSettings s = new RunSettings().forScenario(Scenario.HELLO);
+    assertThat(Wrk.crossChecks(1_000)).isTrue();
+    assertThat(Wrk.crossChecks(10_000)).isFalse();
+    Duration withWrk = RunPlan.estimate(s, Scenario.HELLO);
+    s.wrk = false;
+    Duration without = RunPlan.estimate(s, Scenario.HELLO);
+    // wrk's seconds for 100 and 1,000 connections, each variant, each round; none for 10,000.
+    assertThat(withWrk.minus(without)).isEqualTo(Wrk.available()
+        ? s.wrkTime().multipliedBy(2L * Scenario.HELLO.variants.size() * s.rounds) : Duration.ZERO);
   }
 
   @Test
