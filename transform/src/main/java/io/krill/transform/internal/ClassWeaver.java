@@ -189,7 +189,8 @@ public final class ClassWeaver {
     for (Map.Entry<MethodNode, List<MethodInsnNode>> entry : calls.entrySet()) {
       MethodNode m = entry.getKey();
       if (m.name.equals(e.getMethodName()) && m.desc.equals(e.getDescriptor())) {
-        return new WeaveFailure(cn.name, m.name, m.desc, lineOf(entry.getValue().get(0)),
+        String desc = StackEntries.isEntry(m) ? StackEntries.originalDesc(m.desc) : m.desc; // the name users wrote
+        return new WeaveFailure(cn.name, m.name, desc, lineOf(entry.getValue().get(0)),
             "woven, the method needs " + e.getCodeSize() + " bytes of code, over the JVM's limit of 65535:"
                 + " each of its " + entry.getValue().size() + " suspendable calls saves and restores every local"
                 + " that is live across it; split the method, or keep fewer locals live across suspendable calls");

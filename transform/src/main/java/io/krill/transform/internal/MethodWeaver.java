@@ -166,7 +166,8 @@ final class MethodWeaver {
   }
 
   private WeaveFailure fail(AbstractInsnNode at, String reason) {
-    return new WeaveFailure(owner.name, method.name, method.desc, ClassWeaver.lineOf(at), reason);
+    String desc = stackParam >= 0 ? StackEntries.originalDesc(method.desc) : method.desc; // the name users wrote
+    return new WeaveFailure(owner.name, method.name, desc, ClassWeaver.lineOf(at), reason);
   }
 
   void weave() {

@@ -63,6 +63,17 @@ final class StackEntries {
     return desc.substring(0, close) + Names.STACK_DESC + desc.substring(close);
   }
 
+  /** @return the descriptor of the original method of the stack entry with descriptor {@code desc} */
+  static String originalDesc(String desc) {
+    int close = desc.indexOf(')');
+    return desc.substring(0, close - Names.STACK_DESC.length()) + desc.substring(close);
+  }
+
+  /** @return true if {@code m} is a stack entry this weaver made (its class is being woven) */
+  static boolean isEntry(MethodNode m) {
+    return (m.access & Opcodes.ACC_SYNTHETIC) != 0 && m.desc.contains(Names.STACK_DESC + ")");
+  }
+
   /**
    * The rule both sides of a call apply: whether a method has a stack entry.
    *
