@@ -9,6 +9,6 @@ for jar in "$@"; do
   echo "=== $jar $(date -u +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
   taskset -c 1 $J25 -Xbatch -XX:-TieredCompilation -cp $jar io.krill.benchmarks.continuations.CompileTime 30000 2>&1 | grep "^compile"
   taskset -c 1 $J25 -jar $jar 'DeepRingBenchmark' -p competitor=fiber -p loopDepth=1,5 -p receiveDepth=1 $JMH 2>&1 | sed -n '/^Benchmark/,$p'
-  taskset -c 1 $J25 -jar $jar 'RingBenchmark' -p competitor=fiber -p tokens=1 $JMH 2>&1 | sed -n '/^Benchmark/,$p'
+  taskset -c 1 $J25 -jar $jar 'fibers.RingBenchmark' -p competitor=fiber -p tokens=1 $JMH 2>&1 | sed -n '/^Benchmark/,$p'
 done
 echo "=== end $(date -u +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -310,7 +310,7 @@ public final class ClassWeaver {
   }
 
   /** @return the first source line of a method's body, or -1 */
-  private static int firstLine(MethodNode m) {
+  static int firstLine(MethodNode m) {
     for (AbstractInsnNode n = m.instructions.getFirst(); n != null; n = n.getNext()) {
       if (n instanceof LineNumberNode) {
         return ((LineNumberNode) n).line;

@@ -176,7 +176,7 @@ final class StackEntries {
     f.visibleAnnotableParameterCount = m.visibleAnnotableParameterCount;
     f.invisibleAnnotableParameterCount = m.invisibleAnnotableParameterCount;
     f.attrs = m.attrs == null ? null : new ArrayList<>(m.attrs);
-    int line = firstLine(m);
+    int line = ClassWeaver.firstLine(m);
     if (line > 0) { // a stack trace through the forwarder names the method's first line, as for the entry
       LabelNode start = new LabelNode();
       f.instructions.add(start);
@@ -207,14 +207,5 @@ final class StackEntries {
     out.add(new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, owner, name, desc(desc), false));
     out.add(new InsnNode(Type.getReturnType(desc).getOpcode(Opcodes.IRETURN)));
     return out;
-  }
-
-  private static int firstLine(MethodNode m) {
-    for (AbstractInsnNode n = m.instructions.getFirst(); n != null; n = n.getNext()) {
-      if (n instanceof LineNumberNode) {
-        return ((LineNumberNode) n).line;
-      }
-    }
-    return -1;
   }
 }
