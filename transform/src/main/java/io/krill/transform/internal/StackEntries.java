@@ -33,10 +33,10 @@ final class StackEntries {
    * not a constructor, not a hand-written primitive, not synthetic (lambda bodies, bridges,
    * method-reference bodies: only invokedynamic and virtual dispatch call them), in a class
    * that is not an interface, and bound to one implementation at weave time: static, private,
-   * final, or in a final class. A virtual method that subclasses may override has none: a
-   * subclass whose override calls nothing suspendable passes through no weaver's hands in
-   * every build, so a virtual call to an entry could land in the superclass's and run the
-   * wrong code, silently. Calls through interfaces, lambdas, reflection and unwoven callers
+   * final, or in a final class. A virtual method that subclasses may override has none: an
+   * override that calls nothing suspendable is never woven and would have no entry (nor would
+   * one in a subclass built elsewhere), so a virtual call to an entry could land in the
+   * superclass's and run the wrong code, silently. Calls through interfaces, lambdas, reflection and unwoven callers
    * go to the original method.
    *
    * The weaver gives an entry to each method it weaves (one that calls a suspendable method;
