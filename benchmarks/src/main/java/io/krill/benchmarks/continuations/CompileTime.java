@@ -32,7 +32,9 @@ import picocli.CommandLine.Parameters;
  * restore path taken as well as the fresh entry. Prints one line per method: {@code compile
  * method=... wovenMs=... plainMs=... ratio=... wovenBytes=... plainBytes=... wovenCompiles=...
  * plainCompiles=...}, summing every
- * C2 compilation of the method (a recompilation after a deoptimization counts).
+ * C2 compilation of the method (a recompilation after a deoptimization counts). A woven method
+ * with a stack entry is two compilations, the entry (its woven code) and the original (the
+ * forwarder that looks the stack up): both count, under the original's descriptor.
  */
 @Command(name = "CompileTime", mixinStandardHelpOptions = true,
     description = "C2 compile time of woven loops beside unwoven ones (JFR jdk.Compilation).")
@@ -103,7 +105,9 @@ public final class CompileTime implements Callable<Integer> {
       if (level != 4 || !(isWoven || owner.endsWith(".PlainLoops")) || e.getBoolean("isOsr")) {
         continue;
       }
-      long[] v = byMethod.computeIfAbsent(m.getName() + m.getDescriptor(), n -> new long[6]);
+      // A woven method's stack entry (its descriptor ends in Stack) counts with its forwarder, under the name users wrote.
+      String desc = m.getDescriptor().replace("Lio/krill/fibers/Stack;)", ")");
+      long[] v = byMethod.computeIfAbsent(m.getName() + desc, n -> new long[6]);
       v[isWoven ? 0 : 1] += e.getDuration().toNanos();
       v[isWoven ? 2 : 3] += e.getLong("codeSize");
       v[isWoven ? 4 : 5]++;

@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -26,6 +28,8 @@ public final class ClassHierarchy {
     final String[] interfaces;
     final int access;
     final Map<String, MethodInfo> methods = new HashMap<>();
+    /** True when the class file carries the woven marker: its stack entries are in {@link #methods}. */
+    boolean woven;
 
     ClassInfo(String name, String superName, String[] interfaces, int access) {
       this.name = name;
@@ -48,8 +52,13 @@ public final class ClassHierarchy {
    * @param desc the method's descriptor
    * @param access the method's access flags
    * @param suspendable true if declared {@code throws Suspendable}
+   * @param primitive true if annotated as a hand-written primitive, which is never woven
+   * @param calls the methods a method declared {@code throws Suspendable} calls, as owner, name
+   *     and descriptor in threes, outside the JDK (empty for other methods): whether it will be
+   *     woven, for {@link #hasStackEntry}
    */
-  public record MethodInfo(String owner, String name, String desc, int access, boolean suspendable) {}
+  public record MethodInfo(String owner, String name, String desc, int access, boolean suspendable,
+      boolean primitive, List<String> calls) {}
 
   private static final ClassInfo MISSING = new ClassInfo("?", null, null, 0);
 
@@ -94,16 +103,52 @@ public final class ClassHierarchy {
 
       @Override
       public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-        boolean marked = false;
+        boolean suspendable = false;
         if (exceptions != null) {
           for (String e : exceptions) {
-            marked |= Names.SUSPENDABLE.equals(e);
+            suspendable |= Names.SUSPENDABLE.equals(e);
           }
         }
-        out[0].methods.put(name + descriptor, new MethodInfo(out[0].name, name, descriptor, access, marked));
+        ClassInfo info = out[0];
+        String key = name + descriptor;
+        info.methods.put(key, new MethodInfo(info.name, name, descriptor, access, suspendable, false, List.of()));
+        if (!suspendable) {
+          return null; // only a suspendable method's code and annotations matter: skip the rest unread
+        }
+        List<String> calls = new ArrayList<>();
+        boolean[] primitive = new boolean[1];
+        return new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
+            primitive[0] |= Names.PRIMITIVE_DESC.equals(desc);
+            return null;
+          }
+
+          @Override
+          public void visitMethodInsn(int opcode, String owner, String callName, String callDesc, boolean itf) {
+            if (!ClassWeaver.isJdk(owner)) {
+              calls.add(owner);
+              calls.add(callName);
+              calls.add(callDesc);
+            }
+          }
+
+          @Override
+          public void visitEnd() {
+            info.methods.put(key, new MethodInfo(info.name, name, descriptor, access, true, primitive[0],
+                List.copyOf(calls)));
+          }
+        };
+      }
+
+      @Override
+      public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+        if (Names.WOVEN_FIELD.equals(name)) {
+          out[0].woven = true;
+        }
         return null;
       }
-    }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
     return out[0];
   }
 
@@ -152,6 +197,50 @@ public final class ClassHierarchy {
       }
     }
     return info.superName == null ? null : resolveInInterfaces(info.superName, key, seen);
+  }
+
+  /**
+   * Whether a call can go to the target's stack entry (see {@link StackEntries}): the call is
+   * bound to one method at weave time, and that method has a stack entry, or will have one
+   * when its class is woven.
+   *
+   * @param opcode the call's opcode
+   * @return true when the call may pass the caller's stack to {@code name(args..., Stack)}
+   */
+  public boolean hasStackEntry(int opcode, String owner, String name, String desc) {
+    if (opcode == Opcodes.INVOKEINTERFACE || opcode == Opcodes.INVOKEDYNAMIC || ClassWeaver.isJdk(owner)) {
+      return false;
+    }
+    MethodInfo m = resolve(owner, name, desc);
+    if (m == null || ClassWeaver.isJdk(m.owner())) {
+      return false;
+    }
+    ClassInfo declaring = find(m.owner());
+    if (declaring == null || (opcode == Opcodes.INVOKESTATIC) != ((m.access() & Opcodes.ACC_STATIC) != 0)) {
+      return false;
+    }
+    MethodInfo entry = declaring.methods.get(name + StackEntries.desc(desc));
+    if (declaring.woven) {
+      return entry != null && (entry.access() & Opcodes.ACC_SYNTHETIC) != 0;
+    }
+    return entry == null
+        && StackEntries.qualifies(declaring.access, m.access(), name, m.suspendable(), m.primitive())
+        && callsSuspendable(m);
+  }
+
+  /*
+   * Whether the weaver will weave the method: it calls a suspendable method, as ClassWeaver
+   * finds its call sites. A method that calls none is left as compiled and gets no stack entry:
+   * it has no entry test for the stack to save.
+   */
+  private boolean callsSuspendable(MethodInfo m) {
+    List<String> c = m.calls();
+    for (int i = 0; i < c.size(); i += 3) {
+      if (isSuspendable(c.get(i), c.get(i + 1), c.get(i + 2))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** @return true if the call target is declared {@code throws Suspendable} */

@@ -25,6 +25,7 @@ import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.BasicInterpreter;
@@ -130,17 +131,33 @@ public final class ClassWeaver {
       return null;
     }
 
+    java.util.function.Predicate<MethodInsnNode> passesStack =
+        call -> hierarchy.hasStackEntry(call.getOpcode(), call.owner, call.name, call.desc);
     String version = version(original) + ABI_TAG + Names.WOVEN_ABI;
     StringBuilder marker = new StringBuilder(version);
+    List<MethodNode> added = new ArrayList<>();
     for (MethodNode m : toWeave) {
       String frameId = cn.name + "." + m.name + m.desc + "#" + version;
       Set<AbstractInsnNode> sites = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
       sites.addAll(calls.get(m));
-      if (sites.size() != 1 || !Forwarders.isPure(m, calls.get(m).get(0))) {
-        new MethodWeaver(hierarchy, cn, m, sites, frameId).weave();
-      }
+      MethodInsnNode first = calls.get(m).get(0);
+      boolean pure = sites.size() == 1 && Forwarders.isPure(m, first);
       marker.append('|').append(m.name).append(m.desc);
+      int stackParam = -1;
+      if (StackEntries.qualifies(cn.access, m.access, m.name, declaresSuspendable(m), false)
+          && !declares(cn, m.name, StackEntries.desc(m.desc))) {
+        stackParam = StackEntries.stackSlot(m.access, m.desc);
+        added.add(StackEntries.split(cn.name, m));
+        marker.append('|').append(m.name).append(m.desc);
+      }
+      if (!pure) {
+        new MethodWeaver(hierarchy, cn, m, sites, frameId, stackParam, passesStack).weave();
+      } else if (stackParam >= 0 && passesStack.test(first)) {
+        m.instructions.insertBefore(first, new VarInsnNode(Opcodes.ALOAD, stackParam));
+        first.desc = StackEntries.desc(first.desc);
+      }
     }
+    cn.methods.addAll(added);
     int fieldAccess = Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC;
     cn.fields.add(new FieldNode(fieldAccess, Names.WOVEN_FIELD, "Ljava/lang/String;", null, marker.toString()));
 
@@ -172,7 +189,8 @@ public final class ClassWeaver {
     for (Map.Entry<MethodNode, List<MethodInsnNode>> entry : calls.entrySet()) {
       MethodNode m = entry.getKey();
       if (m.name.equals(e.getMethodName()) && m.desc.equals(e.getDescriptor())) {
-        return new WeaveFailure(cn.name, m.name, m.desc, lineOf(entry.getValue().get(0)),
+        String desc = StackEntries.isEntry(m) ? StackEntries.originalDesc(m.desc) : m.desc; // the name users wrote
+        return new WeaveFailure(cn.name, m.name, desc, lineOf(entry.getValue().get(0)),
             "woven, the method needs " + e.getCodeSize() + " bytes of code, over the JVM's limit of 65535:"
                 + " each of its " + entry.getValue().size() + " suspendable calls saves and restores every local"
                 + " that is live across it; split the method, or keep fewer locals live across suspendable calls");
@@ -292,7 +310,7 @@ public final class ClassWeaver {
   }
 
   /** @return the first source line of a method's body, or -1 */
-  private static int firstLine(MethodNode m) {
+  static int firstLine(MethodNode m) {
     for (AbstractInsnNode n = m.instructions.getFirst(); n != null; n = n.getNext()) {
       if (n instanceof LineNumberNode) {
         return ((LineNumberNode) n).line;
@@ -404,6 +422,15 @@ public final class ClassWeaver {
       }
     }
     return null;
+  }
+
+  private static boolean declares(ClassNode cn, String name, String desc) {
+    for (MethodNode m : cn.methods) {
+      if (m.name.equals(name) && m.desc.equals(desc)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isPrimitive(MethodNode m) {

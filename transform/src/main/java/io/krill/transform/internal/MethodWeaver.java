@@ -144,19 +144,30 @@ final class MethodWeaver {
   private final MethodNode method;
   private final Set<AbstractInsnNode> calls;
   private final String frameId;
+  private final int stackParam;
+  private final java.util.function.Predicate<MethodInsnNode> passesStack;
   private int nextLocal;
   private Scratch scratch;
 
-  MethodWeaver(ClassHierarchy hierarchy, ClassNode owner, MethodNode method, Set<AbstractInsnNode> calls, String frameId) {
+  /**
+   * @param stackParam the slot of the method's stack parameter when it is a stack entry
+   *     ({@link StackEntries}), or -1 when it looks the stack up at entry
+   * @param passesStack whether a suspendable call goes to its callee's stack entry
+   */
+  MethodWeaver(ClassHierarchy hierarchy, ClassNode owner, MethodNode method, Set<AbstractInsnNode> calls, String frameId,
+      int stackParam, java.util.function.Predicate<MethodInsnNode> passesStack) {
     this.hierarchy = hierarchy;
     this.owner = owner;
     this.method = method;
     this.calls = calls;
     this.frameId = frameId;
+    this.stackParam = stackParam;
+    this.passesStack = passesStack;
   }
 
   private WeaveFailure fail(AbstractInsnNode at, String reason) {
-    return new WeaveFailure(owner.name, method.name, method.desc, ClassWeaver.lineOf(at), reason);
+    String desc = stackParam >= 0 ? StackEntries.originalDesc(method.desc) : method.desc; // the name users wrote
+    return new WeaveFailure(owner.name, method.name, desc, ClassWeaver.lineOf(at), reason);
   }
 
   void weave() {
@@ -178,7 +189,7 @@ final class MethodWeaver {
     BitSet[] liveOut = Liveness.liveOut(code, normalEdges, exceptionEdges, nextLocal);
     boolean writesThis = writesSlotZero(code);
 
-    int stackLocal = nextLocal++;
+    int stackLocal = stackParam >= 0 ? stackParam : nextLocal++;
     int maxArgSlots = 0;
     int maxSpill = 0;
     for (int i = 0; i < code.length; i++) {
@@ -273,6 +284,10 @@ final class MethodWeaver {
         }
       } else {
         before.add(resume);
+      }
+      if (passesStack.test(call)) { // after RESUME_i: a restore passes the stack as well
+        before.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+        call.desc = StackEntries.desc(call.desc);
       }
       insns.insertBefore(call, before);
       InsnList after = new InsnList();
@@ -428,8 +443,10 @@ final class MethodWeaver {
 
     // -- entry
     InsnList entry = new InsnList();
-    entry.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "current", "()" + Names.STACK_DESC, false));
-    entry.add(new VarInsnNode(Opcodes.ASTORE, stackLocal));
+    if (stackParam < 0) {
+      entry.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "current", "()" + Names.STACK_DESC, false));
+      entry.add(new VarInsnNode(Opcodes.ASTORE, stackLocal));
+    }
     if (resumeLocal >= 0) {
       entry.add(new InsnNode(Opcodes.ICONST_M1));
       entry.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));

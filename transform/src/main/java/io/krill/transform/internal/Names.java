@@ -22,9 +22,11 @@ public final class Names {
    * that the weaver refuses classes woven by an older weaver instead of skipping them.
    * 1: the classes woven before the stamp (the flags {@code capturing} and {@code restoring});
    * 2: one byte {@code flow}, negative while capturing, positive while restoring;
-   * 3: the cold variants {@code reserveColdFrame} and {@code openColdFrame}.
+   * 3: the cold variants {@code reserveColdFrame} and {@code openColdFrame};
+   * 4: stack entries, {@code name(args..., Stack)}, which woven callers call with the stack
+   * they hold ({@code StackEntries}).
    */
-  public static final int WOVEN_ABI = 3;
+  public static final int WOVEN_ABI = 4;
   /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
   public static final String FLOW = "flow";
 

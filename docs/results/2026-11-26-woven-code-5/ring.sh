@@ -1,0 +1,14 @@
+#!/bin/bash
+# The ring hop (DeepRingBenchmark fiber at loop depth 1 and 5, RingBenchmark fiber with one token)
+# and C2 compile time of the corpus loops (the recipe of ../2026-11-26-quiet/woven.sh), JDK 25,
+# one core, over the jars named as arguments, in the order given.
+# Run as: flock /tmp/krill-bench.lock chrt -r 20 ring.sh JAR...
+J25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+JMH="-f 1 -wi 3 -i 5 -w 1s -r 1s"
+for jar in "$@"; do
+  echo "=== $jar $(date -u +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  taskset -c 1 $J25 -Xbatch -XX:-TieredCompilation -cp $jar io.krill.benchmarks.continuations.CompileTime 30000 2>&1 | grep "^compile"
+  taskset -c 1 $J25 -jar $jar 'DeepRingBenchmark' -p competitor=fiber -p loopDepth=1,5 -p receiveDepth=1 $JMH 2>&1 | sed -n '/^Benchmark/,$p'
+  taskset -c 1 $J25 -jar $jar 'fibers.RingBenchmark' -p competitor=fiber -p tokens=1 $JMH 2>&1 | sed -n '/^Benchmark/,$p'
+done
+echo "=== end $(date -u +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
