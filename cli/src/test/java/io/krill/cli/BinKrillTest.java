@@ -28,6 +28,7 @@ class BinKrillTest {
   private Path fakeBin;
   private String javaOpts;
   private String mallocArenaMax;
+  private String glibcTunables;
 
   @BeforeEach
   void copyLauncher() throws IOException {
@@ -55,6 +56,11 @@ class BinKrillTest {
       pb.environment().put("MALLOC_ARENA_MAX", mallocArenaMax);
     } else {
       pb.environment().remove("MALLOC_ARENA_MAX");
+    }
+    if (glibcTunables != null) {
+      pb.environment().put("GLIBC_TUNABLES", glibcTunables);
+    } else {
+      pb.environment().remove("GLIBC_TUNABLES");
     }
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -113,12 +119,13 @@ class BinKrillTest {
   }
 
   @Test
-  void serve_cHeapInTwoArenas_otherCommandsAndTheUsersOwnSettingKeepTheirs() throws Exception {
+  void serve_cHeapInTwoArenasWithAFixedMmapThreshold_otherCommandsAndTheUsersOwnSettingsKeepTheirs() throws Exception {
     fakeJava(true);
-    assertThat(run("serve")[1]).contains("malloc arenas 2\n");
-    assertThat(run("crawl", "x")[1]).contains("malloc arenas unset\n");
+    assertThat(run("serve")[1]).contains("malloc arenas 2 tunables glibc.malloc.mmap_threshold=131072\n");
+    assertThat(run("crawl", "x")[1]).contains("malloc arenas unset tunables unset\n");
     mallocArenaMax = "8";
-    assertThat(run("serve")[1]).contains("malloc arenas 8\n");
+    glibcTunables = "glibc.malloc.trim_threshold=65536";
+    assertThat(run("serve")[1]).contains("malloc arenas 8 tunables glibc.malloc.trim_threshold=65536\n");
   }
 
   @Test
@@ -147,7 +154,7 @@ class BinKrillTest {
   }
 
   /*
-   * A built jar (so no build runs) and a java that prints its malloc arena limit and how it was
+   * A built jar (so no build runs) and a java that prints its malloc settings and how it was
    * started; an old one refuses the trim switch, and each of {@code refused} (a switch's name) too.
    */
   private void fakeJava(boolean knowsTrim, String... refused) throws IOException {
@@ -158,7 +165,7 @@ class BinKrillTest {
     for (String r : refused) {
       refuse.append("[[ \" $* \" == *").append(r).append("* ]] && exit 1\n");
     }
-    Files.writeString(java, "#!/usr/bin/env bash\n" + refuse + "echo \"malloc arenas ${MALLOC_ARENA_MAX:-unset}\"\necho \"java $*\"\n");
+    Files.writeString(java, "#!/usr/bin/env bash\n" + refuse + "echo \"malloc arenas ${MALLOC_ARENA_MAX:-unset} tunables ${GLIBC_TUNABLES:-unset}\"\necho \"java $*\"\n");
     Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
