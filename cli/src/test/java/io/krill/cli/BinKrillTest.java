@@ -27,6 +27,8 @@ class BinKrillTest {
   Path root;
   private Path fakeBin;
   private String javaOpts;
+  private String mallocArenaMax;
+  private String glibcTunables;
 
   @BeforeEach
   void copyLauncher() throws IOException {
@@ -49,6 +51,16 @@ class BinKrillTest {
       pb.environment().put("KRILL_JAVA_OPTS", javaOpts);
     } else {
       pb.environment().remove("KRILL_JAVA_OPTS");
+    }
+    if (mallocArenaMax != null) {
+      pb.environment().put("MALLOC_ARENA_MAX", mallocArenaMax);
+    } else {
+      pb.environment().remove("MALLOC_ARENA_MAX");
+    }
+    if (glibcTunables != null) {
+      pb.environment().put("GLIBC_TUNABLES", glibcTunables);
+    } else {
+      pb.environment().remove("GLIBC_TUNABLES");
     }
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -99,11 +111,21 @@ class BinKrillTest {
   void serve_jvmGivesMemoryBack_otherCommandsKeepTheJvmDefaults() throws Exception {
     fakeJava(true);
     assertThat(run("serve", "--port", "1")[1])
-        .contains("java -Dkrill.fibers.track=true -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:G1HeapRegionSize=1m "
+        .contains("java -Dkrill.fibers.track=true -XX:MinHeapFreeRatio=5 -XX:MaxHeapFreeRatio=10 -XX:G1HeapRegionSize=1m "
             + "-XX:G1PeriodicGCInterval=15000 -XX:TrimNativeHeapInterval=1000 -XX:+UseCompactObjectHeaders ")
         .endsWith("-jar " + root.resolve("cli/target/krill.jar") + " serve --port 1\n");
     assertThat(run("crawl", "x")[1]).doesNotContain("HeapFreeRatio").doesNotContain("G1PeriodicGCInterval").doesNotContain("G1HeapRegionSize")
         .doesNotContain("TrimNativeHeapInterval").doesNotContain("UseCompactObjectHeaders");
+  }
+
+  @Test
+  void serve_cHeapInTwoArenasWithAFixedMmapThreshold_otherCommandsAndTheUsersOwnSettingsKeepTheirs() throws Exception {
+    fakeJava(true);
+    assertThat(run("serve")[1]).contains("malloc arenas 2 tunables glibc.malloc.mmap_threshold=131072\n");
+    assertThat(run("crawl", "x")[1]).contains("malloc arenas unset tunables unset\n");
+    mallocArenaMax = "8";
+    glibcTunables = "glibc.malloc.trim_threshold=65536";
+    assertThat(run("serve")[1]).contains("malloc arenas 8 tunables glibc.malloc.trim_threshold=65536\n");
   }
 
   @Test
@@ -120,20 +142,20 @@ class BinKrillTest {
     // The JVM takes the last of a repeated -XX option: the user's must follow the launcher's.
     assertThat(line.indexOf("-XX:G1PeriodicGCInterval=0")).isGreaterThan(line.indexOf("-XX:G1PeriodicGCInterval=15000"))
         .isGreaterThan(line.indexOf("-XX:TrimNativeHeapInterval=1000")).isGreaterThan(0);
-    assertThat(line.indexOf("-XX:MaxHeapFreeRatio=70")).isGreaterThan(line.indexOf("-XX:MaxHeapFreeRatio=20"))
+    assertThat(line.indexOf("-XX:MaxHeapFreeRatio=70")).isGreaterThan(line.indexOf("-XX:MaxHeapFreeRatio=10"))
         .isLessThan(line.indexOf("-jar "));
   }
 
   @Test
   void serve_jvmWithoutTheTrimSwitch_startsWithoutIt() throws Exception {
     fakeJava(false, "UseCompactObjectHeaders");
-    assertThat(run("serve")[1]).contains("-XX:MaxHeapFreeRatio=20").doesNotContain("TrimNativeHeapInterval")
+    assertThat(run("serve")[1]).contains("-XX:MaxHeapFreeRatio=10").doesNotContain("TrimNativeHeapInterval")
         .doesNotContain("CompactObjectHeaders");
   }
 
   /*
-   * A built jar (so no build runs) and a java that prints how it was started; an old one refuses
-   * the trim switch, and each of {@code refused} (a switch's name) too.
+   * A built jar (so no build runs) and a java that prints its malloc settings and how it was
+   * started; an old one refuses the trim switch, and each of {@code refused} (a switch's name) too.
    */
   private void fakeJava(boolean knowsTrim, String... refused) throws IOException {
     Files.createDirectories(root.resolve("cli/target"));
@@ -143,7 +165,7 @@ class BinKrillTest {
     for (String r : refused) {
       refuse.append("[[ \" $* \" == *").append(r).append("* ]] && exit 1\n");
     }
-    Files.writeString(java, "#!/usr/bin/env bash\n" + refuse + "echo \"java $*\"\n");
+    Files.writeString(java, "#!/usr/bin/env bash\n" + refuse + "echo \"malloc arenas ${MALLOC_ARENA_MAX:-unset} tunables ${GLIBC_TUNABLES:-unset}\"\necho \"java $*\"\n");
     Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 

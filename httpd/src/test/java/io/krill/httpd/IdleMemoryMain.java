@@ -218,8 +218,16 @@ public final class IdleMemoryMain {
     nmtBaseline = true;
   }
 
-  /* The anonymous mappings holding the most resident memory (the heap's committed parts first), in kB. */
+  /*
+   * Where the resident memory is, in kB: in the Java heap's range, in other anonymous mappings
+   * (C heap, code cache, the collector's structures, stacks) and in files (the JVM's own code);
+   * then the anonymous mappings holding the most (the heap's committed parts first).
+   */
   private static void smaps() throws IOException {
+    long[] heapRange = heapRange();
+    long heapRss = 0;
+    long anonRss = 0;
+    long fileRss = 0;
     List<String> top = new ArrayList<>();
     String mapping = null;
     long total = 0;
@@ -229,6 +237,14 @@ public final class IdleMemoryMain {
       } else if (l.startsWith("Rss:") && mapping != null) {
         long rss = Long.parseLong(l.substring(4).trim().split("\\s+")[0]);
         String[] f = mapping.trim().split("\\s+");
+        long from = Long.parseUnsignedLong(f[0].split("-")[0], 16);
+        if (from >= heapRange[0] && from < heapRange[1]) {
+          heapRss += rss;
+        } else if (f.length < 6 || f[5].startsWith("[")) {
+          anonRss += rss;
+        } else {
+          fileRss += rss;
+        }
         if (f.length < 6 && rss > 1024) {
           String[] range = f[0].split("-");
           long size = (Long.parseUnsignedLong(range[1], 16) - Long.parseUnsignedLong(range[0], 16)) / 1024;
@@ -238,8 +254,25 @@ public final class IdleMemoryMain {
       }
     }
     top.sort(java.util.Comparator.reverseOrder());
+    System.err.printf(Locale.ROOT, "=== resident: heap %d kB, other anonymous %d kB, files %d kB%n", heapRss, anonRss, fileRss);
     System.err.println("=== smaps: anonymous mappings over 1 MB resident, " + total + " kB in all");
     top.forEach(System.err::println);
+  }
+
+  /* The Java heap's reserved address range, from the collector's own description of it; empty if not found. */
+  private static long[] heapRange() {
+    try {
+      javax.management.ObjectName name = new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand");
+      Object out = ManagementFactory.getPlatformMBeanServer().invoke(name, "gcHeapInfo", new Object[] {new String[0]},
+          new String[] {String[].class.getName()});
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[0x([0-9a-f]+), 0x([0-9a-f]+)\\)").matcher(String.valueOf(out));
+      if (m.find()) {
+        return new long[] {Long.parseUnsignedLong(m.group(1), 16), Long.parseUnsignedLong(m.group(2), 16)};
+      }
+    } catch (javax.management.JMException e) {
+      System.err.println("gcHeapInfo: " + e);
+    }
+    return new long[] {0, 0};
   }
 
   private static void diagnostic(String command, String argument) {
