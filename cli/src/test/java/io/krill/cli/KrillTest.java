@@ -36,7 +36,7 @@ class KrillTest {
   void loadtest_unknownScenario_oneLineAndStatus2() {
     String[] r = capture("loadtest", "--scenario", "nope");
     assertThat(r[0]).isEqualTo("2");
-    assertThat(r[2].trim()).startsWith("krill loadtest: --scenario: [\"nope\"] (expected: some of [hello, pipelined,")
+    assertThat(r[2].trim()).startsWith("krill loadtest: --scenario: [\"nope\"] (expected: some of [hello, hello-wrk, pipelined,")
         .endsWith("or all) (see krill loadtest --help)");
   }
 }
