@@ -26,9 +26,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>The batch is 10,000 children: each invocation starts the parent from the JMH thread and wakes
  * that thread when the parent ends (a futex wake-up, the carrier's sleep in {@code epoll_wait} and
  * its wake-up for the next invocation). That fixed cost is the same for every competitor, so spread
- * over too few children it inflates the faster competitor's per-child time more; at 1,000 children
- * it was several ns a child. Before each iteration the heap is collected ({@link #settle()}), so
- * every iteration runs with the trial's long-lived objects promoted.
+ * over too few children it inflates the faster competitor's per-child time more (at 1,000
+ * children a fiber's per-child time was up to twice that at 10,000; 100,000 gave the same as
+ * 10,000). Before each iteration the heap is collected ({@link #settle()}), so every iteration
+ * runs with the trial's long-lived objects promoted.
  */
 @State(Scope.Thread)
 public class SpawnJoinBenchmark extends JmhDefaults.OneCarrier {
