@@ -14,8 +14,8 @@ final class CarrierThread extends FastThreadLocalThread {
   /** The arrays that continuations' captures on this thread write into first (see Stack), or null. */
   Stack.Scratch scratch;
   private Object loop;
-  private Object sliceOwner;
   private long slices;
+  private boolean inSlice;
 
   /** This carrier's local run queue, made by its first fiber slice, or null. Only this thread uses it. */
   LocalRunQueue runQueue;
@@ -43,18 +43,19 @@ final class CarrierThread extends FastThreadLocalThread {
   }
 
   /**
-   * Records that a fiber slice starts on this carrier, for the watchdog.
-   *
-   * @param owner the fiber
+   * Records that a fiber slice starts on this carrier, for the watchdog. The fiber itself is not
+   * recorded: while its slice runs it is this thread's bound {@link #stack} (see {@link #sliceOwner()}),
+   * so a slice stores no reference into this long-lived object beyond the binding (each such store
+   * costs a fence in G1's write barrier once the thread object is old).
    */
-  void sliceStarted(Object owner) {
+  void sliceStarted() {
     slices++;
-    sliceOwner = owner;
+    inSlice = true;
   }
 
   /** Records that the slice ended. */
   void sliceEnded() {
-    sliceOwner = null;
+    inSlice = false;
   }
 
   /** @return the event loop this thread runs, or null */
@@ -67,9 +68,19 @@ final class CarrierThread extends FastThreadLocalThread {
     this.loop = loop;
   }
 
-  /** @return the fiber running now, or null (a racy read, for the watchdog) */
+  /**
+   * Returns what runs in the current slice: the stack bound to this carrier, which is the slice's
+   * fiber, or a continuation that the fiber runs inside it; a description when the fiber called
+   * out detached from its stack ({@code Continuation.callOnThread}); null between slices.
+   *
+   * @return the running fiber or continuation, a description, or null (a racy read, for the watchdog)
+   */
   Object sliceOwner() {
-    return sliceOwner;
+    if (!inSlice) {
+      return null;
+    }
+    Stack s = stack;
+    return s != Stack.NONE ? s : "(a fiber in a call detached from its stack)";
   }
 
   /** @return how many slices started on this carrier (a racy read, for the watchdog) */

@@ -461,7 +461,7 @@ public final class Fiber extends Stack implements Runnable {
       } while (!STATE.compareAndSet(this, (byte) s, (byte) ((s & ~STATE_MASK) | RUNNING)));
     }
     if (carrier != null) {
-      carrier.sliceStarted(this);
+      carrier.sliceStarted();
     }
     try {
       runStack();

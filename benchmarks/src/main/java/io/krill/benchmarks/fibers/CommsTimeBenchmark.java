@@ -3,6 +3,7 @@ package io.krill.benchmarks.fibers;
 import io.krill.benchmarks.internal.JmhDefaults;
 import io.krill.fibers.Suspendable;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -52,6 +53,12 @@ public class CommsTimeBenchmark extends JmhDefaults.OneCarrier {
     model.spawn(() -> delta(a, b, c));
     model.spawn(() -> succ(c, d));
     toConsumer = b;
+  }
+
+  /** Collects the heap before each iteration: see {@link JmhDefaults#settleHeap()}. */
+  @Setup(Level.Iteration)
+  public void settle() {
+    JmhDefaults.settleHeap();
   }
 
   /** Runs {@link #BATCH} cycles. */

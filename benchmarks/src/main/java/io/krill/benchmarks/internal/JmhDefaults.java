@@ -23,6 +23,24 @@ public abstract class JmhDefaults {
   protected JmhDefaults() {}
 
   /**
+   * Collects the whole heap, so that what a trial keeps (schedulers, carriers, run queues, the
+   * long-lived strands) sits in the old generation before the iteration starts, as it does in a
+   * process that has run for a while. Call it from a {@code @Setup(Level.Iteration)} method; JMH
+   * does not time it.
+   *
+   * <p>Why: with G1, a reference stored into an old object costs a fence in the write barrier, one
+   * stored into a young object does not. A fresh trial's long-lived objects start young and are
+   * promoted after some fifteen collections, somewhere in the middle of the run, so the per-operation
+   * time of an allocating benchmark jumps during the run (spawn + join on one carrier: 37 to 64 ns
+   * a child between the fourth and fifth iteration), which showed up as a JMH error of more than half
+   * the score. Collecting before each iteration measures every iteration, and every competitor, in
+   * the promoted state (what {@code -gc true} does for a whole run).
+   */
+  public static void settleHeap() {
+    System.gc();
+  }
+
+  /**
    * {@link JmhDefaults} with one virtual-thread carrier in the fork, so that switch costs compare
    * one carrier with krill's one loop.
    */
