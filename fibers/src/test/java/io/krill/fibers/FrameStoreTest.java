@@ -150,6 +150,40 @@ class FrameStoreTest {
     return prim(4L);
   }
 
+  /** Delegations through final fields: pure forwarders; one through a plain field keeps its frame. */
+  static final class Delegate {
+    static final Delegate SHARED = new Delegate(null, 11);
+    final Delegate inner;
+    final int n;
+    Delegate swapped;
+
+    Delegate(Delegate inner, int n) {
+      this.inner = inner;
+      this.n = n;
+      this.swapped = inner;
+    }
+
+    String value() throws Suspendable {
+      return (String) raw(n);
+    }
+
+    String viaInner() throws Suspendable {
+      return inner.value();
+    }
+
+    String viaChain() throws Suspendable {
+      return inner.inner.value();
+    }
+
+    static String viaStatic() throws Suspendable {
+      return SHARED.value();
+    }
+
+    String viaPlainField() throws Suspendable {
+      return swapped.value();
+    }
+  }
+
   static void suspendTwice() throws Suspendable {
     Continuation.suspend();
     Continuation.suspend();
@@ -185,6 +219,32 @@ class FrameStoreTest {
     c.run();
     assertThat(c.isDone()).isTrue();
     assertThat(out[1]).isEqualTo(8);
+  }
+
+  @Test
+  void suspend_throughFinalFieldForwarders_savesNoFrameForThem_resumesOnTheSameObjects() {
+    Delegate d = new Delegate(new Delegate(new Delegate(null, 3), 5), 7);
+    String[] out = new String[4];
+    Continuation c = new Continuation(() -> {
+      out[0] = d.viaInner();
+      out[1] = d.viaChain();
+      out[2] = Delegate.viaStatic();
+      out[3] = d.viaPlainField();
+    });
+
+    for (String forwarder : List.of("viaInner", "viaChain", "viaStatic")) {
+      c.run();
+      assertThat(savedFrameOf(c, "raw")).isTrue();
+      assertThat(savedFrameOf(c, forwarder)).as(forwarder + " saves no frame").isFalse();
+      assertThat(savedFrameOf(c, "value")).as("value passes a final field: no frame either").isFalse();
+    }
+    c.run();
+    assertThat(savedFrameOf(c, "viaPlainField")).as("a plain field's delegation keeps its frame").isTrue();
+    d.swapped = d; // changed while parked: the saved frame resumes the object of the first call
+    c.run();
+
+    assertThat(c.isDone()).isTrue();
+    assertThat(out).containsExactly("r5", "r3", "r11", "r5");
   }
 
   /* The heap of a parked fiber: a method reference's forwarding body adds no frame to the target's one. */
