@@ -184,6 +184,35 @@ class FrameStoreTest {
     }
   }
 
+  /** Calls on `this` and on locals, with a local's copy on the operand stack below a call. */
+  static final class Relay {
+    final String name;
+
+    Relay(String name) {
+      this.name = name;
+    }
+
+    Object take(Object o) throws Suspendable {
+      Continuation.suspend();
+      return o;
+    }
+
+    Object pair() throws Suspendable {
+      Object a = take("a");
+      return a + "/" + take("b");
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Object relay(Relay in, Relay out, Object token) throws Suspendable {
+    Object r = out.take(in.take(token));
+    return r + ":" + in + out;
+  }
+
   static void suspendTwice() throws Suspendable {
     Continuation.suspend();
     Continuation.suspend();
@@ -245,6 +274,38 @@ class FrameStoreTest {
 
     assertThat(c.isDone()).isTrue();
     assertThat(out).containsExactly("r5", "r3", "r11", "r5");
+  }
+
+  /*
+   * A receiver or an operand-stack value that is a copy of a saved local (or `this`) is not
+   * saved again: at `out.take(in.take(token))` the store holds `in` and `out` once each (as
+   * locals), not also as the inner call's receiver and the outer call's receiver below it.
+   */
+  @Test
+  void suspend_copiesOfLocals_savedOnce_restoredFromTheLocal() {
+    Relay in = new Relay("in");
+    Relay out = new Relay("out");
+    Relay self = new Relay("self");
+    Object[] result = new Object[2];
+    Continuation c = new Continuation(() -> {
+      result[0] = relay(in, out, "t");
+      result[1] = self.pair();
+    });
+
+    c.run(); // in in.take
+    assertThat(refs(c).stream().filter(r -> r == in)).as("in, once").hasSize(1);
+    assertThat(refs(c).stream().filter(r -> r == out)).as("out, once (not again below the call)").hasSize(1);
+    c.run(); // in out.take
+    assertThat(refs(c).stream().filter(r -> r == out)).as("out, once (not again as the receiver)").hasSize(1);
+    c.run(); // in self.pair's first take
+    assertThat(result[0]).isEqualTo("t:inout");
+    assertThat(refs(c).stream().filter(r -> r == self))
+        .as("once, as the lambda's receiver; pair's call on `this` saves none: its caller supplies it").hasSize(1);
+    c.run();
+    c.run();
+
+    assertThat(c.isDone()).isTrue();
+    assertThat(result[1]).isEqualTo("a/b");
   }
 
   /* The heap of a parked fiber: a method reference's forwarding body adds no frame to the target's one. */
