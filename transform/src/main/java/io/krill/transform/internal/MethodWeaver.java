@@ -334,8 +334,8 @@ final class MethodWeaver {
       int spillSlot = scratch.spillBase;
       for (int k = stack.size() - 1; k >= 0; k--) {
         Slot sl = stack.get(k);
-        if (sl.kind == Kind.NULL) {
-          tail.add(new InsnNode(Opcodes.POP));
+        if (sl.kind == Kind.NULL || stackCopy[k] >= 0) { // not saved: a copy is reloaded from its local
+          tail.add(new InsnNode(sl.type.getSize() == 2 ? Opcodes.POP2 : Opcodes.POP));
         } else {
           spill[k] = spillSlot;
           tail.add(new VarInsnNode(sl.kind.store, spillSlot));
