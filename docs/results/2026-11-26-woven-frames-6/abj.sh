@@ -1,5 +1,5 @@
 #!/bin/bash
-# As ab.sh, and each JMH run also writes its iterations as JSON into $OUT (default /tmp/frames-json),
+# As ab.sh, and each JMH run also writes its iterations as JSON into $OUT (default /tmp/frames-json; this round's are in json/),
 # named <jar>-<time>-{fibers,calls}.json, for the medians over all passes (medians.py).
 # Run as: flock /tmp/krill-bench.lock chrt -r 20 abj.sh JAR...
 J25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
