@@ -197,6 +197,11 @@ class FrameStoreTest {
       return o;
     }
 
+    Object named(Object o) throws Suspendable {
+      Continuation.suspend();
+      return name + o;
+    }
+
     Object pair() throws Suspendable {
       Object a = take("a");
       return a + "/" + take("b");
@@ -211,6 +216,22 @@ class FrameStoreTest {
   static Object relay(Relay in, Relay out, Object token) throws Suspendable {
     Object r = out.take(in.take(token));
     return r + ":" + in + out;
+  }
+
+  /** The receiver is loaded from {@code r}, then {@code r} is overwritten before the call: not a copy. */
+  static Object swapReceiver(Relay r, Relay other) throws Suspendable {
+    return r.named(r = other) + "/" + r;
+  }
+
+  static long wide(long x) throws Suspendable {
+    Continuation.suspend();
+    return x * 2;
+  }
+
+  /** A long below the call that is a copy of the saved local {@code x}. */
+  static long keepsLong(long x) throws Suspendable {
+    long r = x + wide(x);
+    return r + x;
   }
 
   static void suspendTwice() throws Suspendable {
@@ -306,6 +327,24 @@ class FrameStoreTest {
 
     assertThat(c.isDone()).isTrue();
     assertThat(result[1]).isEqualTo("a/b");
+  }
+
+  /* A local written between its load and the call is no copy; a two-slot copy restores whole. */
+  @Test
+  void suspend_localOverwrittenBeforeTheCall_receiverSavedApart_longCopyRestored() {
+    Object[] out = new Object[2];
+    Continuation c = new Continuation(() -> {
+      out[0] = swapReceiver(new Relay("first"), new Relay("second"));
+      out[1] = keepsLong(5L);
+    });
+
+    c.run();
+    c.run();
+    assertThat(out[0]).as("the call went to the object loaded before the write").isEqualTo("firstsecond/second");
+    c.run();
+
+    assertThat(c.isDone()).isTrue();
+    assertThat(out[1]).isEqualTo(20L);
   }
 
   /* The heap of a parked fiber: a method reference's forwarding body adds no frame to the target's one. */
