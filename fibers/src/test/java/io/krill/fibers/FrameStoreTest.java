@@ -150,6 +150,90 @@ class FrameStoreTest {
     return prim(4L);
   }
 
+  /** Delegations through final fields: pure forwarders; one through a plain field keeps its frame. */
+  static final class Delegate {
+    static final Delegate SHARED = new Delegate(null, 11);
+    final Delegate inner;
+    final int n;
+    Delegate swapped;
+
+    Delegate(Delegate inner, int n) {
+      this.inner = inner;
+      this.n = n;
+      this.swapped = inner;
+    }
+
+    String value() throws Suspendable {
+      return (String) raw(n);
+    }
+
+    String viaInner() throws Suspendable {
+      return inner.value();
+    }
+
+    String viaChain() throws Suspendable {
+      return inner.inner.value();
+    }
+
+    static String viaStatic() throws Suspendable {
+      return SHARED.value();
+    }
+
+    String viaPlainField() throws Suspendable {
+      return swapped.value();
+    }
+  }
+
+  /** Calls on `this` and on locals, with a local's copy on the operand stack below a call. */
+  static final class Relay {
+    final String name;
+
+    Relay(String name) {
+      this.name = name;
+    }
+
+    Object take(Object o) throws Suspendable {
+      Continuation.suspend();
+      return o;
+    }
+
+    Object named(Object o) throws Suspendable {
+      Continuation.suspend();
+      return name + o;
+    }
+
+    Object pair() throws Suspendable {
+      Object a = take("a");
+      return a + "/" + take("b");
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Object relay(Relay in, Relay out, Object token) throws Suspendable {
+    Object r = out.take(in.take(token));
+    return r + ":" + in + out;
+  }
+
+  /** The receiver is loaded from {@code r}, then {@code r} is overwritten before the call: not a copy. */
+  static Object swapReceiver(Relay r, Relay other) throws Suspendable {
+    return r.named(r = other) + "/" + r;
+  }
+
+  static long wide(long x) throws Suspendable {
+    Continuation.suspend();
+    return x * 2;
+  }
+
+  /** A long below the call that is a copy of the saved local {@code x}. */
+  static long keepsLong(long x) throws Suspendable {
+    long r = x + wide(x);
+    return r + x;
+  }
+
   static void suspendTwice() throws Suspendable {
     Continuation.suspend();
     Continuation.suspend();
@@ -185,6 +269,82 @@ class FrameStoreTest {
     c.run();
     assertThat(c.isDone()).isTrue();
     assertThat(out[1]).isEqualTo(8);
+  }
+
+  @Test
+  void suspend_throughFinalFieldForwarders_savesNoFrameForThem_resumesOnTheSameObjects() {
+    Delegate d = new Delegate(new Delegate(new Delegate(null, 3), 5), 7);
+    String[] out = new String[4];
+    Continuation c = new Continuation(() -> {
+      out[0] = d.viaInner();
+      out[1] = d.viaChain();
+      out[2] = Delegate.viaStatic();
+      out[3] = d.viaPlainField();
+    });
+
+    for (String forwarder : List.of("viaInner", "viaChain", "viaStatic")) {
+      c.run();
+      assertThat(savedFrameOf(c, "raw")).isTrue();
+      assertThat(savedFrameOf(c, forwarder)).as(forwarder + " saves no frame").isFalse();
+      assertThat(savedFrameOf(c, "value")).as("value passes a final field: no frame either").isFalse();
+    }
+    c.run();
+    assertThat(savedFrameOf(c, "viaPlainField")).as("a plain field's delegation keeps its frame").isTrue();
+    d.swapped = d; // changed while parked: the saved frame resumes the object of the first call
+    c.run();
+
+    assertThat(c.isDone()).isTrue();
+    assertThat(out).containsExactly("r5", "r3", "r11", "r5");
+  }
+
+  /*
+   * A receiver or an operand-stack value that is a copy of a saved local (or `this`) is not
+   * saved again: at `out.take(in.take(token))` the store holds `in` and `out` once each (as
+   * locals), not also as the inner call's receiver and the outer call's receiver below it.
+   */
+  @Test
+  void suspend_copiesOfLocals_savedOnce_restoredFromTheLocal() {
+    Relay in = new Relay("in");
+    Relay out = new Relay("out");
+    Relay self = new Relay("self");
+    Object[] result = new Object[2];
+    Continuation c = new Continuation(() -> {
+      result[0] = relay(in, out, "t");
+      result[1] = self.pair();
+    });
+
+    c.run(); // in in.take
+    assertThat(refs(c).stream().filter(r -> r == in)).as("in, once").hasSize(1);
+    assertThat(refs(c).stream().filter(r -> r == out)).as("out, once (not again below the call)").hasSize(1);
+    c.run(); // in out.take
+    assertThat(refs(c).stream().filter(r -> r == out)).as("out, once (not again as the receiver)").hasSize(1);
+    c.run(); // in self.pair's first take
+    assertThat(result[0]).isEqualTo("t:inout");
+    assertThat(refs(c).stream().filter(r -> r == self))
+        .as("once, as the lambda's receiver; pair's call on `this` saves none: its caller supplies it").hasSize(1);
+    c.run();
+    c.run();
+
+    assertThat(c.isDone()).isTrue();
+    assertThat(result[1]).isEqualTo("a/b");
+  }
+
+  /* A local written between its load and the call is no copy; a two-slot copy restores whole. */
+  @Test
+  void suspend_localOverwrittenBeforeTheCall_receiverSavedApart_longCopyRestored() {
+    Object[] out = new Object[2];
+    Continuation c = new Continuation(() -> {
+      out[0] = swapReceiver(new Relay("first"), new Relay("second"));
+      out[1] = keepsLong(5L);
+    });
+
+    c.run();
+    c.run();
+    assertThat(out[0]).as("the call went to the object loaded before the write").isEqualTo("firstsecond/second");
+    c.run();
+
+    assertThat(c.isDone()).isTrue();
+    assertThat(out[1]).isEqualTo(20L);
   }
 
   /* The heap of a parked fiber: a method reference's forwarding body adds no frame to the target's one. */

@@ -257,7 +257,7 @@ class WeaverTest {
   private static final String FORWARDERS = String.join("\n",
       "package t;",
       "import io.krill.fibers.Suspendable;",
-      "public class Forwarders {",
+      "public class Forwarders extends ForwardersBase {",
       "  static Object raw(int n) throws Suspendable { return null; }",
       "  static int prim(long n) throws Suspendable { return 0; }",
       "  Object rawHere() throws Suspendable { return null; }",
@@ -272,24 +272,72 @@ class WeaverTest {
       "  int afterwards(int n) throws Suspendable { return prim(n) + 1; }",
       "  int field;",
       "  int readsField() throws Suspendable { return prim(field); }",
+      "  static final Forwarders ONE = new Forwarders(null, 1);",
+      "  final Forwarders next;",
+      "  final int count;",
+      "  Forwarders mutable;",
+      "  volatile Forwarders shared;",
+      "  Forwarders(Forwarders next, int count) { super(next); this.next = next; this.count = count; }",
+      "  String onFinalField() throws Suspendable { return next.onThis(); }",
+      "  String onFinalChain() throws Suspendable { return (String) next.next.rawHere(); }",
+      "  String onStaticFinal() throws Suspendable { return ONE.onThis(); }",
+      "  String onInheritedFinal() throws Suspendable { return inherited.onThis(); }",
+      "  int finalArgument() throws Suspendable { return prim(count); }",
+      "  String onMutableField() throws Suspendable { return mutable.onThis(); }",
+      "  String onVolatileField() throws Suspendable { return shared.onThis(); }",
+      "  String onMutableInChain() throws Suspendable { return next.mutable.onThis(); }",
+      "  static String onArgumentsField(Forwarders f) throws Suspendable { return f.next.onThis(); }",
+      "}");
+
+  private static final String FORWARDERS_BASE = String.join("\n",
+      "package t;",
+      "public class ForwardersBase {",
+      "  protected final Forwarders inherited;",
+      "  ForwardersBase(Forwarders inherited) { this.inherited = inherited; }",
       "}");
 
   /* A pure forwarder needs no frame: it is left as javac wrote it, yet listed as woven for the verifier. */
   @Test
   void weave_pureForwarders_keptAsCompiled_othersWoven() {
-    CompiledClasses classes = TestCompiler.compile(FORWARDERS);
+    CompiledClasses classes = TestCompiler.compile(FORWARDERS, FORWARDERS_BASE);
     byte[] original = classes.bytes("t/Forwarders");
     byte[] woven = classes.weaver().weave(original);
 
-    for (String pure : List.of("cast", "widened", "boxed", "onThis")) {
+    for (String pure : List.of("cast", "widened", "boxed", "onThis", "onFinalField", "onFinalChain", "onStaticFinal",
+        "onInheritedFinal", "finalArgument")) {
       assertThat(instructionCount(woven, pure)).as(pure).isEqualTo(instructionCount(original, pure));
       assertThat(callsStack(woven, pure)).as(pure + " touches no frame store").isFalse();
     }
-    for (String framed : List.of("onArgument", "constant", "unboxed", "twice", "afterwards", "readsField")) {
+    for (String framed : List.of("onArgument", "constant", "unboxed", "twice", "afterwards", "readsField",
+        "onMutableField", "onVolatileField", "onMutableInChain", "onArgumentsField")) {
       assertThat(callsStack(woven, framed)).as(framed + " is woven").isTrue();
     }
     assertThat((String) markerFields(woven).get(0).value)
-        .contains("|cast(I)Ljava/lang/String;", "|widened(I)I", "|boxed(J)Ljava/lang/Integer;", "|onThis()");
+        .contains("|cast(I)Ljava/lang/String;", "|widened(I)I", "|boxed(J)Ljava/lang/Integer;", "|onThis()",
+            "|onFinalField()");
+  }
+
+  /*
+   * Before class file version 53 the JVM let any method of a class write its final fields, so a
+   * final field declared in such a class file is no proof that a resume reads the same value.
+   */
+  @Test
+  void weave_forwarderOnFinalFieldOfOldClassFile_keepsItsFrame() {
+    CompiledClasses classes = TestCompiler.compile(FORWARDERS, FORWARDERS_BASE);
+    ClassWriter cw = new ClassWriter(0);
+    new ClassReader(classes.bytes("t/ForwardersBase")).accept(new org.objectweb.asm.ClassVisitor(Opcodes.ASM9, cw) {
+      @Override
+      public void visit(int version, int access, String name, String signature, String superName, String[] itfs) {
+        super.visit(Opcodes.V1_8, access, name, signature, superName, itfs);
+      }
+    }, 0);
+    byte[] oldBase = cw.toByteArray();
+    Function<String, byte[]> lookup = name -> name.equals("t/ForwardersBase") ? oldBase : classes.lookup().apply(name);
+
+    byte[] woven = Weaver.forLookup(lookup).weave(classes.bytes("t/Forwarders"));
+
+    assertThat(callsStack(woven, "onInheritedFinal")).as("a final field of a Java 8 class file").isTrue();
+    assertThat(callsStack(woven, "onFinalField")).as("a final field of this Java 17 class file").isFalse();
   }
 
   private static final String CARRIED = String.join("\n",

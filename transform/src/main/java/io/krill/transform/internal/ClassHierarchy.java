@@ -28,6 +28,10 @@ public final class ClassHierarchy {
     final String[] interfaces;
     final int access;
     final Map<String, MethodInfo> methods = new HashMap<>();
+    /** The access flags of the declared fields, by name and descriptor ({@code name + ' ' + desc}). */
+    final Map<String, Integer> fields = new HashMap<>();
+    /** The class file's major version. */
+    int version;
     /** True when the class file carries the woven marker: its stack entries are in {@link #methods}. */
     boolean woven;
 
@@ -99,6 +103,7 @@ public final class ClassHierarchy {
       @Override
       public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
         out[0] = new ClassInfo(name, superName, interfaces, access);
+        out[0].version = version & 0xFFFF;
       }
 
       @Override
@@ -146,6 +151,7 @@ public final class ClassHierarchy {
         if (Names.WOVEN_FIELD.equals(name)) {
           out[0].woven = true;
         }
+        out[0].fields.put(name + ' ' + descriptor, access);
         return null;
       }
     }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
@@ -241,6 +247,64 @@ public final class ClassHierarchy {
       }
     }
     return false;
+  }
+
+  /*
+   * A final field of a class file of version 53 (Java 9) or later is written only by its own
+   * class's constructors (<init> for an instance field, <clinit> for a static one): the JVM
+   * refuses a putfield or putstatic on it from any other method. Older class files may write it
+   * from any method of the class, so their fields do not count. JDK classes do not count either:
+   * the JDK changes some of its static finals (System.out through System.setOut).
+   */
+  private static final int FINAL_ENFORCED = 53;
+
+  /**
+   * Whether a field read by {@code getfield} or {@code getstatic} reads a field that keeps its
+   * value once set: it resolves (as the JVM resolves fields) to a {@code final} field, static
+   * as the opcode says, of a class outside the JDK whose class file is of version 53 or later.
+   * A {@code volatile} field is never final.
+   *
+   * @param opcode {@code GETFIELD} or {@code GETSTATIC}
+   * @return false when the field is not final or cannot be found
+   */
+  public boolean isFinalField(int opcode, String owner, String name, String desc) {
+    String key = name + ' ' + desc;
+    ClassInfo declaring = resolveField(owner, key, new ArrayList<>());
+    if (declaring == null || declaring == MISSING || ClassWeaver.isJdk(declaring.name)
+        || declaring.version < FINAL_ENFORCED) {
+      return false;
+    }
+    int access = declaring.fields.get(key);
+    boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
+    return (access & Opcodes.ACC_FINAL) != 0 && isStatic == (opcode == Opcodes.GETSTATIC);
+  }
+
+  /*
+   * JVMS 5.4.3.2: the class itself, then its superinterfaces (recursively), then its superclass.
+   * Returns null when no type declares the field and MISSING when a type outside the JDK on the
+   * way cannot be read (it might declare it). A JDK type that cannot be read is passed over: a
+   * JDK declaration never counts as final here, and if one did shadow the field the read would
+   * fail (or read a JDK interface's constant) on the first run, before any suspension.
+   */
+  private ClassInfo resolveField(String type, String key, List<String> seen) {
+    if (type == null || type.startsWith("[") || seen.contains(type)) {
+      return null;
+    }
+    seen.add(type);
+    ClassInfo info = find(type);
+    if (info == null) {
+      return ClassWeaver.isJdk(type) ? null : MISSING;
+    }
+    if (info.fields.containsKey(key)) {
+      return info;
+    }
+    for (String itf : info.interfaces) {
+      ClassInfo found = resolveField(itf, key, seen);
+      if (found != null) {
+        return found;
+      }
+    }
+    return resolveField(info.superName, key, seen);
   }
 
   /** @return true if the call target is declared {@code throws Suspendable} */

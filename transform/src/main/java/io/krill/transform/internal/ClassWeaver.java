@@ -141,7 +141,7 @@ public final class ClassWeaver {
       Set<AbstractInsnNode> sites = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
       sites.addAll(calls.get(m));
       MethodInsnNode first = calls.get(m).get(0);
-      boolean pure = sites.size() == 1 && Forwarders.isPure(m, first);
+      boolean pure = sites.size() == 1 && Forwarders.isPure(m, first, hierarchy);
       marker.append('|').append(m.name).append(m.desc);
       int stackParam = -1;
       if (StackEntries.qualifies(cn.access, m.access, m.name, declaresSuspendable(m), false)

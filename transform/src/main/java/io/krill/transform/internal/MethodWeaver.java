@@ -188,6 +188,7 @@ final class MethodWeaver {
     Frame<BasicValue>[] frames = analyze(normalEdges, exceptionEdges);
     BitSet[] liveOut = Liveness.liveOut(code, normalEdges, exceptionEdges, nextLocal);
     boolean writesThis = writesSlotZero(code);
+    Copies copies = new Copies(code, method);
 
     int stackLocal = stackParam >= 0 ? stackParam : nextLocal++;
     int maxArgSlots = 0;
@@ -297,19 +298,28 @@ final class MethodWeaver {
       insns.insert(call, after);
 
       // -- capture: one reservation per array, then plain stores at fixed offsets
+      // A value below the call or its receiver that is a copy of a saved local (or of `this`,
+      // which the caller supplies) takes no room: the restore reloads it from that local.
+      boolean thisKept = !isStatic && !writesThis;
+      int[] stackCopy = new int[stack.size()];
+      for (int k = 0; k < stack.size(); k++) {
+        stackCopy[k] = copies.of(i, k, stack.get(k), locals, thisKept);
+      }
+      int recvCopy = hasReceiver ? copies.of(i, below, Slot.of(-1, frame.getStack(below),
+          () -> fail(call, "the receiver of a suspendable call is not an object")), locals, thisKept) : -1;
       int[] stackPos = new int[stack.size()];
       int[] localPos = new int[locals.size()];
       int prims = 1;
       int refs = 1;
       for (int k = stack.size() - 1; k >= 0; k--) {
         Kind kd = stack.get(k).kind;
-        stackPos[k] = kd == Kind.NULL ? -1 : kd == Kind.REF ? refs++ - 1 : prims++ - 1;
+        stackPos[k] = kd == Kind.NULL || stackCopy[k] >= 0 ? -1 : kd == Kind.REF ? refs++ - 1 : prims++ - 1;
       }
       for (int l = 0; l < locals.size(); l++) {
         Kind kd = locals.get(l).kind;
         localPos[l] = kd == Kind.NULL ? -1 : kd == Kind.REF ? refs++ - 1 : prims++ - 1;
       }
-      int recvPos = hasReceiver ? refs++ - 1 : -1;
+      int recvPos = hasReceiver && recvCopy < 0 ? refs++ - 1 : -1;
       if (refs > 0xFFFFFF || prims > 0xFFFFFF) {
         throw fail(call, "frame too large to save");
       }
@@ -324,8 +334,8 @@ final class MethodWeaver {
       int spillSlot = scratch.spillBase;
       for (int k = stack.size() - 1; k >= 0; k--) {
         Slot sl = stack.get(k);
-        if (sl.kind == Kind.NULL) {
-          tail.add(new InsnNode(Opcodes.POP));
+        if (sl.kind == Kind.NULL || stackCopy[k] >= 0) { // not saved: a copy is reloaded from its local
+          tail.add(new InsnNode(sl.type.getSize() == 2 ? Opcodes.POP2 : Opcodes.POP));
         } else {
           spill[k] = spillSlot;
           tail.add(new VarInsnNode(sl.kind.store, spillSlot));
@@ -343,6 +353,9 @@ final class MethodWeaver {
       frameBases(tail, stackLocal, prims, refs);
       for (int k = 0; k < stack.size(); k++) {
         Slot sl = stack.get(k);
+        if (stackCopy[k] >= 0) {
+          continue;
+        }
         if (sl.kind == Kind.REF) {
           storeRef(tail, stackPos[k], new VarInsnNode(Opcodes.ALOAD, spill[k]));
         } else if (sl.kind != Kind.NULL) {
@@ -357,7 +370,7 @@ final class MethodWeaver {
           storePrim(tail, localPos[l], sl.kind, sl.index);
         }
       }
-      if (hasReceiver) {
+      if (recvPos >= 0) {
         storeRef(tail, recvPos, new VarInsnNode(Opcodes.ALOAD, recvLocal));
       }
       tail.add(dummyReturn(Type.getReturnType(method.desc)));
@@ -388,10 +401,11 @@ final class MethodWeaver {
       // -- restore: the frame is open (DISPATCH took it off the store); read it at its offsets
       restoreCode.add(restore);
       boolean primsLeft = false; // what the ENTER blocks did not restore already
-      boolean refsLeft = hasReceiver;
-      for (Slot sl : stack) {
-        primsLeft |= sl.kind != Kind.REF && sl.kind != Kind.NULL;
-        refsLeft |= sl.kind == Kind.REF;
+      boolean refsLeft = recvPos >= 0;
+      for (int k = 0; k < stack.size(); k++) {
+        Slot sl = stack.get(k);
+        primsLeft |= stackCopy[k] < 0 && sl.kind != Kind.REF && sl.kind != Kind.NULL;
+        refsLeft |= stackCopy[k] < 0 && sl.kind == Kind.REF;
       }
       for (Slot sl : locals) {
         if (!restoredEarly.get(sl.index)) {
@@ -400,14 +414,6 @@ final class MethodWeaver {
         }
       }
       frameBases(restoreCode, stackLocal, primsLeft ? 0 : -1, refsLeft ? 0 : -1);
-      if (hasReceiver) {
-        loadRef(restoreCode, recvPos);
-        String recvType = receiverType(call, frame.getStack(below));
-        if (!"java/lang/Object".equals(recvType)) {
-          restoreCode.add(new TypeInsnNode(Opcodes.CHECKCAST, recvType));
-        }
-        restoreCode.add(new VarInsnNode(Opcodes.ASTORE, recvLocal));
-      }
       for (int l = locals.size() - 1; l >= 0; l--) {
         Slot sl = locals.get(l);
         if (restoredEarly.get(sl.index)) {
@@ -416,8 +422,26 @@ final class MethodWeaver {
         load(restoreCode, sl, localPos[l]);
         restoreCode.add(new VarInsnNode(sl.kind.store, sl.index));
       }
+      if (hasReceiver) { // after the locals: it may be a copy of one
+        if (recvCopy >= 0) {
+          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, recvCopy));
+        } else {
+          loadRef(restoreCode, recvPos);
+        }
+        String recvType = receiverType(call, frame.getStack(below));
+        if (!"java/lang/Object".equals(recvType)) {
+          restoreCode.add(new TypeInsnNode(Opcodes.CHECKCAST, recvType));
+        }
+        restoreCode.add(new VarInsnNode(Opcodes.ASTORE, recvLocal));
+      }
       for (int k = 0; k < stack.size(); k++) {
-        load(restoreCode, stack.get(k), stackPos[k]);
+        Slot sl = stack.get(k);
+        if (stackCopy[k] >= 0) {
+          restoreCode.add(new VarInsnNode(sl.kind.load, stackCopy[k]));
+          castIfNeeded(restoreCode, sl);
+        } else {
+          load(restoreCode, sl, stackPos[k]);
+        }
       }
       if (hasReceiver) {
         int[] argLocals = argLocals(args, recvLocal + 1);
@@ -505,6 +529,99 @@ final class MethodWeaver {
     tail.add(restoreCode);
     insns.add(tail);
     method.maxLocals = nextLocal;
+  }
+
+  /*
+   * Which values on the operand stack at a call site are copies of a local: pushed by a load of
+   * the local, with straight-line code from the load to the call (no jump, switch or handler
+   * lands in between) that does not write the local. Such a value equals the local at the call,
+   * and a restore that reloads the local can push it again from there. The analysis runs on the
+   * code as compiled (after relocateNews), before the weaver adds anything.
+   */
+  private final class Copies {
+    private final AbstractInsnNode[] code;
+    private final Frame<org.objectweb.asm.tree.analysis.SourceValue>[] sources;
+    private final Map<AbstractInsnNode, Integer> indexOf = new java.util.IdentityHashMap<>();
+    private final Set<LabelNode> entries = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    Copies(AbstractInsnNode[] code, MethodNode m) {
+      this.code = code;
+      Frame<org.objectweb.asm.tree.analysis.SourceValue>[] f;
+      try {
+        f = new Analyzer<>(new org.objectweb.asm.tree.analysis.SourceInterpreter()).analyze(owner.name, m);
+      } catch (AnalyzerException e) {
+        f = null; // the main analysis reports what is wrong; here it only means no copies
+      }
+      sources = f;
+      for (int i = 0; i < code.length; i++) {
+        indexOf.put(code[i], i);
+        if (code[i] instanceof JumpInsnNode) {
+          entries.add(((JumpInsnNode) code[i]).label);
+        } else if (code[i] instanceof TableSwitchInsnNode) {
+          entries.add(((TableSwitchInsnNode) code[i]).dflt);
+          entries.addAll(((TableSwitchInsnNode) code[i]).labels);
+        } else if (code[i] instanceof LookupSwitchInsnNode) {
+          entries.add(((LookupSwitchInsnNode) code[i]).dflt);
+          entries.addAll(((LookupSwitchInsnNode) code[i]).labels);
+        }
+      }
+      for (org.objectweb.asm.tree.TryCatchBlockNode t : m.tryCatchBlocks) {
+        entries.add(t.handler);
+      }
+    }
+
+    /**
+     * @param call the call site's index in the code
+     * @param depth the operand stack index of the value at the call
+     * @param value the value
+     * @param locals the locals the call site saves
+     * @param thisKept whether slot 0 holds `this` throughout (the caller supplies it on a restore)
+     * @return the local the value is a copy of (one the call site saves, or `this`), or -1
+     */
+    int of(int call, int depth, Slot value, List<Slot> locals, boolean thisKept) {
+      if (sources == null || sources[call] == null || value.kind == Kind.NULL) {
+        return -1;
+      }
+      Set<AbstractInsnNode> from = sources[call].getStack(depth).insns;
+      if (from.size() != 1) {
+        return -1;
+      }
+      AbstractInsnNode load = from.iterator().next();
+      int op = load.getOpcode();
+      Integer at = indexOf.get(load);
+      if (!(load instanceof VarInsnNode) || op < Opcodes.ILOAD || op > Opcodes.ALOAD || at == null || at >= call) {
+        return -1;
+      }
+      int slot = ((VarInsnNode) load).var;
+      int size = value.type.getSize();
+      for (int q = at + 1; q < call; q++) {
+        AbstractInsnNode insn = code[q];
+        if (insn instanceof LabelNode && entries.contains(insn)) {
+          return -1;
+        }
+        int written = -1;
+        int width = 1;
+        if (insn instanceof VarInsnNode && insn.getOpcode() >= Opcodes.ISTORE && insn.getOpcode() <= Opcodes.ASTORE) {
+          written = ((VarInsnNode) insn).var;
+          width = insn.getOpcode() == Opcodes.LSTORE || insn.getOpcode() == Opcodes.DSTORE ? 2 : 1;
+        } else if (insn instanceof IincInsnNode) {
+          written = ((IincInsnNode) insn).var;
+        }
+        if (written >= 0 && written < slot + size && slot < written + width) {
+          return -1;
+        }
+      }
+      if (slot == 0 && thisKept && op == Opcodes.ALOAD) {
+        return 0;
+      }
+      for (Slot sl : locals) {
+        if (sl.index == slot && sl.kind == value.kind && sl.type.equals(value.type)
+            && (sl.kind != Kind.REF || accessibleType(sl.type.getInternalName()).equals(sl.type.getInternalName()))) {
+          return slot;
+        }
+      }
+      return -1;
+    }
   }
 
   /** A loop header that a restore passes: which resume indexes go on to which label. */

@@ -24,9 +24,13 @@ public final class Names {
    * 2: one byte {@code flow}, negative while capturing, positive while restoring;
    * 3: the cold variants {@code reserveColdFrame} and {@code openColdFrame};
    * 4: stack entries, {@code name(args..., Stack)}, which woven callers call with the stack
-   * they hold ({@code StackEntries}).
+   * they hold ({@code StackEntries});
+   * 5: a frame no longer saves an operand-stack value or a receiver that is a copy of a saved
+   * local or of {@code this}, and a delegation through final fields saves no frame: the same
+   * method's frame has another layout (frame ids name the ABI, so a continuation serialized by
+   * an ABI 4 build is refused, not misread).
    */
-  public static final int WOVEN_ABI = 4;
+  public static final int WOVEN_ABI = 5;
   /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
   public static final String FLOW = "flow";
 
