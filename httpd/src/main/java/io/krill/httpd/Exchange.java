@@ -545,7 +545,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
   /* The committed head with Content-Length for a body of length bytes, and content (empty if none goes out). */
   private void sendWhole(HttpHeaders h, int length, ByteBuf content) throws IOException, Suspendable {
     if (bodyAllowed()) {
-      h.set(HttpHeaderNames.CONTENT_LENGTH, length);
+      h.set(HttpHeaderNames.CONTENT_LENGTH, ContentLengths.of(length));
     } else if (status != 304) {
       h.remove(HttpHeaderNames.CONTENT_LENGTH);
     }
@@ -677,7 +677,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
     HttpHeaders h = commit();
     boolean allowed = bodyAllowed();
     if (allowed) {
-      h.set(HttpHeaderNames.CONTENT_LENGTH, length);
+      h.set(HttpHeaderNames.CONTENT_LENGTH, ContentLengths.of(length));
     }
     conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), h), false);
     if (allowed && !headOnly && length > 0) {
