@@ -49,8 +49,9 @@ final class CompactHeaders implements HttpHeadersFactory {
 
   /*
    * The value the server formats itself and sets on every response: the cached Date (29 bytes,
-   * whose check was a scan of its bytes per response). Compared by identity, so a handler's
-   * equal value is still checked (it is a different object).
+   * whose check was a scan of its bytes per response; a server's copy of an older second is
+   * checked like any value until its next sweep). Compared by identity, so a handler's equal
+   * value is still checked (it is a different object).
    */
   private static boolean trusted(CharSequence value) {
     return value == Dates.cachedValue();

@@ -310,7 +310,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
     r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
         .set(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes())
         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
-        .set(HttpHeaderNames.DATE, Dates.now());
+        .set(HttpHeaderNames.DATE, conn.server.date);
     conn.server.stats.response(conn.statsCell(), 408);
     try {
       conn.write(r, true);
@@ -619,7 +619,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
     }
     if (!h.contains(HttpHeaderNames.DATE)) {
-      h.add(HttpHeaderNames.DATE, Dates.now()); // absent: add, not set (set removes first)
+      h.add(HttpHeaderNames.DATE, server.date); // absent: add, not set (set removes first)
     }
     return h;
   }
