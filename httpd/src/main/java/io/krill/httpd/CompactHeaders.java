@@ -23,22 +23,38 @@ final class CompactHeaders implements HttpHeadersFactory {
    */
 
   /** Request heads, validated as Netty's default factory validates them. */
-  static final CompactHeaders REQUESTS = new CompactHeaders(DefaultHttpHeadersFactory.headersFactory(), 8);
+  static final CompactHeaders REQUESTS = new CompactHeaders(DefaultHttpHeadersFactory.headersFactory(), 8, false);
   /**
    * Responses: names are not validated per set (the server's own names are constants and a
-   * handler's names are checked where they enter); values are.
+   * handler's names are checked where they enter); values are, except the server's own Date
+   * value, valid by construction.
    */
   static final CompactHeaders RESPONSES =
-      new CompactHeaders(DefaultHttpHeadersFactory.headersFactory().withNameValidation(false), 4);
+      new CompactHeaders(DefaultHttpHeadersFactory.headersFactory().withNameValidation(false), 4, true);
 
   private final DefaultHeaders.NameValidator<CharSequence> names;
   private final DefaultHeaders.ValueValidator<CharSequence> values;
   private final int buckets;
 
-  private CompactHeaders(DefaultHttpHeadersFactory like, int buckets) {
+  private CompactHeaders(DefaultHttpHeadersFactory like, int buckets, boolean trustServerValues) {
     this.names = like.getNameValidator();
-    this.values = like.getValueValidator();
+    DefaultHeaders.ValueValidator<CharSequence> v = like.getValueValidator();
+    this.values = trustServerValues ? value -> {
+      if (!trusted(value)) {
+        v.validate(value);
+      }
+    } : v;
     this.buckets = buckets;
+  }
+
+  /*
+   * The value the server formats itself and sets on every response: the cached Date (29 bytes,
+   * whose check was a scan of its bytes per response; a server's copy of an older second is
+   * checked like any value until its next sweep). Compared by identity, so a handler's equal
+   * value is still checked (it is a different object).
+   */
+  private static boolean trusted(CharSequence value) {
+    return value == Dates.cachedValue();
   }
 
   @Override

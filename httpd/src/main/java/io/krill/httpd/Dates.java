@@ -21,6 +21,11 @@ final class Dates {
     return c.value;
   }
 
+  /** @return the value {@link #now()} returned last (any thread's), for identity checks */
+  static AsciiString cachedValue() {
+    return cached.value;
+  }
+
   private static final class Cached {
     final long second;
     final AsciiString value;

@@ -310,7 +310,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
     r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
         .set(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes())
         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
-        .set(HttpHeaderNames.DATE, Dates.now());
+        .set(HttpHeaderNames.DATE, conn.server.date);
     conn.server.stats.response(conn.statsCell(), 408);
     try {
       conn.write(r, true);
@@ -545,7 +545,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
   /* The committed head with Content-Length for a body of length bytes, and content (empty if none goes out). */
   private void sendWhole(HttpHeaders h, int length, ByteBuf content) throws IOException, Suspendable {
     if (bodyAllowed()) {
-      h.set(HttpHeaderNames.CONTENT_LENGTH, length);
+      h.set(HttpHeaderNames.CONTENT_LENGTH, ContentLengths.of(length));
     } else if (status != 304) {
       h.remove(HttpHeaderNames.CONTENT_LENGTH);
     }
@@ -619,7 +619,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
       h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
     }
     if (!h.contains(HttpHeaderNames.DATE)) {
-      h.add(HttpHeaderNames.DATE, Dates.now()); // absent: add, not set (set removes first)
+      h.add(HttpHeaderNames.DATE, server.date); // absent: add, not set (set removes first)
     }
     return h;
   }
@@ -677,7 +677,7 @@ final class Exchange implements Request, Response, ByteSink, BufferedBody {
     HttpHeaders h = commit();
     boolean allowed = bodyAllowed();
     if (allowed) {
-      h.set(HttpHeaderNames.CONTENT_LENGTH, length);
+      h.set(HttpHeaderNames.CONTENT_LENGTH, ContentLengths.of(length));
     }
     conn.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, responseStatus(), h), false);
     if (allowed && !headOnly && length > 0) {

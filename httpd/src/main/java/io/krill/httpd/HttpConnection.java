@@ -366,8 +366,15 @@ final class HttpConnection extends ConnectionHandler
     try {
       long idleDeadline = Strand.deadline(server.idleTimeoutNanos);
       boolean woken = false;
+      boolean served = false;
       for (;;) {
-        Object m = pollHead();
+        // Right after a response the queue is usually empty (a client that waits for each
+        // answer): awaitHead's locked check then stands for the poll, one lock section less per
+        // request. A pipelined head already counted is polled at once; whatever else the check
+        // finds (the rest of a body, the input's end) the next turn polls.
+        boolean polled = !served || hasQueuedHead();
+        Object m = polled ? pollHead() : null;
+        served = false;
         if (m != null) {
           if (m == END) {
             break;
@@ -383,10 +390,14 @@ final class HttpConnection extends ConnectionHandler
           }
           idleDeadline = Strand.deadline(server.idleTimeoutNanos);
           woken = false;
+          served = true;
           continue;
         }
         long headStart = headStart();
         if (headStart == 0 && server.shuttingDown) {
+          if (!polled) {
+            continue; // poll before ending: a pipelined head may be queued
+          }
           break;
         }
         long deadline = headStart != 0 ? headStart + server.headerReadTimeoutNanos : idleDeadline;

@@ -97,6 +97,7 @@ final class RequestDecoder extends HttpRequestDecoder {
         rejected = true;
         in.skipBytes(in.readableBytes());
         out.add(failed(bad));
+        stampHeadStart();
         return;
       }
       scanEnd = scanPosition;
@@ -121,6 +122,20 @@ final class RequestDecoder extends HttpRequestDecoder {
       }
     }
     scanned = inHead ? Math.max(0, scanEnd - in.readerIndex()) : 0;
+    stampHeadStart();
+  }
+
+  /*
+   * The head-start timestamp, taken once per decode step and only for a request that outlives
+   * it: a head (or its body) still in pieces. A keep-alive GET whose head arrives whole is begun
+   * and ended within one step, so nobody can see its timestamp (the reader runs on the loop
+   * after the step, the sweeper reads 0 either way) and it costs no clock read. The time is
+   * that of the read which brought the head's first byte, as before: the step runs on that read.
+   */
+  private void stampHeadStart() {
+    if (headStarted && headStartNanos == 0) {
+      HEAD_START.setRelease(this, Math.max(1, System.nanoTime()));
+    }
   }
 
   private int scanPosition;
@@ -172,8 +187,7 @@ final class RequestDecoder extends HttpRequestDecoder {
           continue;
         }
         if (!headStarted && b != '\r' && b != '\n') {
-          headStarted = true; // empty lines between requests do not start the header-read deadline
-          HEAD_START.setRelease(this, Math.max(1, System.nanoTime()));
+          headStarted = true; // empty lines between requests do not start the header-read deadline; decode() stamps the time
         }
         if (lineStart) {
           lineStart = false;

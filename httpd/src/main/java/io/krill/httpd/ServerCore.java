@@ -20,6 +20,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AsciiString;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -86,6 +87,12 @@ final class ServerCore {
   private final Set<Channel> negotiating = ConcurrentHashMap.newKeySet();
   private final Map<Channel, Http2Pipeline.Idle> http2Connections = new ConcurrentHashMap<>();
   volatile boolean shuttingDown;
+  /**
+   * The Date value of this server's responses: formatted by {@link Dates}, taken again by each
+   * sweep, so it trails the clock by at most about {@link #SWEEP_MILLIS} (the header has a
+   * resolution of a second) and a response reads no clock for it.
+   */
+  volatile AsciiString date = Dates.now();
   /* Responses whose body missed its declared Content-Length: the first is a WARN, the rest DEBUG (a test web cuts bodies on purpose). */
   final java.util.concurrent.atomic.AtomicLong shortBodies = new java.util.concurrent.atomic.AtomicLong();
   /** Idle HTTP/1.1 connections give up their strand (fiber mode; a thread per connection keeps its own). */
@@ -186,6 +193,7 @@ final class ServerCore {
       throw e;
     }
     serverChannel = f.channel();
+    date = Dates.now(); // fresh for the first sweep period
     sweeper = serverChannel.eventLoop().scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS,
         TimeUnit.MILLISECONDS);
     localAddress = (InetSocketAddress) serverChannel.localAddress();
@@ -420,6 +428,7 @@ final class ServerCore {
 
   /* One pass over the open connections: wakes readers whose deadline passed. */
   private void sweep() {
+    date = Dates.now();
     long now = System.nanoTime();
     for (HttpConnection c : connections) {
       c.sweep(now);

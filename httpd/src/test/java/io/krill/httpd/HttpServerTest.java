@@ -37,6 +37,22 @@ class HttpServerTest {
   }
 
   @Test
+  void get_overSeconds_dateFollowsTheClock() throws Exception {
+    try (HttpServer server = TestServers.startWithTestRoutes()) {
+      for (int i = 0; i < 3; i++) {
+        long before = System.currentTimeMillis() / 1000;
+        HttpResponse<String> r = get(server, "/hello");
+        long after = System.currentTimeMillis() / 1000;
+        long date = java.time.ZonedDateTime.parse(r.headers().firstValue("date").orElseThrow(),
+            java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond();
+        // The server takes the value up every sweep (100 ms): at most one second behind, never ahead.
+        assertThat(date).as("response %d", i).isBetween(before - 1, after);
+        Thread.sleep(700);
+      }
+    }
+  }
+
+  @Test
   void get_pathParameter_isDecoded() throws Exception {
     try (HttpServer server = TestServers.startWithTestRoutes()) {
       assertThat(get(server, "/users/a%20b").body()).isEqualTo("user a b");

@@ -160,4 +160,29 @@ class RequestDecoderTest {
       assertThat(messages(bytes, i)).as("split at " + i).isEqualTo(expected);
     }
   }
+  @Test
+  void headStart_stampedOnlyWhileARequestIsInPieces() {
+    byte[] whole = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+    RequestDecoder d = new RequestDecoder(new HttpDecoderConfig(), new HttpServerStats().cell());
+    EmbeddedChannel ch = new EmbeddedChannel(d);
+    ch.writeInbound(Unpooled.wrappedBuffer(whole));
+    assertThat(d.headStartNanos).as("a head that came whole is begun and ended in one step").isZero();
+    ch.writeInbound(Unpooled.wrappedBuffer("\r\n".getBytes(StandardCharsets.ISO_8859_1)));
+    assertThat(d.headStartNanos).as("an empty line between requests starts no head").isZero();
+    long before = System.nanoTime();
+    ch.writeInbound(Unpooled.wrappedBuffer(whole, 0, 10));
+    long stamped = d.headStartNanos;
+    assertThat(stamped).as("half a head").isNotZero();
+    assertThat(stamped - before).as("stamped at the read that brought its first byte").isGreaterThanOrEqualTo(0);
+    ch.writeInbound(Unpooled.wrappedBuffer(whole, 10, 5));
+    assertThat(d.headStartNanos).as("more of the head keeps the first stamp").isEqualTo(stamped);
+    ch.writeInbound(Unpooled.wrappedBuffer(whole, 15, whole.length - 15));
+    assertThat(d.headStartNanos).as("the head completed").isZero();
+    byte[] post = "POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab".getBytes(StandardCharsets.ISO_8859_1);
+    ch.writeInbound(Unpooled.wrappedBuffer(post));
+    assertThat(d.headStartNanos).as("a whole head whose body is still coming").isNotZero();
+    ch.writeInbound(Unpooled.wrappedBuffer("cd".getBytes(StandardCharsets.ISO_8859_1)));
+    assertThat(d.headStartNanos).as("the request ended").isZero();
+    ch.finishAndReleaseAll();
+  }
 }
