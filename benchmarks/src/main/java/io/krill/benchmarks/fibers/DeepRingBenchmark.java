@@ -3,6 +3,7 @@ package io.krill.benchmarks.fibers;
 import io.krill.benchmarks.internal.JmhDefaults;
 import io.krill.fibers.Suspendable;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -78,6 +79,12 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
     Pipe<Long> in = pipes[0];
     Pipe<Long> out = pipes[1];
     model.runAndWait(() -> RingBenchmark.lapAll(in, out, 1, HOPS / RingBenchmark.SIZE));
+  }
+
+  /** Collects the heap before each iteration: see {@link JmhDefaults#settleHeap()}. */
+  @Setup(Level.Iteration)
+  public void settle() {
+    JmhDefaults.settleHeap();
   }
 
   /** Stops the ring. */

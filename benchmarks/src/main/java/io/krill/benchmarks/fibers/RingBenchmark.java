@@ -3,6 +3,7 @@ package io.krill.benchmarks.fibers;
 import io.krill.benchmarks.internal.JmhDefaults;
 import io.krill.fibers.Suspendable;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -67,6 +68,12 @@ public class RingBenchmark extends JmhDefaults.OneCarrier {
     Pipe<Long> out = pipes[1];
     int t = tokens;
     model.runAndWait(() -> lapAll(in, out, t, HOPS / (SIZE * t)));
+  }
+
+  /** Collects the heap before each iteration: see {@link JmhDefaults#settleHeap()}. */
+  @Setup(Level.Iteration)
+  public void settle() {
+    JmhDefaults.settleHeap();
   }
 
   /** Stops the ring. */
