@@ -418,13 +418,14 @@ public final class Fiber extends Stack implements Runnable {
       runSlice(carrier);
       return;
     }
+    Stack outer = carrier.stack; // NONE unless run from inside a continuation on this thread
+    boolean keepBound = outer == NONE;
     q.draining = true;
     try {
-      runSlice(carrier);
-      q.drain(carrier);
+      runSlice(carrier, keepBound);
+      q.drain(carrier, keepBound);
     } finally {
-      q.draining = false;
-      q.handBack();
+      q.stopDraining(outer);
     }
   }
 
@@ -452,6 +453,11 @@ public final class Fiber extends Stack implements Runnable {
   }
 
   void runSlice(CarrierThread carrier) {
+    runSlice(carrier, false);
+  }
+
+  /* keepBound: called from the carrier's drain loop, see Stack.runStack(boolean) and LocalRunQueue. */
+  void runSlice(CarrierThread carrier, boolean keepBound) {
     if (home instanceof CarrierLoop) {
       STATE.setRelease(this, (byte) ((state & ~STATE_MASK) | RUNNING));
     } else {
@@ -464,7 +470,7 @@ public final class Fiber extends Stack implements Runnable {
       carrier.sliceStarted();
     }
     try {
-      runStack();
+      runStack(keepBound);
     } catch (Throwable e) {
       try {
         uncaught(e);

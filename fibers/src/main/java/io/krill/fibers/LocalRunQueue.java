@@ -27,6 +27,12 @@ final class LocalRunQueue implements Runnable {
    * long-lived object instead of two. Why that matters: once the queue has been promoted to
    * G1's old generation, every store of a non-null reference into it pays the write barrier's
    * StoreLoad fence (JDK 25); stores of null are filtered out before it.
+   *
+   * The same fence is why a drain leaves the carrier bound to a fiber that parked
+   * (Stack.runStack(true)): the next slice's bind replaces it, so a switch stores the carrier's
+   * bound stack once, not twice (NONE, then the next fiber). Between two slices the drain runs
+   * only the runtime's own bookkeeping (afterSuspend, poll), which never asks Stack.current();
+   * stopDraining binds NONE back before anything else runs on the carrier.
    */
 
   /** Slices run per Netty task before the rest is handed back. */
@@ -97,14 +103,24 @@ final class LocalRunQueue implements Runnable {
     return next == null && head == null;
   }
 
-  void drain(CarrierThread c) {
+  /* keepBound: leave the carrier bound to a fiber that parked until the next slice (see the notes); then call stopDraining. */
+  void drain(CarrierThread c, boolean keepBound) {
     for (int budget = LOCAL_BUDGET; budget > 0; budget--) {
       Fiber f = poll();
       if (f == null) {
         return;
       }
-      f.runSlice(c);
+      f.runSlice(c, keepBound);
     }
+  }
+
+  /* Ends a drain: binds back the stack bound before it (NONE from the loop), then hands the rest back. */
+  void stopDraining(Stack outer) {
+    if (carrier.stack != outer) {
+      carrier.stack = outer;
+    }
+    draining = false;
+    handBack();
   }
 
   /* Called with draining just cleared: leftover fibers run in a task of their own. */
@@ -121,12 +137,12 @@ final class LocalRunQueue implements Runnable {
     if (draining) {
       return;
     }
+    Stack outer = carrier.stack; // NONE unless run from inside a continuation on this thread
     draining = true;
     try {
-      drain(carrier);
+      drain(carrier, outer == Stack.NONE);
     } finally {
-      draining = false;
-      handBack();
+      stopDraining(outer);
     }
   }
 }

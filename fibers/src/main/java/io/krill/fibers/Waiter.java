@@ -120,7 +120,9 @@ final class Waiter {
    * slot; either publishes these writes.
    */
   void reopen(Object newStrand, Object newItem) {
-    strand = newStrand;
+    if (strand != newStrand) { // mostly the same fiber again: a load instead of a fenced store (008)
+      strand = newStrand;
+    }
     item = newItem;
     closed = false;
     DECISION.set(this, null);
