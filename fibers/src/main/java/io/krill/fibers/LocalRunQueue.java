@@ -22,11 +22,12 @@ final class LocalRunQueue implements Runnable {
    * Fairness: after HANDOFF_BOUND slices taken from `next` in a row, the FIFO's head runs
    * first, so two fibers that keep waking each other cannot starve the others.
    *
-   * `tail` is null while the queue holds at most one fiber (then `head` is that fiber), so the
-   * common case of one fiber waking another adds and polls with one reference store into this
-   * long-lived object instead of two. Why that matters: once the queue has been promoted to
-   * G1's old generation, every store of a non-null reference into it pays the write barrier's
-   * StoreLoad fence (JDK 25); stores of null are filtered out before it.
+   * The FIFO is an array used as a ring (it grows, never shrinks), not a list linked through the
+   * fibers: a queued fiber's `aux` keeps what its park left there (the waiter a channel
+   * operation parked on, see Channel), and adding stores one reference, polling only a null.
+   * Why that matters: once the queue has been promoted to G1's old generation, every store of
+   * a non-null reference into it pays the write barrier's StoreLoad fence (JDK 25); stores of
+   * null are filtered out before it.
    *
    * The same fence is why a drain leaves the carrier bound to a fiber that parked
    * (Stack.runStack(true)): the next slice's bind replaces it, so a switch stores the carrier's
@@ -42,8 +43,9 @@ final class LocalRunQueue implements Runnable {
 
   final CarrierThread carrier;
   Fiber next;
-  Fiber head;
-  Fiber tail;
+  private Fiber[] ring = new Fiber[16];
+  private int head; // index of the FIFO's first fiber, unbounded (masked on use)
+  private int tail; // head + the FIFO's size
   int handOffs;
   boolean draining;
   boolean drainPending;
@@ -52,55 +54,57 @@ final class LocalRunQueue implements Runnable {
     this.carrier = carrier;
   }
 
-  /* A queued fiber is runnable, so its aux (the blocker of its last park) is free to link the queue. */
+  /* Queues f behind the FIFO. */
   void add(Fiber f) {
-    f.aux = null;
-    append(f);
+    Fiber[] r = ring;
+    if (tail - head == r.length) {
+      r = grow();
+    }
+    r[tail++ & (r.length - 1)] = f;
   }
 
   /* Queues f to run right after the current slice, ahead of the FIFO (see the notes). */
   void handOff(Fiber f) {
-    f.aux = null;
     Fiber displaced = next;
     next = f;
     if (displaced != null) {
-      append(displaced);
+      add(displaced);
     }
   }
 
-  private void append(Fiber f) {
-    Fiber h = head;
-    if (h == null) {
-      head = f;
-      return;
+  private Fiber[] grow() {
+    Fiber[] r = ring;
+    Fiber[] bigger = new Fiber[r.length * 2];
+    for (int i = head; i != tail; i++) {
+      bigger[i - head] = r[i & (r.length - 1)];
     }
-    Fiber t = tail;
-    (t == null ? h : t).aux = f;
-    tail = f;
+    tail -= head;
+    head = 0;
+    ring = bigger;
+    return bigger;
   }
 
   Fiber poll() {
     Fiber f = next;
-    if (f != null && (head == null || handOffs < HANDOFF_BOUND)) {
+    boolean fifoEmpty = head == tail;
+    if (f != null && (fifoEmpty || handOffs < HANDOFF_BOUND)) {
       next = null;
       handOffs++;
       return f;
     }
     handOffs = 0;
-    f = head;
-    if (f != null) {
-      Fiber second = (Fiber) f.aux;
-      head = second;
-      if (second == tail) { // second is now the only one, or there is none
-        tail = null;
-      }
-      f.aux = null;
+    if (fifoEmpty) {
+      return null;
     }
+    Fiber[] r = ring;
+    int i = head++ & (r.length - 1);
+    f = r[i];
+    r[i] = null;
     return f;
   }
 
   boolean isEmpty() {
-    return next == null && head == null;
+    return next == null && head == tail;
   }
 
   /* keepBound: leave the carrier bound to a fiber that parked until the next slice (see the notes); then call stopDraining. */

@@ -60,6 +60,7 @@ final class Waiter {
   Object strand; // changes only when reopened, under the channel's lock
   final int index;
   Object item;
+  Object blocker; // what a single channel operation waits on, for dumps (see Fiber.blocker())
   boolean closed;
   long amount;
   Waiter prev;
