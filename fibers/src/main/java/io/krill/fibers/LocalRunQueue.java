@@ -26,9 +26,10 @@ final class LocalRunQueue implements Runnable {
    * Fairness: after HANDOFF_BOUND slices taken from `next` in a row, the FIFO's head runs
    * first, so two fibers that keep waking each other cannot starve the others.
    *
-   * The FIFO is an array used as a ring (it grows, never shrinks), not a list linked through the
-   * fibers: a queued fiber's `aux` keeps what its park left there (the waiter a channel
-   * operation parked on, see Channel), and adding stores one reference, polling only a null.
+   * The FIFO is a field for its first fiber and an array used as a ring for the rest (it grows,
+   * never shrinks), not a list linked through the fibers: a queued fiber's `aux` keeps what its
+   * park left there (the waiter a channel operation parked on, see Channel). Adding stores one
+   * reference, polling only a null; one fiber waking one other uses the field alone.
    * Why that matters: once the queue has been promoted to G1's old generation, every store of
    * a non-null reference into it pays the write barrier's StoreLoad fence (JDK 25); stores of
    * null are filtered out before it.
@@ -47,9 +48,10 @@ final class LocalRunQueue implements Runnable {
 
   final CarrierThread carrier;
   Fiber next;
-  private Fiber[] ring = new Fiber[16];
-  private int head; // index of the FIFO's first fiber, unbounded (masked on use)
-  private int tail; // head + the FIFO's size
+  private Fiber first; // the FIFO's first fiber when the ring was empty as it came (the common case of one)
+  private Fiber[] ring = new Fiber[16]; // the FIFO's fibers after `first`
+  private int head; // index of the ring's first fiber, unbounded (masked on use)
+  private int tail; // head + the ring's size
   int handOffs;
   boolean draining;
   boolean drainPending;
@@ -60,6 +62,10 @@ final class LocalRunQueue implements Runnable {
 
   /* Queues f behind the FIFO. */
   void add(Fiber f) {
+    if (first == null && head == tail) {
+      first = f;
+      return;
+    }
     Fiber[] r = ring;
     if (tail - head == r.length) {
       r = grow();
@@ -90,14 +96,18 @@ final class LocalRunQueue implements Runnable {
 
   Fiber poll() {
     Fiber f = next;
-    boolean fifoEmpty = head == tail;
-    if (f != null && (fifoEmpty || handOffs < HANDOFF_BOUND)) {
+    if (f != null && (handOffs < HANDOFF_BOUND || first == null && head == tail)) {
       next = null;
       handOffs++;
       return f;
     }
     handOffs = 0;
-    if (fifoEmpty) {
+    f = first;
+    if (f != null) {
+      first = null;
+      return f;
+    }
+    if (head == tail) {
       return null;
     }
     Fiber[] r = ring;
@@ -108,7 +118,7 @@ final class LocalRunQueue implements Runnable {
   }
 
   boolean isEmpty() {
-    return next == null && head == tail;
+    return next == null && first == null && head == tail;
   }
 
   /* keepBound: leave the carrier bound to a fiber that parked until the next slice (see the notes); then call stopDraining. */
