@@ -14,14 +14,10 @@ final class LocalRunQueue implements Runnable {
    * Implementation notes.
    *
    * Direct hand-off: a fiber woken by a channel hand-off on its own carrier (handOff()) waits
-   * in `next`, not at the tail, and runs as soon as the current slice ends, ahead of the FIFO.
-   * A send to a receiver parked on the same carrier thus switches straight to the receiver
-   * once the sender parks, as in occam/CCSP, while the pair's data is still in cache. A second
-   * hand-off in the same slice goes to the tail and leaves the first in `next`: the fibers a
-   * slice woke run in the order it woke them. Displacing the first instead (the last woken
-   * runs first) cost CommsTime a slice per cycle: delta hands x to the consumer, then to succ;
-   * with succ displacing the consumer, delta's next send found the consumer not yet back in
-   * its receive and had to park as a sender. Other wake-ups and starts (add()) keep FIFO order: a parent
+   * in `next`, not at the tail, and runs as soon as the current slice ends, ahead of the FIFO
+   * (a fiber it displaces goes to the tail). A send to a receiver parked on the same carrier
+   * thus switches straight to the receiver once the sender parks, as in occam/CCSP, while the
+   * pair's data is still in cache. Other wake-ups and starts (add()) keep FIFO order: a parent
    * that starts children and joins them would otherwise be woken after each child.
    * Fairness: after HANDOFF_BOUND slices taken from `next` in a row, the FIFO's head runs
    * first, so two fibers that keep waking each other cannot starve the others.
@@ -73,12 +69,12 @@ final class LocalRunQueue implements Runnable {
     r[tail++ & (r.length - 1)] = f;
   }
 
-  /* Queues f to run right after the current slice, ahead of the FIFO, if the slot is free; else behind the FIFO (see the notes). */
+  /* Queues f to run right after the current slice, ahead of the FIFO (see the notes). */
   void handOff(Fiber f) {
-    if (next == null) {
-      next = f;
-    } else {
-      add(f);
+    Fiber displaced = next;
+    next = f;
+    if (displaced != null) {
+      add(displaced);
     }
   }
 

@@ -75,18 +75,18 @@ class LocalRunQueueTest {
   }
 
   @Test
-  void handOff_aheadOfTheQueue_secondHandOffGoesToTheTail() {
+  void handOff_aheadOfTheQueue_displacedFiberGoesToTheTail() {
     Fiber a = fiber();
     Fiber b = fiber();
     Fiber c = fiber();
 
     queue.add(a);
     queue.handOff(b);
-    queue.handOff(c); // the slot is taken: c queues behind a
+    queue.handOff(c); // b is displaced behind a
 
-    assertThat(queue.poll()).isSameAs(b);
-    assertThat(queue.poll()).isSameAs(a);
     assertThat(queue.poll()).isSameAs(c);
+    assertThat(queue.poll()).isSameAs(a);
+    assertThat(queue.poll()).isSameAs(b);
     assertThat(queue.isEmpty()).isTrue();
   }
 }
