@@ -89,6 +89,19 @@ public final class Channel<T> {
    * owner while holding a channel's lock. The owner itself shares the channel before a strand
    * that is not a fiber (the loop's own code blocking in a receive) parks in the slot: a
    * blocked loop thread could never answer a request.
+   *
+   * No frame for the wait: send() and receive() are hand-written suspension primitives
+   * (@Primitive, not woven), like Fiber.park. A woven frame of their own would save and restore
+   * the channel and the waiter at every blocking operation, a few nanoseconds a hop. All they
+   * need across the park is the waiter, and a parked fiber already holds one reference for its
+   * park: its blocker, `aux`. So a fiber parks with the waiter as the blocker (Fiber.blocker()
+   * names the waiter's channel in dumps), begins the capture itself and returns; the woven
+   * caller unwinds. When the fiber runs again, the caller's restore calls the operation again
+   * with the stack's flow set to restoring; the operation ends the restore (flow = 0), takes
+   * the waiter back from `aux` and goes on waiting or finishing exactly where the inlined
+   * Waiter.await loop was (parkFor). Nothing else writes `aux` while the fiber is parked or
+   * queued to run (the run queue keeps its fibers in an array). A strand that is not a fiber
+   * never suspends here: it blocks its thread in Waiter.await.
    */
   static final Object EMPTY = new Object();
   static final Object CLOSED = new Object();
@@ -201,31 +214,33 @@ public final class Channel<T> {
    *     was then not sent)
    * @throws Suspendable never; marks that this method may suspend
    */
+  @Primitive
   public void send(T item) throws Suspendable {
-    Objects.requireNonNull(item, "item");
-    Waiter w = capacity == 0 ? (Waiter) slotExchange(item) : offerOrRegister(item);
-    if (w != null) {
-      if (w.strand instanceof Fiber) {
-        // Inlined Waiter.await: one woven frame between the caller and the primitive park.
-        while (w.isOpen()) {
-          try {
-            Fiber.park(this);
-          } catch (FiberCancelledException e) {
-            if (withdraw(w)) {
-              throw e;
-            }
-            ((Fiber) w.strand).rearmCancellation();
-            break;
-          }
-        }
-      } else {
-        Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
+    Stack s = Stack.current();
+    Waiter w;
+    boolean resumed = s.flow > 0;
+    if (resumed) { // called again by the woven caller's restore: the send parked (see the notes)
+      s.flow = 0;
+      w = (Waiter) ((Fiber) s).aux;
+    } else {
+      Objects.requireNonNull(item, "item");
+      w = capacity == 0 ? (Waiter) slotExchange(item) : offerOrRegister(item);
+      if (w == null) {
+        return;
       }
-      if (w.closed) {
-        throw closedException("send");
-      }
-      Waiter.recycle(w);
     }
+    if (w.strand instanceof Fiber) {
+      if (parkFor((Fiber) w.strand, w, resumed)) {
+        Stack.beginCapture(s);
+        return;
+      }
+    } else {
+      Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
+    }
+    if (w.closed) {
+      throw closedException("send");
+    }
+    Waiter.recycle(w);
   }
 
   /**
@@ -238,34 +253,68 @@ public final class Channel<T> {
    *     was then taken)
    * @throws Suspendable never; marks that this method may suspend
    */
+  @Primitive
   @SuppressWarnings("unchecked")
   public T receive() throws Suspendable {
-    Object x = capacity == 0 ? slotExchange(null) : pollOrRegister();
-    if (x instanceof Waiter) { // items cannot be Waiters: the type is package-private
-      Waiter w = (Waiter) x;
-      if (w.strand instanceof Fiber) {
-        // Inlined Waiter.await, as in send.
-        while (w.isOpen()) {
-          try {
-            Fiber.park(this);
-          } catch (FiberCancelledException e) {
-            if (withdraw(w)) {
-              throw e;
-            }
-            ((Fiber) w.strand).rearmCancellation();
-            break;
-          }
-        }
-      } else {
-        Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
+    Stack s = Stack.current();
+    Waiter w;
+    boolean resumed = s.flow > 0;
+    if (resumed) { // called again by the woven caller's restore: the receive parked (see the notes)
+      s.flow = 0;
+      w = (Waiter) ((Fiber) s).aux;
+    } else {
+      Object x = capacity == 0 ? slotExchange(null) : pollOrRegister();
+      if (!(x instanceof Waiter)) { // items cannot be Waiters: the type is package-private
+        return (T) x;
       }
-      if (w.closed) {
-        throw closedException("receive");
-      }
-      x = w.item;
-      Waiter.recycle(w);
+      w = (Waiter) x;
     }
+    if (w.strand instanceof Fiber) {
+      if (parkFor((Fiber) w.strand, w, resumed)) {
+        Stack.beginCapture(s);
+        return null;
+      }
+    } else {
+      Waiter.await(w, this, Waiter.NO_DEADLINE, this::withdraw);
+    }
+    if (w.closed) {
+      throw closedException("receive");
+    }
+    Object x = w.item;
+    Waiter.recycle(w);
     return (T) x;
+  }
+
+  /*
+   * A fiber's wait for the decision of its single operation w, as Waiter.await would wait, but
+   * without a frame: the waiter waits in the fiber's aux while it is parked (see the notes).
+   * resumed: the fiber has just been restored from a park on w.
+   * @return true if the fiber must suspend now (the caller begins the capture and returns);
+   *     false once w is decided
+   * @throws FiberCancelledException if the fiber was cancelled and w withdrawn
+   */
+  private boolean parkFor(Fiber f, Waiter w, boolean resumed) {
+    for (;;) {
+      try {
+        if (resumed) {
+          f.afterPark();
+        }
+        if (!w.isOpen()) {
+          return false;
+        }
+        if (f.beginPark(w)) {
+          FiberEvents.parkStarted(f, this);
+          return true;
+        }
+        resumed = true; // a permit or a cancellation ended the park at once
+      } catch (FiberCancelledException e) {
+        if (withdraw(w)) {
+          throw e;
+        }
+        f.rearmCancellation();
+        return false;
+      }
+    }
   }
 
   /**
@@ -482,7 +531,7 @@ public final class Channel<T> {
    * A waiter for the current strand: the carrier's spare for a fiber (see Waiter), else a new
    * one. The carrier's spare is its own; the lock or the slot's CAS publishes the waiter.
    */
-  private static Waiter waiter(Object item) {
+  private Waiter waiter(Object item) {
     Thread t = Thread.currentThread();
     if (t instanceof CarrierThread) {
       CarrierThread c = (CarrierThread) t;
@@ -490,10 +539,15 @@ public final class Channel<T> {
       if (w != null && c.stack instanceof Fiber) {
         c.spareWaiter = null;
         w.reopen(c.stack, item);
+        if (w.blocker != this) { // a load instead of a fenced store when the fiber waits here again
+          w.blocker = this;
+        }
         return w;
       }
     }
-    return new Waiter(Strand.current(), item);
+    Waiter w = new Waiter(Strand.current(), item);
+    w.blocker = this;
+    return w;
   }
 
   /**

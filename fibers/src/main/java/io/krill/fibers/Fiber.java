@@ -61,9 +61,9 @@ public final class Fiber extends Stack implements Runnable {
    * fiber is never submitted twice: every submission passes through a successful CAS into
    * RUNNABLE.
    *
-   * `aux` is the blocker while parked, the carrier-local run queue's link while queued there
-   * (a queued fiber is runnable, so it has no blocker), and the outcome (result or Throwable)
-   * once done.
+   * `aux` is the blocker from a park until the fiber resumes (for a channel's send or receive,
+   * the waiter it parked on, which the operation reads back when it resumes: it has no woven
+   * frame to keep it in), and the outcome (result or Throwable) once done.
    * `joiners` is a lock-free stack of strands (fibers or threads) waiting in join() (see
    * Joiner), or, once the fiber has Extras, the Extras, which then hold that stack: one word for
    * both, so a parked fiber that nobody names carries no second one. The word changes from a
@@ -110,7 +110,7 @@ public final class Fiber extends Stack implements Runnable {
   private volatile byte state; // bytes, state and signals: with Stack's fields a fiber's fields take 36 bytes
   private volatile byte signals;
   volatile Object joiners; // the joiners' stack (null: nobody joined), or the Extras that hold it (see the notes)
-  Object aux; // the blocker of the last park; the link of a LocalRunQueue; the outcome once done
+  Object aux; // the blocker of the last park until the fiber resumes; the outcome once done
 
   /*
    * Rarely used per-fiber data, allocated on first use (installed by CAS: id() and name() may
@@ -348,7 +348,10 @@ public final class Fiber extends Stack implements Runnable {
   /** @return what the fiber waits on while parked (a racy read, for dumps), or null */
   Object blocker() {
     Object b = aux;
-    return b instanceof Failure || b instanceof Fiber ? null : b; // a run-queue link or an outcome is no blocker
+    if (b instanceof Waiter) { // a channel operation parked without a frame of its own (see Channel)
+      return ((Waiter) b).blocker;
+    }
+    return b instanceof Failure ? null : b; // an outcome is no blocker
   }
 
   /** @return the suspended frames while parked, innermost first, as "class.method"; empty otherwise */
@@ -418,13 +421,14 @@ public final class Fiber extends Stack implements Runnable {
       runSlice(carrier);
       return;
     }
+    Stack outer = carrier.stack; // NONE unless run from inside a continuation on this thread
+    boolean keepBound = outer == NONE;
     q.draining = true;
     try {
-      runSlice(carrier);
-      q.drain(carrier);
+      runSlice(carrier, keepBound);
+      q.drain(carrier, keepBound);
     } finally {
-      q.draining = false;
-      q.handBack();
+      q.stopDraining(outer);
     }
   }
 
@@ -452,6 +456,11 @@ public final class Fiber extends Stack implements Runnable {
   }
 
   void runSlice(CarrierThread carrier) {
+    runSlice(carrier, false);
+  }
+
+  /* keepBound: called from the carrier's drain loop, see Stack.runStack(boolean) and LocalRunQueue. */
+  void runSlice(CarrierThread carrier, boolean keepBound) {
     if (home instanceof CarrierLoop) {
       STATE.setRelease(this, (byte) ((state & ~STATE_MASK) | RUNNING));
     } else {
@@ -464,7 +473,7 @@ public final class Fiber extends Stack implements Runnable {
       carrier.sliceStarted();
     }
     try {
-      runStack();
+      runStack(keepBound);
     } catch (Throwable e) {
       try {
         uncaught(e);
@@ -616,8 +625,12 @@ public final class Fiber extends Stack implements Runnable {
     }
   }
 
-  /** @return true if the fiber must suspend; false if a permit or cancellation ends the park at once */
-  private boolean beginPark(Object blocker) {
+  /*
+   * Also called by Channel's send and receive, which park without a woven frame: they pass
+   * their waiter as the blocker, so it waits in aux until they resume and call afterPark.
+   * @return true if the fiber must suspend; false if a permit or cancellation ends the park at once (call afterPark)
+   */
+  boolean beginPark(Object blocker) {
     if (home instanceof CarrierLoop) {
       if ((signals & (CANCELLED | WAKE)) != 0 && signalledPark()) {
         return false;
@@ -660,7 +673,7 @@ public final class Fiber extends Stack implements Runnable {
   }
 
   /* Throws the cancellation once: later parks (in finally blocks, say) wait normally. */
-  private void afterPark() {
+  void afterPark() {
     aux = null;
     FiberEvents.parkEnded(this);
     if ((signals & CANCELLED) == 0) {
@@ -994,7 +1007,7 @@ public final class Fiber extends Stack implements Runnable {
   /** @return "name [state] waiting on X" and the suspended frames, innermost first */
   String describe() {
     StringBuilder sb = new StringBuilder("\"").append(name()).append("\" #").append(id()).append(' ').append(stateName());
-    Object blocker = aux;
+    Object blocker = blocker();
     if (isParked() && blocker != null) {
       sb.append(" waiting on ").append(blocker);
     }

@@ -145,6 +145,8 @@ final class FiberEvents {
 
   /* In-flight park events, only while a recording enables them. */
   private static final java.util.Map<Fiber, Park> PARKS = new java.util.concurrent.ConcurrentHashMap<>();
+  /* Set once a park event was ever in flight: every park's end reads this, not the map's size (CHM.isEmpty sums its counters). */
+  private static volatile boolean parkEvents;
 
   static void parkStarted(Fiber f, Object blocker) {
     if (!FlightRecorder.isInitialized()) {
@@ -156,12 +158,15 @@ final class FiberEvents {
       e.fiberId = f.id();
       e.fiberName = f.name();
       e.blocker = blocker == null ? null : String.valueOf(blocker);
+      if (!parkEvents) {
+        parkEvents = true; // before the put: a fiber's park ends after its start, on a thread its resumption was handed to
+      }
       PARKS.put(f, e);
     }
   }
 
   static void parkEnded(Fiber f) {
-    if (PARKS.isEmpty()) {
+    if (!parkEvents || PARKS.isEmpty()) {
       return;
     }
     Park e = PARKS.remove(f);

@@ -22,11 +22,19 @@ final class LocalRunQueue implements Runnable {
    * Fairness: after HANDOFF_BOUND slices taken from `next` in a row, the FIFO's head runs
    * first, so two fibers that keep waking each other cannot starve the others.
    *
-   * `tail` is null while the queue holds at most one fiber (then `head` is that fiber), so the
-   * common case of one fiber waking another adds and polls with one reference store into this
-   * long-lived object instead of two. Why that matters: once the queue has been promoted to
-   * G1's old generation, every store of a non-null reference into it pays the write barrier's
-   * StoreLoad fence (JDK 25); stores of null are filtered out before it.
+   * The FIFO is a field for its first fiber and an array used as a ring for the rest (it grows,
+   * never shrinks), not a list linked through the fibers: a queued fiber's `aux` keeps what its
+   * park left there (the waiter a channel operation parked on, see Channel). Adding stores one
+   * reference, polling only a null; one fiber waking one other uses the field alone.
+   * Why that matters: once the queue has been promoted to G1's old generation, every store of
+   * a non-null reference into it pays the write barrier's StoreLoad fence (JDK 25); stores of
+   * null are filtered out before it.
+   *
+   * The same fence is why a drain leaves the carrier bound to a fiber that parked
+   * (Stack.runStack(true)): the next slice's bind replaces it, so a switch stores the carrier's
+   * bound stack once, not twice (NONE, then the next fiber). Between two slices the drain runs
+   * only the runtime's own bookkeeping (afterSuspend, poll), which never asks Stack.current();
+   * stopDraining binds NONE back before anything else runs on the carrier.
    */
 
   /** Slices run per Netty task before the rest is handed back. */
@@ -36,8 +44,10 @@ final class LocalRunQueue implements Runnable {
 
   final CarrierThread carrier;
   Fiber next;
-  Fiber head;
-  Fiber tail;
+  private Fiber first; // the FIFO's first fiber when the ring was empty as it came (the common case of one)
+  private Fiber[] ring = new Fiber[16]; // the FIFO's fibers after `first`
+  private int head; // index of the ring's first fiber, unbounded (masked on use)
+  private int tail; // head + the ring's size
   int handOffs;
   boolean draining;
   boolean drainPending;
@@ -46,65 +56,85 @@ final class LocalRunQueue implements Runnable {
     this.carrier = carrier;
   }
 
-  /* A queued fiber is runnable, so its aux (the blocker of its last park) is free to link the queue. */
+  /* Queues f behind the FIFO. */
   void add(Fiber f) {
-    f.aux = null;
-    append(f);
+    if (first == null && head == tail) {
+      first = f;
+      return;
+    }
+    Fiber[] r = ring;
+    if (tail - head == r.length) {
+      r = grow();
+    }
+    r[tail++ & (r.length - 1)] = f;
   }
 
   /* Queues f to run right after the current slice, ahead of the FIFO (see the notes). */
   void handOff(Fiber f) {
-    f.aux = null;
     Fiber displaced = next;
     next = f;
     if (displaced != null) {
-      append(displaced);
+      add(displaced);
     }
   }
 
-  private void append(Fiber f) {
-    Fiber h = head;
-    if (h == null) {
-      head = f;
-      return;
+  private Fiber[] grow() {
+    Fiber[] r = ring;
+    Fiber[] bigger = new Fiber[r.length * 2];
+    for (int i = head; i != tail; i++) {
+      bigger[i - head] = r[i & (r.length - 1)];
     }
-    Fiber t = tail;
-    (t == null ? h : t).aux = f;
-    tail = f;
+    tail -= head;
+    head = 0;
+    ring = bigger;
+    return bigger;
   }
 
   Fiber poll() {
     Fiber f = next;
-    if (f != null && (head == null || handOffs < HANDOFF_BOUND)) {
+    if (f != null && (handOffs < HANDOFF_BOUND || first == null && head == tail)) {
       next = null;
       handOffs++;
       return f;
     }
     handOffs = 0;
-    f = head;
+    f = first;
     if (f != null) {
-      Fiber second = (Fiber) f.aux;
-      head = second;
-      if (second == tail) { // second is now the only one, or there is none
-        tail = null;
-      }
-      f.aux = null;
+      first = null;
+      return f;
     }
+    if (head == tail) {
+      return null;
+    }
+    Fiber[] r = ring;
+    int i = head++ & (r.length - 1);
+    f = r[i];
+    r[i] = null;
     return f;
   }
 
   boolean isEmpty() {
-    return next == null && head == null;
+    return next == null && first == null && head == tail;
   }
 
-  void drain(CarrierThread c) {
+  /* keepBound: leave the carrier bound to a fiber that parked until the next slice (see the notes); then call stopDraining. */
+  void drain(CarrierThread c, boolean keepBound) {
     for (int budget = LOCAL_BUDGET; budget > 0; budget--) {
       Fiber f = poll();
       if (f == null) {
         return;
       }
-      f.runSlice(c);
+      f.runSlice(c, keepBound);
     }
+  }
+
+  /* Ends a drain: binds back the stack bound before it (NONE from the loop), then hands the rest back. */
+  void stopDraining(Stack outer) {
+    if (carrier.stack != outer) {
+      carrier.stack = outer;
+    }
+    draining = false;
+    handBack();
   }
 
   /* Called with draining just cleared: leftover fibers run in a task of their own. */
@@ -121,12 +151,12 @@ final class LocalRunQueue implements Runnable {
     if (draining) {
       return;
     }
+    Stack outer = carrier.stack; // NONE unless run from inside a continuation on this thread
     draining = true;
     try {
-      drain(carrier);
+      drain(carrier, outer == Stack.NONE);
     } finally {
-      draining = false;
-      handBack();
+      stopDraining(outer);
     }
   }
 }

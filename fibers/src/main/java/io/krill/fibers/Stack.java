@@ -201,6 +201,18 @@ public class Stack implements Serializable {
    */
   @Primitive
   protected final void runStack() {
+    runStack(false);
+  }
+
+  /*
+   * keepBound is for a scheduler's run loop that runs one stack after another on this thread:
+   * a stack that suspends stays bound after the return, and the next runStack replaces it, so
+   * a switch stores the thread's bound stack once instead of twice (unbind, then bind). The
+   * loop binds NONE itself when it stops running stacks, and runs nothing else in between. A
+   * stack that finishes or throws leaves NONE bound.
+   */
+  @Primitive
+  final void runStack(boolean keepBound) {
     byte st = state;
     if (st == DONE) {
       throw new IllegalStateException("continuation: done (expected: new or suspended)");
@@ -214,18 +226,21 @@ public class Stack implements Serializable {
     try {
       body.run();
     } catch (Throwable e) {
-      bind(previous);
+      bind(keepBound ? NONE : previous);
       finish();
       throw Stack.<RuntimeException>sneaky(e);
     }
-    bind(previous);
     if (flow < 0) {
+      if (!keepBound) {
+        bind(previous);
+      }
       flow = 0;
       if (state == RUNNING_IN_SCRATCH) {
         leaveScratch();
       }
       state = SUSPENDED;
     } else {
+      bind(keepBound ? NONE : previous);
       finish();
     }
   }

@@ -60,6 +60,7 @@ final class Waiter {
   Object strand; // changes only when reopened, under the channel's lock
   final int index;
   Object item;
+  Object blocker; // what a single channel operation waits on, for dumps (see Fiber.blocker())
   boolean closed;
   long amount;
   Waiter prev;
@@ -120,7 +121,9 @@ final class Waiter {
    * slot; either publishes these writes.
    */
   void reopen(Object newStrand, Object newItem) {
-    strand = newStrand;
+    if (strand != newStrand) { // mostly the same fiber again: a load instead of a fenced store (008)
+      strand = newStrand;
+    }
     item = newItem;
     closed = false;
     DECISION.set(this, null);

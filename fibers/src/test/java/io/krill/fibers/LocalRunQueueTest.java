@@ -42,6 +42,39 @@ class LocalRunQueueTest {
   }
 
   @Test
+  void addAndPoll_moreFibersThanTheInitialRing_firstInFirstOutAndBlockersKept() {
+    List<Fiber> added = new ArrayList<>();
+    List<Fiber> polled = new ArrayList<>();
+    for (int round = 0; round < 3; round++) { // the ring wraps, then grows with its head in the middle
+      for (int i = 0; i < 7; i++) {
+        Fiber f = fiber();
+        f.aux = "blocker " + added.size();
+        added.add(f);
+        queue.add(f);
+      }
+      for (int i = 0; i < 3; i++) {
+        polled.add(queue.poll());
+      }
+    }
+    for (int i = 0; i < 40; i++) {
+      Fiber f = fiber();
+      f.aux = "blocker " + added.size();
+      added.add(f);
+      queue.add(f);
+    }
+    Fiber f;
+    while ((f = queue.poll()) != null) {
+      polled.add(f);
+    }
+
+    assertThat(polled).containsExactlyElementsOf(added);
+    assertThat(queue.isEmpty()).isTrue();
+    for (int i = 0; i < added.size(); i++) {
+      assertThat(added.get(i).aux).isEqualTo("blocker " + i); // the queue links nothing through the fibers
+    }
+  }
+
+  @Test
   void handOff_aheadOfTheQueue_displacedFiberGoesToTheTail() {
     Fiber a = fiber();
     Fiber b = fiber();
