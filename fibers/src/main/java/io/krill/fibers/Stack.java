@@ -15,7 +15,7 @@ import java.util.Objects;
  *
  * <p><b>For generated code, not API.</b> The static {@link #reserveFrame}, {@link #openFrame},
  * their cold variants {@link #reserveColdFrame} and {@link #openColdFrame}, and
- * {@link #takeRef} methods, the store's arrays and tops, the {@link #flow} field and
+ * {@link #discardFrame} methods, the store's arrays and tops, the {@link #flow} field and
  * {@link #current()} are used by
  * methods that krill's weaver rewrote; their names and signatures are fixed by the weaver.
  * Users work with {@code io.krill.fibers.Continuation}, which extends this class.
@@ -46,6 +46,28 @@ public class Stack implements Serializable {
    * frame header is a long: bits 0..15 the resume index, 16..39 the frame's reference
    * count, 40..63 its primitive count (header included). The counts let serialization walk
    * the frames and check each frame id without knowing the methods.
+   *
+   * Resident frames. A restore does not take a frame off the store: each woven frame peeks
+   * (openFrame reads its header and id and moves the tops down, a cursor), reads its values
+   * and calls its callee again. A frame whose callee suspends again returns at once and stays
+   * saved, untouched: it is resident. A frame whose callee returns or throws is discarded
+   * (discardFrame: the store's resident region starts above it, and the
+   * reference slots of it and of everything inner to it are cleared). Frames continue
+   * innermost first, so the resident region is always the outer part of the store.
+   *
+   * The stack's own arrays end where its frames end: the outermost frame's header and id are
+   * the arrays' last slots, so the resident region is [primLo, prims.length), and with no
+   * resident frame primLo is the length. A capture writes its frames from the bottom (where
+   * the restore's cursor stopped) up to primLo: its frames are inner to every resident one.
+   * When a fiber parks where it parked before, the capture ends exactly at primLo and nothing
+   * moves. A smaller capture is moved up to primLo when it ends (endCapture: the new frames
+   * only); a larger one meets primLo in reserveFrame, whose one compare is the bound check it
+   * always was, and whose slow path (makeRoom) moves the store into the thread's scratch
+   * arrays and the resident region up. In the scratch arrays the resident region ends at the
+   * Scratch's primEnd and refEnd.
+   *
+   * While suspended, the saved frames are [primLo, primTop) and [refLo, refTop), and the tops
+   * are the arrays' lengths: a capture moved up leaves the bottom of the arrays unused.
    */
   private static final long serialVersionUID = 1L;
 
@@ -115,6 +137,13 @@ public class Stack implements Serializable {
 
   /** For generated code: the number of used slots of {@link #refs}. */
   public transient int refTop;
+
+  /*
+   * Running: the bottom of the resident region, which is the limit of a capture (the array's
+   * length when no frame is resident); suspended: the bottom of the saved frames.
+   */
+  transient int primLo;
+  transient int refLo;
 
   /** The code this stack runs; null only for {@link #NONE}. */
   protected final SuspendableRunnable body;
@@ -210,6 +239,8 @@ public class Stack implements Serializable {
     }
     Stack previous = bind(this); // a local, not a field: a parked stack stays smaller
     state = RUNNING;
+    int baseP = primLo; // where the restore's cursor stops, and a new capture starts; every
+    int baseR = refLo; // saved frame is resident until it continues
     flow = st == SUSPENDED ? RESTORING : 0;
     try {
       body.run();
@@ -221,6 +252,7 @@ public class Stack implements Serializable {
     bind(previous);
     if (flow < 0) {
       flow = 0;
+      endCapture(baseP, baseR);
       if (state == RUNNING_IN_SCRATCH) {
         leaveScratch();
       }
@@ -230,9 +262,43 @@ public class Stack implements Serializable {
     }
   }
 
+  /*
+   * The capture wrote its frames from the base up; resident frames, if any are left, lie from
+   * primLo up. Join them: the new frames move up to end at primLo (nothing moves when the fiber
+   * parked where it parked before), and the slots they leave are cleared. In the stack's own
+   * arrays primLo is their length when no frame is resident, so the frames end there too. In
+   * the scratch arrays with no resident frame, leaveScratch copies them out as they lie.
+   */
+  private void endCapture(int baseP, int baseR) {
+    boolean inScratch = state == RUNNING_IN_SCRATCH;
+    Scratch sc = inScratch ? scratch() : null;
+    int endP = inScratch ? sc.primEnd : prims.length;
+    int endR = inScratch ? sc.refEnd : refs.length;
+    if (!inScratch || primLo < endP) {
+      int np = primTop - baseP;
+      int nr = refTop - baseR;
+      int toP = primLo - np;
+      int toR = refLo - nr;
+      if (toP != baseP) {
+        System.arraycopy(prims, baseP, prims, toP, np);
+      }
+      if (toR != baseR) {
+        System.arraycopy(refs, baseR, refs, toR, nr);
+        java.util.Arrays.fill(refs, baseR, Math.min(toR, refTop), null);
+      }
+      primLo = toP;
+      refLo = toR;
+      primTop = endP;
+      refTop = endR;
+    } else {
+      primLo = baseP;
+      refLo = baseR;
+    }
+  }
+
   private void finish() {
     if (state == RUNNING_IN_SCRATCH) { // a capture that failed half-way: the thread keeps its arrays, not what they held
-      java.util.Arrays.fill(refs, 0, refTop, null);
+      java.util.Arrays.fill(refs, null);
     }
     state = DONE;
     flow = 0;
@@ -240,6 +306,8 @@ public class Stack implements Serializable {
     refs = null;
     primTop = 0;
     refTop = 0;
+    primLo = 0;
+    refLo = 0;
   }
 
   /** @return true once the body has finished, normally or by an exception */
@@ -310,6 +378,8 @@ public class Stack implements Serializable {
       Scratch sc = scratch();
       prims = sc.prims;
       refs = sc.refs;
+      sc.primEnd = 0; // nothing resident
+      sc.refEnd = 0;
       state = RUNNING_IN_SCRATCH;
     }
   }
@@ -318,6 +388,9 @@ public class Stack implements Serializable {
   static final class Scratch {
     long[] prims;
     Object[] refs;
+    /* While a capture writes here: the top of the resident region (its bottom is the stack's primLo). */
+    int primEnd;
+    int refEnd;
 
     Scratch(int slots) {
       prims = new long[slots];
@@ -352,9 +425,13 @@ public class Stack implements Serializable {
   /* The capture in the scratch arrays ended: the stack takes a copy of its frames' size. */
   private void leaveScratch() {
     Object[] r = refs;
-    prims = java.util.Arrays.copyOf(prims, primTop);
-    refs = java.util.Arrays.copyOf(r, refTop);
+    prims = java.util.Arrays.copyOfRange(prims, primLo, primTop);
+    refs = java.util.Arrays.copyOfRange(r, refLo, refTop);
     java.util.Arrays.fill(r, 0, refTop, null);
+    primTop -= primLo;
+    refTop -= refLo;
+    primLo = 0;
+    refLo = 0;
   }
 
   @SuppressWarnings("unchecked")
@@ -385,66 +462,75 @@ public class Stack implements Serializable {
    */
   public static void reserveFrame(long header, String frameId, Stack s) {
     int pt = s.primTop + (int) (header >>> 40);
-    long[] p = s.prims;
-    if (p == null || pt > p.length) {
-      p = s.growPrims(pt);
-    }
-    p[pt - 1] = header;
-    s.primTop = pt;
     int rt = s.refTop + (int) ((header >>> 16) & 0xFFFFFF);
-    Object[] r = s.refs;
-    if (r == null || rt > r.length) {
-      r = s.growRefs(rt);
+    if (pt > s.primLo || rt > s.refLo) {
+      s.makeRoom(pt, rt);
     }
-    r[rt - 1] = frameId;
+    s.prims[pt - 1] = header;
+    s.primTop = pt;
+    s.refs[rt - 1] = frameId;
     s.refTop = rt;
   }
 
   /*
-   * A capture outgrew the arrays it writes into: it moves to the thread's scratch arrays,
-   * taking what it wrote so far along, and grows them if the capture outgrows them too. Both
-   * arrays move together, so reserveFrame reads refs after growPrims returns.
+   * A capture reached the resident region, or the end of the arrays it writes into: it moves
+   * to the thread's scratch arrays, taking the whole store along (the resident region keeps its
+   * place), and grows them if it outgrows them too. Resident frames then move up out of its way,
+   * by at least 16 slots, so that the frames still to come rarely move them again (endCapture
+   * moves the capture up to them when it ends).
    */
-  private long[] growPrims(int needed) {
-    Scratch sc = moveToScratch();
-    if (needed > sc.prims.length) {
-      sc.prims = java.util.Arrays.copyOf(sc.prims, Math.max(needed, sc.prims.length * 2));
-      prims = sc.prims;
-    }
-    return prims;
-  }
-
-  private Object[] growRefs(int needed) {
-    Scratch sc = moveToScratch();
-    if (needed > sc.refs.length) {
-      sc.refs = java.util.Arrays.copyOf(sc.refs, Math.max(needed, sc.refs.length * 2));
-      refs = sc.refs;
-    }
-    return refs;
-  }
-
-  private Scratch moveToScratch() {
+  private void makeRoom(int pt, int rt) {
     Scratch sc = scratch();
     if (state != RUNNING_IN_SCRATCH) {
-      long[] p = prims;
-      Object[] r = refs;
-      if (p != null) {
-        if (primTop > sc.prims.length) {
-          sc.prims = new long[Math.max(primTop, sc.prims.length * 2)];
-        }
-        System.arraycopy(p, 0, sc.prims, 0, primTop);
+      int endP = prims == null ? 0 : prims.length;
+      int endR = refs == null ? 0 : refs.length;
+      if (endP > sc.prims.length) {
+        sc.prims = new long[Math.max(endP, sc.prims.length * 2)];
       }
-      if (r != null) {
-        if (refTop > sc.refs.length) {
-          sc.refs = new Object[Math.max(refTop, sc.refs.length * 2)];
-        }
-        System.arraycopy(r, 0, sc.refs, 0, refTop);
+      if (endR > sc.refs.length) {
+        sc.refs = new Object[Math.max(endR, sc.refs.length * 2)];
       }
-      prims = sc.prims;
-      refs = sc.refs;
+      if (prims != null) {
+        System.arraycopy(prims, 0, sc.prims, 0, endP);
+      }
+      if (refs != null) {
+        System.arraycopy(refs, 0, sc.refs, 0, endR);
+      }
+      sc.primEnd = endP;
+      sc.refEnd = endR;
       state = RUNNING_IN_SCRATCH;
     }
-    return sc;
+    boolean resident = primLo < sc.primEnd;
+    int dp = resident && pt > primLo ? Math.max(pt - primLo, 16) : 0;
+    int dr = resident && rt > refLo ? Math.max(rt - refLo, 16) : 0;
+    int needP = resident ? sc.primEnd + dp : pt;
+    int needR = resident ? sc.refEnd + dr : rt;
+    if (needP > sc.prims.length) {
+      sc.prims = java.util.Arrays.copyOf(sc.prims, Math.max(needP, sc.prims.length * 2));
+    }
+    if (needR > sc.refs.length) {
+      sc.refs = java.util.Arrays.copyOf(sc.refs, Math.max(needR, sc.refs.length * 2));
+    }
+    prims = sc.prims;
+    refs = sc.refs;
+    if (!resident) {
+      primLo = prims.length;
+      refLo = refs.length;
+      sc.primEnd = primLo;
+      sc.refEnd = refLo;
+      return;
+    }
+    if (dp > 0) {
+      System.arraycopy(prims, primLo, prims, primLo + dp, sc.primEnd - primLo);
+      primLo += dp;
+      sc.primEnd += dp;
+    }
+    if (dr > 0) {
+      System.arraycopy(refs, refLo, refs, refLo + dr, sc.refEnd - refLo);
+      java.util.Arrays.fill(refs, refLo, refLo + dr, null);
+      refLo += dr;
+      sc.refEnd += dr;
+    }
   }
 
   /*
@@ -474,37 +560,27 @@ public class Stack implements Serializable {
           + " reference slots, flow " + s.flow + ", tops " + s.primTop + " and " + s.refTop
           + " (expected: positive counts while capturing)");
     }
+    if (frameId == null || frameId.indexOf('#') < 0) {
+      throw new IllegalStateException("capture: frame id " + frameId + " (expected: owner.name(desc)#version)");
+    }
+    if (s.state == DONE || s.state == SUSPENDED) {
+      throw new IllegalStateException("capture: frame of " + frameId + " saved into a stack that is not running (state "
+          + s.state + ")");
+    }
     int pt = s.primTop + np;
     int rt = s.refTop + nr;
+    if (s.primTop > s.primLo || s.refTop > s.refLo) {
+      throw new IllegalStateException("capture: frame of " + frameId + " saved from tops " + s.primTop + " and "
+          + s.refTop + ", above the resident frames from " + s.primLo + " and " + s.refLo + " (the store is corrupt)");
+    }
+    if (pt > s.primLo || rt > s.refLo) {
+      s.makeRoom(pt, rt);
+    }
     long[] p = s.prims;
     Object[] r = s.refs;
-    if (p == null || r == null || pt > p.length || rt > r.length) {
-      Scratch sc = scratch();
-      if (s.state != RUNNING_IN_SCRATCH) {
-        if (s.primTop > sc.prims.length) {
-          sc.prims = new long[Math.max(s.primTop, sc.prims.length * 2)];
-        }
-        if (s.refTop > sc.refs.length) {
-          sc.refs = new Object[Math.max(s.refTop, sc.refs.length * 2)];
-        }
-        if (p != null) {
-          System.arraycopy(p, 0, sc.prims, 0, s.primTop);
-        }
-        if (r != null) {
-          System.arraycopy(r, 0, sc.refs, 0, s.refTop);
-        }
-        s.state = RUNNING_IN_SCRATCH;
-      }
-      if (pt > sc.prims.length) {
-        sc.prims = java.util.Arrays.copyOf(sc.prims, Math.max(pt, sc.prims.length * 2));
-      }
-      if (rt > sc.refs.length) {
-        sc.refs = java.util.Arrays.copyOf(sc.refs, Math.max(rt, sc.refs.length * 2));
-      }
-      p = sc.prims;
-      r = sc.refs;
-      s.prims = p;
-      s.refs = r;
+    if (p == null || r == null || pt > p.length || rt > r.length || pt > s.primLo || rt > s.refLo) {
+      throw new IllegalStateException("capture: frame of " + frameId + " ends at " + pt + " and " + rt
+          + ", past the room made for it (" + s.primLo + " and " + s.refLo + "; the store is corrupt)");
     }
     p[pt - 1] = header;
     s.primTop = pt;
@@ -515,9 +591,11 @@ public class Stack implements Serializable {
   // ---------------------------------------------------------------- ABI: restore
 
   /**
-   * For generated code: takes the outermost saved frame off the store and returns its resume
-   * index. Its values stay in the arrays from {@link #primTop} and {@link #refTop} up, where
-   * the restoring method reads them (references with {@link #takeRef}).
+   * For generated code: opens the outermost saved frame not yet opened by this restore and
+   * returns its resume index. The frame stays saved: the tops move down below it (a cursor),
+   * and its values lie from {@link #primTop} and {@link #refTop} up, where the restoring method
+   * reads them. The method calls its callee again, and then either returns at once (the callee
+   * suspended again: the frame stays as it is) or calls {@link #discardFrame}.
    *
    * @param frameId the id constant of the method that restores
    * @param s the stack
@@ -529,7 +607,6 @@ public class Stack implements Serializable {
     Object[] r = s.refs;
     int rt = s.refTop - 1;
     Object id = r[rt];
-    r[rt] = null;
     if (id != frameId) {
       checkFrameId(id, frameId, s); // a deserialized continuation: equal, not identical, ids
     }
@@ -562,7 +639,6 @@ public class Stack implements Serializable {
     }
     long header = p[pt];
     Object id = r[rt];
-    r[rt] = null;
     if (id != frameId && !frameId.equals(id)) {
       s.flow = 0;
       int mine = frameId.lastIndexOf('#');
@@ -593,17 +669,22 @@ public class Stack implements Serializable {
   }
 
   /**
-   * For generated code: reads a saved reference and clears its slot, so that the store does
-   * not keep it reachable after the restore.
+   * For generated code: discards a frame that {@link #openFrame} opened, whose callee returned
+   * or threw, together with every frame inner to it: the resident region starts above it, and
+   * its reference slots are cleared, so that the store keeps nothing reachable that the
+   * continuing method no longer saves.
    *
-   * @param a the stack's {@link #refs}
-   * @param i the slot
-   * @return the saved reference
+   * @param primEnd the top of the frame's primitives (its base plus its primitive count)
+   * @param refEnd the top of the frame's references
+   * @param s the stack
    */
-  public static Object takeRef(Object[] a, int i) {
-    Object v = a[i];
-    a[i] = null;
-    return v;
+  public static void discardFrame(int primEnd, int refEnd, Stack s) {
+    Object[] r = s.refs;
+    for (int i = s.refLo; i < refEnd; i++) {
+      r[i] = null;
+    }
+    s.refLo = refEnd;
+    s.primLo = primEnd;
   }
 
   /** @return how many frames are saved (0 unless suspended) */
@@ -624,10 +705,12 @@ public class Stack implements Serializable {
     Object[] ra = refs;
     int p = primTop;
     int r = refTop;
+    int pl = primLo;
+    int rl = refLo;
     if (pa == null || ra == null) {
       return ids;
     }
-    while (p > 0 && p <= pa.length && r > 0 && r <= ra.length) {
+    while (p > pl && p <= pa.length && r > rl && r <= ra.length) {
       long header = pa[p - 1];
       Object id = ra[r - 1];
       int np = (int) (header >>> 40);
@@ -649,12 +732,12 @@ public class Stack implements Serializable {
       throw new IOException("continuation: running (expected: new, suspended or done)");
     }
     out.defaultWriteObject();
-    out.writeInt(primTop);
-    for (int i = 0; i < primTop; i++) {
+    out.writeInt(primTop - primLo);
+    for (int i = primLo; i < primTop; i++) {
       out.writeLong(prims[i]);
     }
-    out.writeInt(refTop);
-    for (int i = 0; i < refTop; i++) {
+    out.writeInt(refTop - refLo);
+    for (int i = refLo; i < refTop; i++) {
       out.writeObject(refs[i]);
     }
   }
@@ -670,13 +753,13 @@ public class Stack implements Serializable {
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
     int np = readFrameSize(in);
-    prims = new long[Math.max(np, 2)];
+    prims = new long[np]; // exact: the frames end at the arrays' ends
     for (int i = 0; i < np; i++) {
       prims[i] = in.readLong();
     }
     primTop = np;
     int nr = readFrameSize(in);
-    refs = new Object[Math.max(nr, 2)];
+    refs = new Object[nr];
     for (int i = 0; i < nr; i++) {
       refs[i] = in.readObject();
     }

@@ -34,12 +34,10 @@ class ColdFrameTest {
   }
 
   @Test
-  void reserveColdThenOpenCold_frameRoundTrips_growingPastTheArrays() {
+  void reserveColdThenOpenCold_frameRoundTrips_inTheScratchArrays() {
     Stack s = new Continuation(() -> {});
     s.flow = Stack.CAPTURING;
-    s.prims = new long[1];
-    s.refs = new Object[1];
-    Stack.reserveColdFrame(header(7, 2, 3), ID, s); // grows: 3 > 1, 2 > 1
+    Stack.reserveColdFrame(header(7, 2, 3), ID, s); // no arrays yet: takes the thread's scratch arrays
     assertThat(s.primTop).isEqualTo(3);
     assertThat(s.refTop).isEqualTo(2);
     s.prims[0] = 42;
@@ -57,7 +55,7 @@ class ColdFrameTest {
     assertThat(s.prims[0]).isEqualTo(42);
     assertThat(s.prims[1]).isEqualTo(-1);
     assertThat(s.refs[0]).isEqualTo("held");
-    assertThat(s.refs[1]).as("the id's slot cleared").isNull();
+    assertThat(s.refs[1]).as("a restore only opens a frame: it stays saved until discarded").isSameAs(ID);
     java.util.Arrays.fill(s.refs, null); // the thread's scratch arrays: leave them as a capture's end does
   }
 

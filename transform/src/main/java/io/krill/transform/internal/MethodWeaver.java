@@ -210,6 +210,14 @@ final class MethodWeaver {
     }
     int recvLocal = nextLocal;
     nextLocal += 1 + maxArgSlots;
+    int endLocals = nextLocal; // the restored frame's ends, kept for discardFrame across the call
+    nextLocal += 2;
+    List<org.objectweb.asm.tree.TryCatchBlockNode> recalls = new ArrayList<>();
+    List<org.objectweb.asm.tree.TryCatchBlockNode> rethrows = new ArrayList<>();
+    Map<AbstractInsnNode, Integer> position = new java.util.IdentityHashMap<>();
+    for (int k = 0; k < code.length; k++) {
+      position.put(code[k], k);
+    }
     scratch = new Scratch(nextLocal);
     nextLocal += 4 + maxSpill;
     Loops loops = Loops.find(code.length, normalEdges, exceptionEdges);
@@ -286,7 +294,8 @@ final class MethodWeaver {
       } else {
         before.add(resume);
       }
-      if (passesStack.test(call)) { // after RESUME_i: a restore passes the stack as well
+      boolean passes = passesStack.test(call);
+      if (passes) {
         before.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
         call.desc = StackEntries.desc(call.desc);
       }
@@ -295,6 +304,8 @@ final class MethodWeaver {
       after.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
       after.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
       after.add(new JumpInsnNode(Opcodes.IFLT, capture));
+      LabelNode afterCall = new LabelNode(); // where a restored frame continues once its callee returned
+      after.add(afterCall);
       insns.insert(call, after);
 
       // -- capture: one reservation per array, then plain stores at fixed offsets
@@ -398,8 +409,19 @@ final class MethodWeaver {
         entries.add(restore);
       }
 
-      // -- restore: the frame is open (DISPATCH took it off the store); read it at its offsets
+      // -- restore: the frame is open (DISPATCH peeked at it); read it at its offsets, call the
+      // callee again, and keep the frame saved (resident) when the callee suspends again
       restoreCode.add(restore);
+      restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal)); // the frame's end, for discardFrame
+      restoreCode.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "primTop", "I"));
+      restoreCode.add(intConstant(prims));
+      restoreCode.add(new InsnNode(Opcodes.IADD));
+      restoreCode.add(new VarInsnNode(Opcodes.ISTORE, endLocals));
+      restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+      restoreCode.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "refTop", "I"));
+      restoreCode.add(intConstant(refs));
+      restoreCode.add(new InsnNode(Opcodes.IADD));
+      restoreCode.add(new VarInsnNode(Opcodes.ISTORE, endLocals + 1));
       boolean primsLeft = false; // what the ENTER blocks did not restore already
       boolean refsLeft = recvPos >= 0;
       for (int k = 0; k < stack.size(); k++) {
@@ -422,19 +444,7 @@ final class MethodWeaver {
         load(restoreCode, sl, localPos[l]);
         restoreCode.add(new VarInsnNode(sl.kind.store, sl.index));
       }
-      if (hasReceiver) { // after the locals: it may be a copy of one
-        if (recvCopy >= 0) {
-          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, recvCopy));
-        } else {
-          loadRef(restoreCode, recvPos);
-        }
-        String recvType = receiverType(call, frame.getStack(below));
-        if (!"java/lang/Object".equals(recvType)) {
-          restoreCode.add(new TypeInsnNode(Opcodes.CHECKCAST, recvType));
-        }
-        restoreCode.add(new VarInsnNode(Opcodes.ASTORE, recvLocal));
-      }
-      for (int k = 0; k < stack.size(); k++) {
+      for (int k = 0; k < stack.size(); k++) { // after the locals: a value may be a copy of one
         Slot sl = stack.get(k);
         if (stackCopy[k] >= 0) {
           restoreCode.add(new VarInsnNode(sl.kind.load, stackCopy[k]));
@@ -444,17 +454,52 @@ final class MethodWeaver {
         }
       }
       if (hasReceiver) {
-        int[] argLocals = argLocals(args, recvLocal + 1);
-        for (int a = 0; a < args.length; a++) {
-          restoreCode.add(zero(args[a]));
-          restoreCode.add(new VarInsnNode(args[a].getOpcode(Opcodes.ISTORE), argLocals[a]));
+        if (recvCopy >= 0) {
+          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, recvCopy));
+        } else {
+          loadRef(restoreCode, recvPos);
         }
-      } else {
-        for (Type a : args) {
-          restoreCode.add(zero(a));
+        String recvType = receiverType(call, frame.getStack(below));
+        if (!"java/lang/Object".equals(recvType)) {
+          restoreCode.add(new TypeInsnNode(Opcodes.CHECKCAST, recvType));
         }
       }
-      restoreCode.add(new JumpInsnNode(Opcodes.GOTO, resume));
+      for (Type a : args) {
+        restoreCode.add(zero(a));
+      }
+      if (passes) {
+        restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+      }
+      LabelNode recallStart = new LabelNode();
+      LabelNode recallEnd = new LabelNode();
+      LabelNode recallThrew = new LabelNode();
+      LabelNode continues = new LabelNode();
+      restoreCode.add(recallStart);
+      restoreCode.add(new MethodInsnNode(call.getOpcode(), call.owner, call.name, call.desc, call.itf));
+      restoreCode.add(recallEnd);
+      restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+      restoreCode.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
+      restoreCode.add(new JumpInsnNode(Opcodes.IFGE, continues));
+      restoreCode.add(dummyReturn(Type.getReturnType(method.desc))); // suspended again: the frame stays as saved
+      restoreCode.add(continues);
+      discard(restoreCode, stackLocal, endLocals);
+      restoreCode.add(new JumpInsnNode(Opcodes.GOTO, afterCall));
+      // The callee threw: discard the frame and throw again inside the call's own try ranges.
+      restoreCode.add(recallThrew);
+      discard(restoreCode, stackLocal, endLocals);
+      LabelNode rethrowStart = new LabelNode();
+      LabelNode rethrowEnd = new LabelNode();
+      restoreCode.add(rethrowStart);
+      restoreCode.add(new InsnNode(Opcodes.ATHROW));
+      restoreCode.add(rethrowEnd);
+      recalls.add(new org.objectweb.asm.tree.TryCatchBlockNode(recallStart, recallEnd, recallThrew, null));
+      for (org.objectweb.asm.tree.TryCatchBlockNode t : method.tryCatchBlocks) {
+        Integer from = position.get(t.start);
+        Integer to = position.get(t.end);
+        if (from != null && to != null && from <= i && i < to) {
+          rethrows.add(new org.objectweb.asm.tree.TryCatchBlockNode(rethrowStart, rethrowEnd, t.handler, t.type));
+        }
+      }
       index++;
     }
     if (index == 0) {
@@ -528,7 +573,17 @@ final class MethodWeaver {
     tail.add(new InsnNode(Opcodes.ATHROW));
     tail.add(restoreCode);
     insns.add(tail);
+    method.tryCatchBlocks.addAll(0, recalls); // each covers only its call again, in the appended code
+    method.tryCatchBlocks.addAll(rethrows);
     method.maxLocals = nextLocal;
+  }
+
+  /** Emits: Stack.discardFrame(primEnd, refEnd, s), the ends kept in two locals. */
+  private static void discard(InsnList out, int stackLocal, int endLocals) {
+    out.add(new VarInsnNode(Opcodes.ILOAD, endLocals));
+    out.add(new VarInsnNode(Opcodes.ILOAD, endLocals + 1));
+    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "discardFrame", "(II" + Names.STACK_DESC + ")V", false));
   }
 
   /*
@@ -846,11 +901,11 @@ final class MethodWeaver {
     out.add(new InsnNode(Opcodes.AASTORE));
   }
 
-  /** Emits: Stack.takeRef(refs, refBase + pos). */
+  /** Emits: refs[refBase + pos] (the slot keeps it until the frame is discarded). */
   private void loadRef(InsnList out, int pos) {
     out.add(new VarInsnNode(Opcodes.ALOAD, scratch.refArray));
     out.add(offset(scratch.refBase, pos));
-    out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "takeRef", "([Ljava/lang/Object;I)Ljava/lang/Object;", false));
+    out.add(new InsnNode(Opcodes.AALOAD));
   }
 
   /** Emits the restore of slot {@code s}, saved at {@code pos}, onto the operand stack (null for NULL). */

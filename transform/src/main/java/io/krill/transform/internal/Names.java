@@ -30,7 +30,7 @@ public final class Names {
    * method's frame has another layout (frame ids name the ABI, so a continuation serialized by
    * an ABI 4 build is refused, not misread).
    */
-  public static final int WOVEN_ABI = 5;
+  public static final int WOVEN_ABI = 6;
   /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
   public static final String FLOW = "flow";
 
