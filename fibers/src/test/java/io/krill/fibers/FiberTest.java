@@ -124,15 +124,15 @@ class FiberTest {
   }
 
   @Test
-  void fields_stackAndFiberTogether_fitThirtySixBytes() {
-    // The frame store's fields and the fiber's together: 36 bytes and a 12-byte header fill a
-    // 48-byte object; one byte more pads it to 56. The woven code's two flags share one byte
-    // (Stack.flow) for this.
+  void fields_stackAndFiberTogether_fitFortyFourBytes() {
+    // The frame store's fields and the fiber's together: 44 bytes and a 12-byte header fill a
+    // 56-byte object; one byte more pads it to 64. The store's resident region (design record
+    // 009) takes two ints; the woven code's two flags share one byte (Stack.flow).
     List<String> fields = new ArrayList<>();
     int stack = instanceFieldBytes(Stack.class, fields);
-    assertThat(stack).as("Stack's instance fields %s", fields).isLessThanOrEqualTo(22);
+    assertThat(stack).as("Stack's instance fields %s", fields).isLessThanOrEqualTo(30);
     assertThat(stack + instanceFieldBytes(Fiber.class, fields)).as("Stack's and Fiber's instance fields %s", fields)
-        .isLessThanOrEqualTo(36);
+        .isLessThanOrEqualTo(44);
   }
 
   /* The bytes of cls's own instance fields on compressed references; adds "name:size" to names. */
