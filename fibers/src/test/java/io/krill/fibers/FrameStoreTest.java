@@ -1,6 +1,7 @@
 package io.krill.fibers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import java.util.List;
@@ -360,6 +361,170 @@ class FrameStoreTest {
     assertThat(c.frameIds()).singleElement().asString().contains(".suspendTwice(");
     c.run();
     assertThat(c.isDone()).isTrue();
+  }
+
+  // ------------------------------------------------------------- resident frames
+
+  /** Holds {@code held} across one suspension only, and keeps no other reference to it. */
+  static int holdThenForget(Object held, int n) throws Suspendable {
+    long wide = n * 3L;
+    Continuation.suspend();
+    wide += held == null ? 0 : 1;
+    Continuation.suspend(); // the same primitives saved, one reference fewer
+    return (int) wide + n;
+  }
+
+  static Object take(Object[] box) {
+    Object o = box[0];
+    box[0] = null;
+    return o;
+  }
+
+  static int above(Object[] box, int depth) throws Suspendable {
+    return depth == 0 ? holdThenForget(take(box), 4) : above(box, depth - 1) + 1;
+  }
+
+  @Test
+  void resume_innerFrameSuspendsAgain_callersStayResident_storeNotCopied() {
+    Object[] box = {new Object()};
+    int[] out = new int[1];
+    Continuation c = new Continuation(() -> out[0] = above(box, 6));
+    c.run();
+    List<String> ids = c.frameIds();
+    assertThat(ids).hasSize(9); // the body, seven frames of above, holdThenForget
+    long[] prims = c.prims;
+    Object[] refs = c.refs;
+    Object[] callers = Arrays.copyOfRange(refs, 2, refs.length); // above holdThenForget's held and id
+
+    c.run(); // holdThenForget suspends again; every caller returns at once
+    assertThat(c.frameIds()).isEqualTo(ids);
+    assertThat(c.prims).as("a capture of the same size writes in place").isSameAs(prims);
+    assertThat(c.refs).as("a smaller one moves up to its callers").isSameAs(refs);
+    assertThat(refs[0]).as("the slot it left").isNull();
+    assertThat(Arrays.copyOfRange(refs, 2, refs.length)).isEqualTo(callers);
+
+    c.run();
+    assertThat(c.isDone()).isTrue();
+    assertThat(out[0]).isEqualTo(12 + 4 + 1 + 6);
+  }
+
+  @Test
+  void resume_valueDeadAfterTheResume_notReachableFromTheStore() throws InterruptedException {
+    Object[] box = {new Object()};
+    java.lang.ref.WeakReference<Object> weak = new java.lang.ref.WeakReference<>(box[0]);
+    int[] out = new int[1];
+    Continuation c = new Continuation(() -> out[0] = above(box, 3));
+    c.run();
+    assertThat(refs(c)).as("saved while live").contains(weak.get());
+
+    c.run(); // held is dead at the second suspension; its frame continued, its callers stayed resident
+    for (int i = 0; i < 50 && weak.get() != null; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertThat(weak.get()).as("collected: nothing in the store or the thread keeps it").isNull();
+    c.run();
+    assertThat(out[0]).isEqualTo(12 + 4 + 1 + 3);
+  }
+
+  static int thrower(int depth) throws Suspendable {
+    if (depth > 0) {
+      return thrower(depth - 1) + 1;
+    }
+    Continuation.suspend();
+    throw new IllegalStateException("thrown at the bottom");
+  }
+
+  /** Catches what {@code thrower} throws through its resident frames, with a local kept across. */
+  static String catcher(int depth, String tag) throws Suspendable {
+    long kept = depth * 10L;
+    try {
+      return tag + thrower(depth);
+    } catch (IllegalStateException e) {
+      Continuation.suspend();
+      return tag + kept + e.getMessage().length();
+    } finally {
+      trail.append(tag).append(kept).append(';');
+    }
+  }
+
+  static final StringBuilder trail = new StringBuilder();
+
+  static int outer(int depth) throws Suspendable {
+    return depth == 0 ? catcher(5, "t").length() : outer(depth - 1) + 1;
+  }
+
+  @Test
+  void resume_exceptionThroughResidentFrames_caughtByAResidentCaller_thatSuspendsAgain() {
+    trail.setLength(0);
+    int[] out = new int[1];
+    Continuation c = new Continuation(() -> out[0] = outer(3));
+    c.run();
+    assertThat(c.frameIds()).hasSize(12); // the body, four outer, catcher, six thrower
+
+    c.run(); // thrower throws through five resident thrower frames into catcher's catch, which suspends
+    assertThat(c.frameIds()).hasSize(6).last().asString().contains(".catcher(");
+    assertThat(refs(c).stream().filter(r -> r instanceof String && ((String) r).contains(".thrower(")))
+        .as("the thrower frames were discarded").isEmpty();
+    assertThat(trail).isEmpty();
+
+    c.run();
+    assertThat(c.isDone()).isTrue();
+    assertThat(out[0]).isEqualTo("t5020".length() + 3);
+    assertThat(trail).hasToString("t50;");
+  }
+
+  @Test
+  void resume_exceptionThroughEveryResidentFrame_endsTheContinuation() {
+    Continuation c = new Continuation(() -> thrower(4));
+    c.run();
+    assertThat(c.frameIds()).hasSize(6);
+    assertThatThrownBy(c::run).isInstanceOf(IllegalStateException.class).hasMessage("thrown at the bottom");
+    assertThat(c.isDone()).isTrue();
+    assertThat(Arrays.asList(Stack.scratch().refs)).containsOnlyNulls();
+  }
+
+  static int down(int d) throws Suspendable {
+    if (d == 0) {
+      Continuation.suspend();
+      return 1;
+    }
+    return down(d - 1) + d;
+  }
+
+  /** Suspends at depth, then shallower, then deeper, then as deep as the first time. */
+  static int seesaw(int depth, Object mark) throws Suspendable {
+    int a = down(depth);
+    Continuation.suspend();
+    int b = down(depth + 30);
+    int c = down(depth);
+    return a + b + c + (mark == null ? 0 : 1);
+  }
+
+  static int wrap(int depth, Object mark) throws Suspendable {
+    return depth == 0 ? seesaw(4, mark) : wrap(depth - 1, mark) * 2;
+  }
+
+  @Test
+  void resume_suspendShallowerThenDeeper_residentCallersKeepTheirValues() {
+    Object mark = new Object();
+    int[] out = new int[1];
+    Continuation c = new Continuation(() -> out[0] = wrap(3, mark));
+    int[] sizes = new int[4];
+    for (int i = 0; i < 4; i++) {
+      c.run();
+      sizes[i] = c.frameIds().size();
+      assertThat(c.frameIds().get(0)).contains("lambda$");
+      assertThat(refs(c).stream().filter(r -> r == mark)).as("the mark, once, in seesaw's resident frame").hasSize(1);
+      assertThat(Arrays.asList(Stack.scratch().refs)).as("the thread keeps no saved reference").containsOnlyNulls();
+      assertThat(c.refs.length).as("suspended: the frames end at the arrays' ends").isEqualTo(c.refTop);
+    }
+    assertThat(sizes).containsExactly(1 + 4 + 1 + 5, 1 + 4 + 1, 1 + 4 + 1 + 35, 1 + 4 + 1 + 5);
+    c.run();
+    assertThat(c.isDone()).isTrue();
+    int down4 = 1 + 4 + 3 + 2 + 1;
+    int down34 = 1 + 34 * 35 / 2;
+    assertThat(out[0]).isEqualTo((down4 + down34 + down4 + 1) * 8);
   }
 
   private static List<Object> refs(Stack s) {
