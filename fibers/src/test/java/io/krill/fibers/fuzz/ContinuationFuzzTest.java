@@ -192,20 +192,18 @@ class ContinuationFuzzTest {
       if (!offFiber.sameAs(reference)) {
         kind = "woven off-fiber run differs from the unwoven run";
         detail = reference.diff("unwoven", offFiber, "woven off-fiber");
-      } else if (!suspending.sameAs(reference)) {
-        kind = "suspending run differs from the unwoven run";
-        detail = reference.diff("unwoven", suspending, "woven, suspending");
-      } else if (suspending.runs != suspending.suspensions + 1) {
-        kind = "continuation runs do not match its suspension points";
-        detail = "  " + suspending.runs + " runs for " + suspending.suspensions
-            + " suspension points (expected: one run per suspension, plus one)";
-      } else if (!some.sameAs(reference)) {
-        kind = "run suspending at some points differs from the unwoven run";
-        detail = reference.diff("unwoven", some, "woven, some points");
-      } else if (some.runs != some.suspensions + 1) {
-        kind = "continuation runs do not match its suspensions at some points";
-        detail = "  " + some.runs + " runs for " + some.suspensions
-            + " suspensions (expected: one run per suspension, plus one)";
+      }
+      Outcome[] runs = {suspending, some};
+      String[] labels = {"every point", "some points"};
+      for (int r = 0; r < runs.length && kind == null; r++) {
+        if (!runs[r].sameAs(reference)) {
+          kind = "run suspending at " + labels[r] + " differs from the unwoven run";
+          detail = reference.diff("unwoven", runs[r], "woven, " + labels[r]);
+        } else if (runs[r].runs != runs[r].suspensions + 1) {
+          kind = "continuation runs do not match its suspensions at " + labels[r];
+          detail = "  " + runs[r].runs + " runs for " + runs[r].suspensions
+              + " suspensions (expected: one run per suspension, plus one)";
+        }
       }
       if (kind != null) {
         stats.failed(kind);
