@@ -54,12 +54,22 @@ final class MethodWeaver {
    *    and frame id at the top) and stores, at fixed offsets from the frame's bases, the
    *    operand stack (top first), the live locals and the receiver; returns a dummy value. Plain array stores instead of a call per value keep the capture path
    *    small when C2 inlines it (it is hot in a loop that suspends often).
-   * 4. DISPATCH and RESTORE_i (appended): Stack.openFrame takes the frame off the store
-   *    (checking its id) and returns the resume index for a tableswitch; RESTORE_i reads the
-   *    receiver, locals and stack at the same offsets from the store's new tops (references
-   *    through Stack.takeRef, which clears the slot), fills argument slots with zeros and
-   *    nulls (the callee restores its own locals and ignores them), and jumps to RESUME_i,
-   *    which calls the callee again so that it restores in turn.
+   * 4. DISPATCH and RESTORE_i (appended): Stack.openFrame opens the frame in place (checking
+   *    its id; the store's tops move down below it, a cursor) and returns the resume index for
+   *    a tableswitch; RESTORE_i keeps the frame's ends in two locals, reads the locals, the
+   *    operand stack and the receiver at the same offsets from the tops, pushes zeros and
+   *    nulls for the arguments (the callee restores its own locals and ignores them) and calls
+   *    the callee again, with a call of its own, so that it restores in turn. Then:
+   *    - flow < 0: the callee suspended again. Return a dummy at once: the frame is still
+   *      saved as it was (resident), nothing is written.
+   *    - otherwise: Stack.discardFrame drops the frame (the store's resident region starts
+   *      above it; its reference slots are cleared), and the code jumps to the instruction
+   *      after the original call's flow test, with the result on the operand stack.
+   *    - the callee threw: the call again has its own exception-table entry, first in the
+   *      table, covering only it; its handler discards the frame and rethrows from an athrow
+   *      that copies of every entry covering the original call cover too, so the method's
+   *      handlers see the locals they would have seen.
+   *    The normal path is unchanged: the call again is not the normal path's call.
    * 5. Loops stay reducible. A jump from DISPATCH straight to a RESUME_i inside a loop would
    *    give the loop a second entry, and C2 compiles such an irreducible loop slowly and
    *    badly. So a restore whose call site lies in loops enters each of them through its
