@@ -104,6 +104,8 @@ public class Stack implements Serializable {
    * not a field: a parked fiber's object has no byte to spare.
    */
   private static final byte RUNNING_IN_SCRATCH = 4;
+  /* Running, and a capture that started above unused slots slid down to the arrays' start (makeRoom). */
+  private static final byte RUNNING_FROM_ZERO = 5;
 
   /*
    * The values of `flow`. One byte for both directions, not two booleans: a parked fiber's
@@ -234,7 +236,7 @@ public class Stack implements Serializable {
     if (st == DONE) {
       throw new IllegalStateException("continuation: done (expected: new or suspended)");
     }
-    if (st == RUNNING || st == RUNNING_IN_SCRATCH) {
+    if (st == RUNNING || st == RUNNING_IN_SCRATCH || st == RUNNING_FROM_ZERO) {
       throw new IllegalStateException("continuation: running (expected: new or suspended)");
     }
     Stack previous = bind(this); // a local, not a field: a parked stack stays smaller
@@ -269,11 +271,21 @@ public class Stack implements Serializable {
    * arrays primLo is their length when no frame is resident, so the frames end there too. In
    * the scratch arrays with no resident frame, leaveScratch copies them out as they lie.
    */
-  private void endCapture(int baseP, int baseR) {
+  private void endCapture(int cursorP, int cursorR) {
     boolean inScratch = state == RUNNING_IN_SCRATCH;
     Scratch sc = inScratch ? scratch() : null;
     int endP = inScratch ? sc.primEnd : prims.length;
     int endR = inScratch ? sc.refEnd : refs.length;
+    int baseP = cursorP; // where the capture's frames start
+    int baseR = cursorR;
+    if (inScratch) { // it may have slid before it moved here: find where (a rare path)
+      long start = captureStart();
+      baseP = (int) (start >>> 32);
+      baseR = (int) start;
+    } else if (state == RUNNING_FROM_ZERO) {
+      baseP = 0;
+      baseR = 0;
+    }
     if (!inScratch || primLo < endP) {
       int np = primTop - baseP;
       int nr = refTop - baseR;
@@ -464,7 +476,9 @@ public class Stack implements Serializable {
     int pt = s.primTop + (int) (header >>> 40);
     int rt = s.refTop + (int) ((header >>> 16) & 0xFFFFFF);
     if (pt > s.primLo || rt > s.refLo) {
-      s.makeRoom(pt, rt);
+      s.makeRoom(pt, rt); // may slide the capture down: the tops change
+      pt = s.primTop + (int) (header >>> 40);
+      rt = s.refTop + (int) ((header >>> 16) & 0xFFFFFF);
     }
     s.prims[pt - 1] = header;
     s.primTop = pt;
@@ -480,6 +494,9 @@ public class Stack implements Serializable {
    * moves the capture up to them when it ends).
    */
   private void makeRoom(int pt, int rt) {
+    if (state == RUNNING && slide(pt, rt)) {
+      return;
+    }
     Scratch sc = scratch();
     if (state != RUNNING_IN_SCRATCH) {
       int endP = prims == null ? 0 : prims.length;
@@ -534,6 +551,52 @@ public class Stack implements Serializable {
   }
 
   /*
+   * In the stack's own arrays, a capture starts where the restore's cursor stopped, above the
+   * slots that an earlier, smaller capture left unused when it moved up to the resident frames.
+   * When sliding what it wrote so far down to the arrays' start makes room for the frame being
+   * reserved, it slides (the cost of the frames written so far), instead of moving the store to
+   * the scratch arrays and leaving in a new copy: a fiber that parks alternately shallow and
+   * deep keeps its arrays.
+   */
+  private boolean slide(int pt, int rt) {
+    long start = captureStart();
+    int sp = (int) (start >>> 32);
+    int sr = (int) start;
+    if ((sp == 0 && sr == 0) || pt - sp > primLo || rt - sr > refLo) {
+      return false;
+    }
+    System.arraycopy(prims, sp, prims, 0, primTop - sp);
+    System.arraycopy(refs, sr, refs, 0, refTop - sr);
+    java.util.Arrays.fill(refs, refTop - sr, refTop, null);
+    primTop -= sp;
+    refTop -= sr;
+    state = RUNNING_FROM_ZERO;
+    return true;
+  }
+
+  /*
+   * Where the running capture's frames start, found by walking them down from the tops: below
+   * them lie only the arrays' start or cleared reference slots (a discard, a move up, a slide
+   * and leaveScratch clear every slot they leave), and every frame's top reference is its id.
+   * A slow path's tool: the cost of the frames captured so far. Returns primitive << 32 | reference.
+   */
+  private long captureStart() {
+    int p = primTop;
+    int r = refTop;
+    while (p > 0 && r > 0 && refs[r - 1] != null) {
+      long header = prims[p - 1];
+      int np = (int) (header >>> 40);
+      int nr = (int) ((header >>> 16) & 0xFFFFFF);
+      if (np < 1 || nr < 1 || np > p || nr > r) {
+        break;
+      }
+      p -= np;
+      r -= nr;
+    }
+    return ((long) p << 32) | (r & 0xFFFFFFFFL);
+  }
+
+  /*
    * The cold variants. C2 inlines a callee of a hot call site when its bytecode is at most
    * FreqInlineSize (325 bytes on x86), however rarely the path that calls it runs within the
    * caller's loop; a method above that size is called, never inlined, without any JVM flag.
@@ -574,7 +637,9 @@ public class Stack implements Serializable {
           + s.refTop + ", above the resident frames from " + s.primLo + " and " + s.refLo + " (the store is corrupt)");
     }
     if (pt > s.primLo || rt > s.refLo) {
-      s.makeRoom(pt, rt);
+      s.makeRoom(pt, rt); // may slide the capture down: the tops change
+      pt = s.primTop + np;
+      rt = s.refTop + nr;
     }
     long[] p = s.prims;
     Object[] r = s.refs;
@@ -725,7 +790,7 @@ public class Stack implements Serializable {
   // ---------------------------------------------------------------- serialization
 
   private void writeObject(ObjectOutputStream out) throws IOException {
-    if (state == RUNNING || state == RUNNING_IN_SCRATCH) {
+    if (state == RUNNING || state == RUNNING_IN_SCRATCH || state == RUNNING_FROM_ZERO) {
       throw new IOException("continuation: running (expected: new, suspended or done)");
     }
     out.defaultWriteObject();

@@ -527,6 +527,34 @@ class FrameStoreTest {
     assertThat(out[0]).isEqualTo((down4 + down34 + down4 + 1) * 8);
   }
 
+  static int alternate(int rounds) throws Suspendable {
+    int sum = 0;
+    for (int i = 0; i < rounds; i++) {
+      sum += down(i % 2 == 0 ? 2 : 8);
+    }
+    return sum;
+  }
+
+  @Test
+  void resume_alternatingShallowAndDeepParks_keepTheStacksArrays() {
+    int[] out = new int[1];
+    Continuation c = new Continuation(() -> out[0] = alternate(6));
+    c.run(); // shallow
+    c.run(); // deep: outgrows the arrays the first park left
+    long[] prims = c.prims;
+    Object[] refs = c.refs;
+    for (int park = 3; park <= 6; park++) {
+      c.run();
+      assertThat(c.frameIds()).hasSize(park % 2 == 1 ? 2 + 3 : 2 + 9); // the body, alternate, down's frames
+      assertThat(c.prims).as("park %d: the same arrays", park).isSameAs(prims);
+      assertThat(c.refs).isSameAs(refs);
+      assertThat(Arrays.asList(Stack.scratch().refs)).containsOnlyNulls();
+    }
+    c.run();
+    assertThat(c.isDone()).isTrue();
+    assertThat(out[0]).isEqualTo(3 * 4 + 3 * 37);
+  }
+
   private static List<Object> refs(Stack s) {
     return s.refs == null ? List.of() : Arrays.asList(s.refs.clone());
   }
