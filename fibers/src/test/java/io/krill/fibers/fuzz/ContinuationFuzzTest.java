@@ -27,9 +27,11 @@ import org.objectweb.asm.util.CheckClassAdapter;
 
 /**
  * Differential fuzz test of the weaver: random programs are generated as Java
- * source, compiled with javax.tools, woven, verified with ASM's CheckClassAdapter, and run three
- * ways: unwoven on a plain thread (the reference), woven on a plain thread, and woven inside a
- * Continuation that suspends at every point. All three must return the same result, leave the
+ * source, compiled with javax.tools, woven, verified with ASM's CheckClassAdapter, and run four
+ * ways: unwoven on a plain thread (the reference), woven on a plain thread, woven inside a
+ * Continuation that suspends at every point, and woven inside one that suspends at about half of
+ * them, chosen by the program's seed (so saved frames wait while their callees run on, and
+ * re-suspend deeper and shallower than before). All four must return the same result, leave the
  * same trace and throw the same exception.
  *
  * <p>The default run (500 programs, fixed seed) is part of {@code mvn test}. A long run:
@@ -182,20 +184,26 @@ class ContinuationFuzzTest {
       String name = "fuzz.P" + i;
       Outcome reference = runPlain(plainLoader, name);
       Outcome offFiber = runPlain(wovenLoader, name);
-      Outcome suspending = runSuspending(wovenLoader, name);
+      Outcome suspending = runSuspending(wovenLoader, name, 0);
+      Outcome some = runSuspending(wovenLoader, name, programSeed(seed, i) | 1);
       stats.add(suspending);
       String kind = null;
       String detail = null;
       if (!offFiber.sameAs(reference)) {
         kind = "woven off-fiber run differs from the unwoven run";
         detail = reference.diff("unwoven", offFiber, "woven off-fiber");
-      } else if (!suspending.sameAs(reference)) {
-        kind = "suspending run differs from the unwoven run";
-        detail = reference.diff("unwoven", suspending, "woven, suspending");
-      } else if (suspending.runs != suspending.suspensions + 1) {
-        kind = "continuation runs do not match its suspension points";
-        detail = "  " + suspending.runs + " runs for " + suspending.suspensions
-            + " suspension points (expected: one run per suspension, plus one)";
+      }
+      Outcome[] runs = {suspending, some};
+      String[] labels = {"every point", "some points"};
+      for (int r = 0; r < runs.length && kind == null; r++) {
+        if (!runs[r].sameAs(reference)) {
+          kind = "run suspending at " + labels[r] + " differs from the unwoven run";
+          detail = reference.diff("unwoven", runs[r], "woven, " + labels[r]);
+        } else if (runs[r].runs != runs[r].suspensions + 1) {
+          kind = "continuation runs do not match its suspensions at " + labels[r];
+          detail = "  " + runs[r].runs + " runs for " + runs[r].suspensions
+              + " suspensions (expected: one run per suspension, plus one)";
+        }
       }
       if (kind != null) {
         stats.failed(kind);
@@ -237,8 +245,12 @@ class ContinuationFuzzTest {
     });
   }
 
-  private Outcome runSuspending(ClassLoader loader, String name) {
+  /** @param some 0 to suspend at every point, or the seed that chooses about half of them */
+  private Outcome runSuspending(ClassLoader loader, String name, long some) {
     return run(loader, name, program -> {
+      if (some != 0) {
+        FuzzRuntime.suspendSome(some);
+      }
       Continuation c = new Continuation(program);
       int runs = 0;
       try {

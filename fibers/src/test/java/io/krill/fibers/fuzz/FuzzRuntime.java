@@ -28,6 +28,9 @@ public final class FuzzRuntime {
   private static StringBuilder trace = new StringBuilder();
   private static int fuel;
   private static int suspensions;
+  /* 0: every point suspends; otherwise the seed that chooses which points suspend. */
+  private static long some;
+  private static long visits;
 
   private FuzzRuntime() {}
 
@@ -65,6 +68,33 @@ public final class FuzzRuntime {
     trace = new StringBuilder();
     fuel = FUEL;
     suspensions = 0;
+    some = 0;
+    visits = 0;
+  }
+
+  /**
+   * From now until the next reset, only about half of the points suspend, chosen by {@code seed}
+   * (the same seed chooses the same points): frames then re-suspend shallower and deeper than
+   * they last did, and saved frames wait while their callees run on through points that do not
+   * suspend.
+   *
+   * @param seed not 0
+   */
+  static void suspendSome(long seed) {
+    some = seed;
+  }
+
+  /* Whether the point just recorded suspends: in a continuation, every one or the chosen ones. */
+  private static boolean suspendsHere() {
+    if (!Continuation.isInContinuation()) {
+      return false;
+    }
+    if (some == 0) {
+      return true;
+    }
+    long x = (some + visits++) * 0x9E3779B97F4A7C15L;
+    x ^= x >>> 31;
+    return (x & 2) == 0;
   }
 
   static String trace() {
@@ -78,7 +108,7 @@ public final class FuzzRuntime {
   private static void point(int id, String value) throws Suspendable {
     spend();
     trace.append(id).append('=').append(value).append(';');
-    if (Continuation.isInContinuation()) {
+    if (suspendsHere()) {
       suspensions++;
       Continuation.suspend();
     }
@@ -130,12 +160,12 @@ public final class FuzzRuntime {
    * {@code Continuation.suspend()} directly when this returns true.
    *
    * @param id the point id
-   * @return true when a continuation runs on this thread
+   * @return true when a continuation runs on this thread and the point suspends
    */
   public static boolean here(int id) {
     spend();
     trace.append(id).append("!;");
-    boolean in = Continuation.isInContinuation();
+    boolean in = suspendsHere();
     if (in) {
       suspensions++;
     }
