@@ -63,7 +63,8 @@ public final class Fiber extends Stack implements Runnable {
    *
    * `aux` is the blocker from a park until the fiber resumes (for a channel's send or receive,
    * the waiter it parked on, which the operation reads back when it resumes: it has no woven
-   * frame to keep it in), and the outcome (result or Throwable) once done.
+   * frame to keep it in), the carrier-local run queue's link while queued there if it holds no
+   * such waiter (see LocalRunQueue), and the outcome (result or Throwable) once done.
    * `joiners` is a lock-free stack of strands (fibers or threads) waiting in join() (see
    * Joiner), or, once the fiber has Extras, the Extras, which then hold that stack: one word for
    * both, so a parked fiber that nobody names carries no second one. The word changes from a
@@ -110,7 +111,7 @@ public final class Fiber extends Stack implements Runnable {
   private volatile byte state; // bytes, state and signals: with Stack's fields a fiber's fields take 36 bytes
   private volatile byte signals;
   volatile Object joiners; // the joiners' stack (null: nobody joined), or the Extras that hold it (see the notes)
-  Object aux; // the blocker of the last park until the fiber resumes; the outcome once done
+  Object aux; // the blocker of the last park until the fiber resumes, or a LocalRunQueue link; the outcome once done
 
   /*
    * Rarely used per-fiber data, allocated on first use (installed by CAS: id() and name() may

@@ -22,12 +22,17 @@ final class LocalRunQueue implements Runnable {
    * Fairness: after HANDOFF_BOUND slices taken from `next` in a row, the FIFO's head runs
    * first, so two fibers that keep waking each other cannot starve the others.
    *
-   * The FIFO is a field for its first fiber and an array used as a ring for the rest (it grows,
-   * never shrinks), not a list linked through the fibers: a queued fiber's `aux` keeps what its
-   * park left there (the waiter a channel operation parked on, see Channel). Adding stores one
-   * reference, polling only a null; one fiber waking one other uses the field alone.
-   * Why that matters: once the queue has been promoted to G1's old generation, every store of
-   * a non-null reference into it pays the write barrier's StoreLoad fence (JDK 25); stores of
+   * The FIFO is a list linked through its entries, with no node of its own. An entry is the
+   * queued fiber itself, linked through its `aux` (a queued fiber is runnable, so the blocker of
+   * its last park is dropped), or, for a fiber whose `aux` holds the waiter of the channel
+   * operation it parked in (see Channel: the operation reads it back when it resumes), that
+   * waiter, linked through its `runLink`, whose strand is the fiber. Adding stores the link in
+   * the entry before it (usually young: the fiber started or woken just before) and the tail;
+   * polling loads the link and stores nulls. An earlier array ring cost spawn + join a third
+   * more: a batch of children filled and grew an old array where the list stores into young
+   * fibers.
+   * Why the age matters: once an object has been promoted to G1's old generation, every store
+   * of a non-null reference into it pays the write barrier's StoreLoad fence (JDK 25); stores of
    * null are filtered out before it.
    *
    * The same fence is why a drain leaves the carrier bound to a fiber that parked
@@ -44,10 +49,8 @@ final class LocalRunQueue implements Runnable {
 
   final CarrierThread carrier;
   Fiber next;
-  private Fiber first; // the FIFO's first fiber when the ring was empty as it came (the common case of one)
-  private Fiber[] ring = new Fiber[16]; // the FIFO's fibers after `first`
-  private int head; // index of the ring's first fiber, unbounded (masked on use)
-  private int tail; // head + the ring's size
+  private Object head; // the FIFO's first entry: a fiber, or the waiter it parked on (see the notes)
+  private Object tail; // the last entry when there are two or more, else null
   int handOffs;
   boolean draining;
   boolean drainPending;
@@ -58,15 +61,29 @@ final class LocalRunQueue implements Runnable {
 
   /* Queues f behind the FIFO. */
   void add(Fiber f) {
-    if (first == null && head == tail) {
-      first = f;
+    Object e = f.aux;
+    if (e instanceof Waiter) { // a channel operation's waiter, which it reads back when it resumes
+      ((Waiter) e).runLink = null;
+    } else {
+      f.aux = null;
+      e = f;
+    }
+    Object h = head;
+    if (h == null) {
+      head = e;
       return;
     }
-    Fiber[] r = ring;
-    if (tail - head == r.length) {
-      r = grow();
+    Object t = tail;
+    link(t == null ? h : t, e);
+    tail = e;
+  }
+
+  private static void link(Object entry, Object next) {
+    if (entry instanceof Waiter) {
+      ((Waiter) entry).runLink = next;
+    } else {
+      ((Fiber) entry).aux = next;
     }
-    r[tail++ & (r.length - 1)] = f;
   }
 
   /* Queues f to run right after the current slice, ahead of the FIFO (see the notes). */
@@ -78,43 +95,38 @@ final class LocalRunQueue implements Runnable {
     }
   }
 
-  private Fiber[] grow() {
-    Fiber[] r = ring;
-    Fiber[] bigger = new Fiber[r.length * 2];
-    for (int i = head; i != tail; i++) {
-      bigger[i - head] = r[i & (r.length - 1)];
-    }
-    tail -= head;
-    head = 0;
-    ring = bigger;
-    return bigger;
-  }
-
   Fiber poll() {
     Fiber f = next;
-    if (f != null && (handOffs < HANDOFF_BOUND || first == null && head == tail)) {
+    if (f != null && (handOffs < HANDOFF_BOUND || head == null)) {
       next = null;
       handOffs++;
       return f;
     }
     handOffs = 0;
-    f = first;
-    if (f != null) {
-      first = null;
-      return f;
-    }
-    if (head == tail) {
+    Object e = head;
+    if (e == null) {
       return null;
     }
-    Fiber[] r = ring;
-    int i = head++ & (r.length - 1);
-    f = r[i];
-    r[i] = null;
+    Object second;
+    if (e instanceof Waiter) {
+      Waiter w = (Waiter) e;
+      f = (Fiber) w.strand;
+      second = w.runLink;
+      w.runLink = null;
+    } else {
+      f = (Fiber) e;
+      second = f.aux;
+      f.aux = null;
+    }
+    head = second;
+    if (second == tail) { // second is now the only one, or there is none
+      tail = null;
+    }
     return f;
   }
 
   boolean isEmpty() {
-    return next == null && first == null && head == tail;
+    return next == null && head == null;
   }
 
   /* keepBound: leave the carrier bound to a fiber that parked until the next slice (see the notes); then call stopDraining. */

@@ -65,6 +65,7 @@ final class Waiter {
   long amount;
   Waiter prev;
   Waiter next;
+  Object runLink; // the next entry of the carrier's local run queue while this waiter's fiber is queued there (see LocalRunQueue)
   WaitQueue queue;
   private volatile Object decision;
 

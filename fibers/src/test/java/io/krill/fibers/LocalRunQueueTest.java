@@ -42,25 +42,22 @@ class LocalRunQueueTest {
   }
 
   @Test
-  void addAndPoll_moreFibersThanTheInitialRing_firstInFirstOutAndBlockersKept() {
+  void addAndPoll_fibersHoldingTheirChannelWaiter_interleavedInOrderAndWaitersKept() {
     List<Fiber> added = new ArrayList<>();
+    List<Object> parkedOn = new ArrayList<>();
     List<Fiber> polled = new ArrayList<>();
-    for (int round = 0; round < 3; round++) { // the ring wraps, then grows with its head in the middle
+    for (int round = 0; round < 3; round++) { // entries of both kinds meet as head, tail and link
       for (int i = 0; i < 7; i++) {
         Fiber f = fiber();
-        f.aux = "blocker " + added.size();
+        Object blocker = (added.size() % 3 == 0) ? "blocker " + added.size() : new Waiter(f, null);
+        f.aux = blocker;
         added.add(f);
+        parkedOn.add(blocker);
         queue.add(f);
       }
       for (int i = 0; i < 3; i++) {
         polled.add(queue.poll());
       }
-    }
-    for (int i = 0; i < 40; i++) {
-      Fiber f = fiber();
-      f.aux = "blocker " + added.size();
-      added.add(f);
-      queue.add(f);
     }
     Fiber f;
     while ((f = queue.poll()) != null) {
@@ -70,7 +67,13 @@ class LocalRunQueueTest {
     assertThat(polled).containsExactlyElementsOf(added);
     assertThat(queue.isEmpty()).isTrue();
     for (int i = 0; i < added.size(); i++) {
-      assertThat(added.get(i).aux).isEqualTo("blocker " + i); // the queue links nothing through the fibers
+      Object blocker = parkedOn.get(i);
+      if (blocker instanceof Waiter) { // the channel operation reads its waiter back when it resumes
+        assertThat(added.get(i).aux).isSameAs(blocker);
+        assertThat(((Waiter) blocker).runLink).isNull();
+      } else { // a runnable fiber's other blocker is dropped: aux was its link
+        assertThat(added.get(i).aux).isNull();
+      }
     }
   }
 
