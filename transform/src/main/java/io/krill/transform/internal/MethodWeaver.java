@@ -213,6 +213,9 @@ final class MethodWeaver {
     scratch = new Scratch(nextLocal);
     nextLocal += 4 + maxSpill;
     Loops loops = Loops.find(code.length, normalEdges, exceptionEdges);
+    Set<Loops.Loop> copied = copiedLoops(loops, code, frames, normalEdges, exceptionEdges);
+    Map<LabelNode, Loops.Loop> copyFrom = new LinkedHashMap<>(); // a resume label to copy from, and its loop
+    Map<LabelNode, JumpInsnNode> copyEntry = new java.util.IdentityHashMap<>(); // its restore's jump to it
     int resumeLocal = -1; // allocated when a call site inside a loop resumes through its headers
     Map<Loops.Loop, LoopGuard> guards = new LinkedHashMap<>();
     List<LabelNode> entries = new ArrayList<>();
@@ -377,7 +380,11 @@ final class MethodWeaver {
 
       // -- the path from the dispatch to RESTORE_i: through the header of each enclosing loop
       BitSet restoredEarly = new BitSet(); // locals that an ENTER block restores before a loop header
-      if (!chain.isEmpty() && enterableAtHeaders(chain, code, frames, liveOut)) {
+      boolean throughCopy = chain.size() == 1 && copied.contains(chain.get(0));
+      if (throughCopy) {
+        copyFrom.put(resume, chain.get(0));
+        entries.add(restore);
+      } else if (!chain.isEmpty() && enterableAtHeaders(chain, code, frames, liveOut)) {
         if (resumeLocal < 0) {
           resumeLocal = nextLocal++;
         }
@@ -454,7 +461,11 @@ final class MethodWeaver {
           restoreCode.add(zero(a));
         }
       }
-      restoreCode.add(new JumpInsnNode(Opcodes.GOTO, resume));
+      JumpInsnNode toResume = new JumpInsnNode(Opcodes.GOTO, resume);
+      restoreCode.add(toResume);
+      if (throughCopy) {
+        copyEntry.put(resume, toResume);
+      }
       index++;
     }
     if (index == 0) {
@@ -527,8 +538,61 @@ final class MethodWeaver {
     tail.add(new MethodInsnNode(Opcodes.INVOKESPECIAL, "java/lang/IllegalStateException", "<init>", "(Ljava/lang/String;)V", false));
     tail.add(new InsnNode(Opcodes.ATHROW));
     tail.add(restoreCode);
+    InsnList iterationCopies = new InsnList();
+    for (Map.Entry<LabelNode, Loops.Loop> c : copyFrom.entrySet()) {
+      copyEntry.get(c.getKey()).label = IterationCopies.copy(method, c.getKey(), c.getValue(), code, iterationCopies);
+    }
+    tail.add(iterationCopies);
     insns.add(tail);
     method.maxLocals = nextLocal;
+  }
+
+  /*
+   * The loops whose call sites resume through copies of the iteration's rest (IterationCopies)
+   * instead of through their headers: outermost loops none of whose sites lies in an inner
+   * loop, while the copies stay within IterationCopies.MAX_COPIED instructions a method.
+   */
+  private Set<Loops.Loop> copiedLoops(Loops loops, AbstractInsnNode[] code, Frame<BasicValue>[] frames,
+      List<int[]> normalEdges, List<int[]> exceptionEdges) {
+    Set<Loops.Loop> out = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    if (loops == null) {
+      return out;
+    }
+    List<List<Integer>> succ = new ArrayList<>(code.length);
+    for (int i = 0; i < code.length; i++) {
+      succ.add(new ArrayList<>(2));
+    }
+    for (int[] e : normalEdges) {
+      succ.get(e[0]).add(e[1]);
+    }
+    for (int[] e : exceptionEdges) {
+      succ.get(e[0]).add(e[1]);
+    }
+    Map<Loops.Loop, Integer> cost = new LinkedHashMap<>();
+    Set<Loops.Loop> nested = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (int i = 0; i < code.length; i++) {
+      if (!calls.contains(code[i]) || frames[i] == null) {
+        continue;
+      }
+      List<Loops.Loop> chain = loops.chain(i);
+      if (chain.isEmpty()) {
+        continue;
+      }
+      Loops.Loop outer = chain.get(0);
+      if (chain.size() > 1 || !(code[outer.header] instanceof LabelNode)) {
+        nested.add(outer);
+      } else {
+        cost.merge(outer, IterationCopies.size(i, outer, code, succ), Integer::sum);
+      }
+    }
+    int total = 0;
+    for (Map.Entry<Loops.Loop, Integer> c : cost.entrySet()) {
+      if (!nested.contains(c.getKey()) && total + c.getValue() <= IterationCopies.MAX_COPIED) {
+        out.add(c.getKey());
+        total += c.getValue();
+      }
+    }
+    return out;
   }
 
   /*
