@@ -527,6 +527,16 @@ final class MethodWeaver {
     tail.add(new MethodInsnNode(Opcodes.INVOKESPECIAL, "java/lang/IllegalStateException", "<init>", "(Ljava/lang/String;)V", false));
     tail.add(new InsnNode(Opcodes.ATHROW));
     tail.add(restoreCode);
+    if (anyInLoop && Boolean.getBoolean("krill.weave.padLoops")) {
+      // Experiment: unreachable code that lifts the method above C2's FreqInlineSize (325 bytes).
+      LabelNode dead = new LabelNode();
+      tail.add(dead);
+      for (int k = 0; k < 330; k++) {
+        tail.add(new InsnNode(Opcodes.NOP));
+      }
+      tail.add(new InsnNode(Opcodes.ACONST_NULL));
+      tail.add(new InsnNode(Opcodes.ATHROW));
+    }
     insns.add(tail);
     method.maxLocals = nextLocal;
   }
