@@ -21,6 +21,8 @@ import org.objectweb.asm.tree.MethodNode;
  */
 class StackEntriesTest {
   private static final String STACK = "Lio/krill/fibers/Stack;";
+  /** What an entry appends: the stack and the caller's flow (0, or 1 when the frame resumes). */
+  private static final String ENTRY = STACK + "B";
 
   private static final String KINDS = String.join("\n",
       "package t;",
@@ -34,7 +36,7 @@ class StackEntriesTest {
       "  public final int sealed(int a) throws Suspendable { park(); return a + 4; }",
       "  public int open(int a) throws Suspendable { park(); return a + 5; }",
       "  static int user(int a) throws Suspendable { park(); return a; }",
-      "  static int user(int a, io.krill.fibers.Stack s) throws Suspendable { park(); return a; }",
+      "  static int user(int a, io.krill.fibers.Stack s, byte flow) throws Suspendable { park(); return a; }",
       "  public int all(int a) throws Suspendable {",
       "    Runnable r = () -> {};",
       "    Api api = () -> park();",
@@ -73,13 +75,13 @@ class StackEntriesTest {
     Map<String, byte[]> woven = WeaverTest.weaveAll(classes);
 
     List<String> kinds = entries(woven.get("t/Kinds"));
-    assertThat(kinds).containsExactlyInAnyOrder("statik(I" + STACK + ")I", "hidden(I" + STACK + ")I",
-        "sealed(I" + STACK + ")I", "user(I" + STACK + STACK + ")I"); // the user's (I, Stack) overload has its own
-    assertThat(entries(woven.get("t/Last"))).containsExactlyInAnyOrder("fin(I" + STACK + ")I", "in(I" + STACK + ")I");
+    assertThat(kinds).containsExactlyInAnyOrder("statik(I" + ENTRY + ")I", "hidden(I" + ENTRY + ")I",
+        "sealed(I" + ENTRY + ")I", "user(I" + ENTRY + ENTRY + ")I"); // the user's (I, Stack, byte) overload has its own
+    assertThat(entries(woven.get("t/Last"))).containsExactlyInAnyOrder("fin(I" + ENTRY + ")I", "in(I" + ENTRY + ")I");
     assertThat(entries(woven.get("t/Api"))).isEmpty();
-    assertThat(declared(woven.get("t/Kinds"))).as("the user's own (I, Stack) overload stays, and is no entry")
-        .contains("user(I" + STACK + ")I");
-    assertThat(entries(woven.get("t/Kinds"))).doesNotContain("user(I" + STACK + ")I");
+    assertThat(declared(woven.get("t/Kinds"))).as("the user's own (I, Stack, byte) overload stays, and is no entry")
+        .contains("user(I" + ENTRY + ")I");
+    assertThat(entries(woven.get("t/Kinds"))).doesNotContain("user(I" + ENTRY + ")I");
   }
 
   /* A woven call passes its stack exactly to the callees that have an entry, in this class or another. */
@@ -89,10 +91,26 @@ class StackEntriesTest {
     Map<String, byte[]> woven = WeaverTest.weaveAll(classes);
 
     List<String> calls = calls(woven.get("t/Kinds"), "all", "(I)I");
-    assertThat(calls).contains("t/Kinds.statik(I" + STACK + ")I", "t/Kinds.hidden(I" + STACK + ")I",
-        "t/Kinds.sealed(I" + STACK + ")I", "t/Last.fin(I" + STACK + ")I", "t/Other.far(I" + STACK + ")I",
+    assertThat(calls).contains("t/Kinds.statik(I" + ENTRY + ")I", "t/Kinds.hidden(I" + ENTRY + ")I",
+        "t/Kinds.sealed(I" + ENTRY + ")I", "t/Last.fin(I" + ENTRY + ")I", "t/Other.far(I" + ENTRY + ")I",
         "t/Kinds.open(I)I", "t/Kinds.user(I)I", "t/Api.call()V", "t/Kinds.leaf(I)I");
-    assertThat(calls(woven.get("t/Last"), "fin", "(I" + STACK + ")I")).contains("t/Last.in(I" + STACK + ")I");
+    assertThat(calls(woven.get("t/Last"), "fin", "(I" + ENTRY + ")I")).contains("t/Last.in(I" + ENTRY + ")I");
+    assertThat(flowsPassed(woven.get("t/Kinds"), "all", "(I)I", "t/Kinds.statik(I" + ENTRY + ")I"))
+        .as("the normal call passes flow 0, the restore's own call 1").containsExactly(0, 1);
+  }
+
+  /* The int constant pushed right before each call to target in the method: the flow argument. */
+  private static List<Integer> flowsPassed(byte[] classFile, String name, String desc, String target) {
+    List<Integer> out = new java.util.ArrayList<>();
+    for (AbstractInsnNode i : method(classFile, name, desc).instructions) {
+      if (i instanceof MethodInsnNode) {
+        MethodInsnNode c = (MethodInsnNode) i;
+        if ((c.owner + "." + c.name + c.desc).equals(target)) {
+          out.add(i.getPrevious().getOpcode() - Opcodes.ICONST_0);
+        }
+      }
+    }
+    return out;
   }
 
   /* The original descriptor forwards to the entry with the current stack: reflection and unwoven callers still work. */
@@ -103,7 +121,7 @@ class StackEntriesTest {
     ClassLoader loader = classes.loader(woven);
 
     assertThat(calls(woven.get("t/Kinds"), "statik", "(I)I"))
-        .containsExactly("io/krill/fibers/Stack.current()" + STACK, "t/Kinds.statik(I" + STACK + ")I");
+        .containsExactly("io/krill/fibers/Stack.current()" + STACK, "t/Kinds.statik(I" + ENTRY + ")I");
     Class<?> kinds = loader.loadClass("t.Kinds");
     Object k = kinds.getDeclaredConstructor().newInstance();
     assertThat(kinds.getMethod("statik", int.class).invoke(null, 1)).isEqualTo(3);
@@ -111,9 +129,9 @@ class StackEntriesTest {
     for (String name : woven.keySet()) {
       assertThat(CompiledClasses.verify(woven.get(name), loader)).as(name).isEmpty();
     }
-    MethodNode entry = method(woven.get("t/Kinds"), "statik", "(I" + STACK + ")I");
+    MethodNode entry = method(woven.get("t/Kinds"), "statik", "(I" + ENTRY + ")I");
     assertThat(entry.access & Opcodes.ACC_SYNTHETIC).as("javac never offers the entry").isNotZero();
-    assertThat((String) marker(woven.get("t/Kinds"))).contains("|statik(I)I|statik(I" + STACK + ")I");
+    assertThat((String) marker(woven.get("t/Kinds"))).contains("|statik(I)I|statik(I" + ENTRY + ")I");
   }
 
   /* A callee class woven already (a library jar) is read as it is: its entries are there, or not. */
@@ -124,12 +142,12 @@ class StackEntriesTest {
     byte[] wovenOther = woven.get("t/Other");
     Function<String, byte[]> withWovenOther = n -> "t/Other".equals(n) ? wovenOther : classes.lookup().apply(n);
     assertThat(calls(Weaver.forLookup(withWovenOther).weave(classes.bytes("t/Kinds")), "all", "(I)I"))
-        .contains("t/Other.far(I" + STACK + ")I");
+        .contains("t/Other.far(I" + ENTRY + ")I");
 
     byte[] noEntry = stripEntries(wovenOther);
     Function<String, byte[]> withOldOther = n -> "t/Other".equals(n) ? noEntry : classes.lookup().apply(n);
     assertThat(calls(Weaver.forLookup(withOldOther).weave(classes.bytes("t/Kinds")), "all", "(I)I"))
-        .contains("t/Other.far(I)I").doesNotContain("t/Other.far(I" + STACK + ")I");
+        .contains("t/Other.far(I)I").doesNotContain("t/Other.far(I" + ENTRY + ")I");
   }
 
   private static byte[] stripEntries(byte[] classFile) {

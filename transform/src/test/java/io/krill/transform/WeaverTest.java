@@ -125,7 +125,7 @@ class WeaverTest {
     assertThat(againFreshWeaver).isSameAs(once);
     List<FieldNode> markers = markerFields(once);
     assertThat(markers).hasSize(1);
-    assertThat((String) markers.get(0).value).matches("[0-9a-f]{16}/abi" + Names.WOVEN_ABI + "\\|run\\(I\\)I\\|run\\(ILio/krill/fibers/Stack;\\)I");
+    assertThat((String) markers.get(0).value).matches("[0-9a-f]{16}/abi" + Names.WOVEN_ABI + "\\|run\\(I\\)I\\|run\\(ILio/krill/fibers/Stack;B\\)I");
   }
 
   /*
@@ -377,7 +377,7 @@ class WeaverTest {
       }
     }
     assertThat(enter).as("stores before the header, as (opcode of the value)>(store) slot")
-        .contains(Opcodes.CHECKCAST + ">" + Opcodes.ASTORE + " 0", Opcodes.L2I + ">" + Opcodes.ISTORE + " 4"); // the stack entry: the stack is slot 1
+        .contains(Opcodes.CHECKCAST + ">" + Opcodes.ASTORE + " 0", Opcodes.L2I + ">" + Opcodes.ISTORE + " 5"); // the stack entry: the stack is slot 1, its flow slot 2
   }
 
   private static boolean callsStack(byte[] classFile, String method) {

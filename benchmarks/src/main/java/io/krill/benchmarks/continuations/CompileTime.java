@@ -105,8 +105,8 @@ public final class CompileTime implements Callable<Integer> {
       if (level != 4 || !(isWoven || owner.endsWith(".PlainLoops")) || e.getBoolean("isOsr")) {
         continue;
       }
-      // A woven method's stack entry (its descriptor ends in Stack) counts with its forwarder, under the name users wrote.
-      String desc = m.getDescriptor().replace("Lio/krill/fibers/Stack;)", ")");
+      // A woven method's stack entry (its descriptor ends in Stack and the caller's flow) counts with its forwarder, under the name users wrote.
+      String desc = m.getDescriptor().replace("Lio/krill/fibers/Stack;B)", ")");
       long[] v = byMethod.computeIfAbsent(m.getName() + desc, n -> new long[6]);
       v[isWoven ? 0 : 1] += e.getDuration().toNanos();
       v[isWoven ? 2 : 3] += e.getLong("codeSize");

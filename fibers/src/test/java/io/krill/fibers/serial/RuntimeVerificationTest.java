@@ -68,7 +68,7 @@ class RuntimeVerificationTest {
   void call_toStackEntryOfUnwovenClass_failsNamingTheEntry(@TempDir Path dir) throws Exception {
     for (boolean verify : new boolean[] {false, true}) {
       assertThat(runWithUnwovenMiddle(dir.resolve("v" + verify), verify, STATIC_SOURCES))
-          .contains("java.lang.NoSuchMethodError", "verifytest.Middle.call(int, io.krill.fibers.Stack)")
+          .contains("java.lang.NoSuchMethodError", "verifytest.Middle.call(int, io.krill.fibers.Stack, byte)")
           .doesNotContain("suspended=");
     }
   }

@@ -211,7 +211,7 @@ public final class ClassHierarchy {
    * when its class is woven.
    *
    * @param opcode the call's opcode
-   * @return true when the call may pass the caller's stack to {@code name(args..., Stack)}
+   * @return true when the call may pass the caller's stack to {@code name(args..., Stack, byte)}
    */
   public boolean hasStackEntry(int opcode, String owner, String name, String desc) {
     if (opcode == Opcodes.INVOKEINTERFACE || opcode == Opcodes.INVOKEDYNAMIC || ClassWeaver.isJdk(owner)) {

@@ -154,6 +154,7 @@ public final class ClassWeaver {
         new MethodWeaver(hierarchy, cn, m, sites, frameId, stackParam, passesStack).weave();
       } else if (stackParam >= 0 && passesStack.test(first)) {
         m.instructions.insertBefore(first, new VarInsnNode(Opcodes.ALOAD, stackParam));
+        m.instructions.insertBefore(first, new VarInsnNode(Opcodes.ILOAD, stackParam + 1)); // a resume passes through
         first.desc = StackEntries.desc(first.desc);
       }
     }

@@ -40,8 +40,8 @@ final class MethodWeaver {
    *
    * The woven method has four parts:
    *
-   * 1. Entry: s = Stack.current(); if (s.flow > 0) goto DISPATCH (restoring). Then the
-   *    original code.
+   * 1. Entry: s = Stack.current(); if (s.flow > 0) goto DISPATCH (restoring); a stack entry
+   *    has s and its caller's flow as parameters and tests the flow. Then the original code.
    * 2. Each suspendable call site i. A call with a receiver first spills its arguments and
    *    receiver into reserved locals (the JIT turns these moves into nothing), so the
    *    receiver can be saved if the callee captures. RESUME_i labels the reload of the
@@ -59,7 +59,11 @@ final class MethodWeaver {
    *    receiver, locals and stack at the same offsets from the store's new tops (references
    *    through Stack.takeRef, which clears the slot), fills argument slots with zeros and
    *    nulls (the callee restores its own locals and ignores them), and jumps to RESUME_i,
-   *    which calls the callee again so that it restores in turn.
+   *    which calls the callee again so that it restores in turn. A call to a stack entry is
+   *    made again by RESTORE_i itself, with flow 1, covered by the call site's handlers, and
+   *    goes on after the normal call (AFTER_i), whose flow argument is the constant 0: where
+   *    the JIT inlines the normal call, the callee's restore path is gone from the compiled
+   *    caller (in a loop it was a call returning into the loop, which C2 spilled around).
    * 5. Loops stay reducible. A jump from DISPATCH straight to a RESUME_i inside a loop would
    *    give the loop a second entry, and C2 compiles such an irreducible loop slowly and
    *    badly. So a restore whose call site lies in loops enters each of them through its
@@ -213,6 +217,7 @@ final class MethodWeaver {
     scratch = new Scratch(nextLocal);
     nextLocal += 4 + maxSpill;
     Loops loops = Loops.find(code.length, normalEdges, exceptionEdges);
+    List<org.objectweb.asm.tree.TryCatchBlockNode> restoreCalls = new ArrayList<>(); // handlers of the restores' own calls
     int resumeLocal = -1; // allocated when a call site inside a loop resumes through its headers
     Map<Loops.Loop, LoopGuard> guards = new LinkedHashMap<>();
     List<LabelNode> entries = new ArrayList<>();
@@ -286,12 +291,16 @@ final class MethodWeaver {
       } else {
         before.add(resume);
       }
-      if (passesStack.test(call)) { // after RESUME_i: a restore passes the stack as well
+      boolean entryCall = passesStack.test(call);
+      if (entryCall) { // a normal call: flow 0; the restore calls the entry with 1 from a call of its own
         before.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+        before.add(new InsnNode(Opcodes.ICONST_0));
         call.desc = StackEntries.desc(call.desc);
       }
       insns.insertBefore(call, before);
+      LabelNode afterCall = new LabelNode();
       InsnList after = new InsnList();
+      after.add(afterCall);
       after.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
       after.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
       after.add(new JumpInsnNode(Opcodes.IFLT, capture));
@@ -454,7 +463,33 @@ final class MethodWeaver {
           restoreCode.add(zero(a));
         }
       }
-      restoreCode.add(new JumpInsnNode(Opcodes.GOTO, resume));
+      if (entryCall) {
+        // The restore's own call, with flow 1: at the normal call the constant 0 lets the JIT
+        // drop the callee's restore path wherever it inlines it.
+        if (hasReceiver) {
+          int[] argLocals = argLocals(args, recvLocal + 1);
+          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, recvLocal));
+          for (int a = 0; a < args.length; a++) {
+            restoreCode.add(new VarInsnNode(args[a].getOpcode(Opcodes.ILOAD), argLocals[a]));
+          }
+        }
+        restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+        restoreCode.add(new InsnNode(Opcodes.ICONST_1));
+        LabelNode from = new LabelNode();
+        LabelNode to = new LabelNode();
+        restoreCode.add(from);
+        restoreCode.add(new MethodInsnNode(call.getOpcode(), call.owner, call.name, call.desc, call.itf));
+        restoreCode.add(to);
+        restoreCode.add(new JumpInsnNode(Opcodes.GOTO, afterCall));
+        int at = insns.indexOf(call);
+        for (org.objectweb.asm.tree.TryCatchBlockNode t : method.tryCatchBlocks) { // the handlers of the call, in their order
+          if (insns.indexOf(t.start) <= at && at < insns.indexOf(t.end)) {
+            restoreCalls.add(new org.objectweb.asm.tree.TryCatchBlockNode(from, to, t.handler, t.type));
+          }
+        }
+      } else {
+        restoreCode.add(new JumpInsnNode(Opcodes.GOTO, resume));
+      }
       index++;
     }
     if (index == 0) {
@@ -475,8 +510,12 @@ final class MethodWeaver {
       entry.add(new InsnNode(Opcodes.ICONST_M1));
       entry.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));
     }
-    entry.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    entry.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
+    if (stackParam >= 0) { // the caller passed its flow: 1 when this frame resumes
+      entry.add(new VarInsnNode(Opcodes.ILOAD, stackParam + 1));
+    } else {
+      entry.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+      entry.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
+    }
     entry.add(new JumpInsnNode(Opcodes.IFGT, dispatch));
     insns.insert(entry);
 
@@ -528,6 +567,7 @@ final class MethodWeaver {
     tail.add(new InsnNode(Opcodes.ATHROW));
     tail.add(restoreCode);
     insns.add(tail);
+    method.tryCatchBlocks.addAll(restoreCalls);
     method.maxLocals = nextLocal;
   }
 

@@ -28,9 +28,11 @@ public final class Names {
    * 5: a frame no longer saves an operand-stack value or a receiver that is a copy of a saved
    * local or of {@code this}, and a delegation through final fields saves no frame: the same
    * method's frame has another layout (frame ids name the ABI, so a continuation serialized by
-   * an ABI 4 build is refused, not misread).
+   * an ABI 4 build is refused, not misread);
+   * 6: stack entries take the caller's flow as well, {@code name(args..., Stack, byte)}: 0
+   * from a normal call, 1 from the restore's own call.
    */
-  public static final int WOVEN_ABI = 5;
+  public static final int WOVEN_ABI = 6;
   /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
   public static final String FLOW = "flow";
 

@@ -16,8 +16,8 @@ import org.objectweb.asm.tree.VarInsnNode;
 
 /**
  * The stack entry of a suspendable method: a second entry that takes the caller's
- * {@code Stack} as an extra trailing argument, so that a woven caller passes the stack it
- * holds down instead of each callee looking it up again.
+ * {@code Stack} and its flow as extra trailing arguments, so that a woven caller passes the
+ * stack it holds down instead of each callee looking it up again.
  */
 final class StackEntries {
   /*
@@ -44,34 +44,42 @@ final class StackEntries {
    * (ClassHierarchy.hasStackEntry): a class already woven has its entries as synthetic
    * methods; in an unwoven one, the methods that qualify and call a suspendable method will
    * get one when it is woven. A method that calls nothing suspendable is never woven and has
-   * no entry test to save. A class that declares `name(args..., Stack)` itself keeps it, and
+   * no entry test to save. A class that declares `name(args..., Stack, byte)` itself keeps it, and
    * the method gets no entry (both sides see the clash).
+   *
+   * The entry also takes the caller's flow (a byte): 0 from a normal call, 1 from a restore
+   * (MethodWeaver: the restore makes the call again from an instruction of its own), and the
+   * original passes the stack's `flow`. The entry's restore test reads the parameter, and at a
+   * normal call the JIT sees the constant 0 and drops an inlined callee's restore path.
    *
    * The entry has the original's name, so stack traces, JMH's and the JIT's per-name compile
    * commands and `-Dkrill.verify` see one method; its descriptor appends the Stack. The
    * frame id stays that of the original descriptor: dumps, serialization and the resume
    * check are unchanged. The original becomes a forwarder (`forwarder`):
-   * `return name(args..., Stack.current())`. It needs no frame of its own, for the reason a
+   * `s = Stack.current(); return name(args..., s, s.flow)`. It needs no frame of its own, for the reason a
    * pure forwarder needs none (Forwarders): on a resume it runs again with its caller's
    * dummies, looks the stack up again and passes both on; the entry restores itself.
    */
   private StackEntries() {}
 
-  /** @return {@code desc} with a trailing {@code Stack} parameter */
+  /** The parameters an entry appends: the stack, and the caller's `flow` (1: restore this frame). */
+  static final String SUFFIX = Names.STACK_DESC + "B";
+
+  /** @return {@code desc} with the trailing {@code Stack} and flow parameters */
   static String desc(String desc) {
     int close = desc.indexOf(')');
-    return desc.substring(0, close) + Names.STACK_DESC + desc.substring(close);
+    return desc.substring(0, close) + SUFFIX + desc.substring(close);
   }
 
   /** @return the descriptor of the original method of the stack entry with descriptor {@code desc} */
   static String originalDesc(String desc) {
     int close = desc.indexOf(')');
-    return desc.substring(0, close - Names.STACK_DESC.length()) + desc.substring(close);
+    return desc.substring(0, close - SUFFIX.length()) + desc.substring(close);
   }
 
   /** @return true if {@code m} is a stack entry this weaver made (its class is being woven) */
   static boolean isEntry(MethodNode m) {
-    return (m.access & Opcodes.ACC_SYNTHETIC) != 0 && m.desc.contains(Names.STACK_DESC + ")");
+    return (m.access & Opcodes.ACC_SYNTHETIC) != 0 && m.desc.contains(SUFFIX + ")");
   }
 
   /**
@@ -82,7 +90,7 @@ final class StackEntries {
    * @param name the method's name
    * @param suspendable declared {@code throws Suspendable}
    * @param primitive annotated as a hand-written primitive
-   * @return true when the woven class has {@code name(args..., Stack)} for it
+   * @return true when the woven class has {@code name(args..., Stack, byte)} for it
    */
   static boolean qualifies(int classAccess, int access, String name, boolean suspendable, boolean primitive) {
     if (!suspendable || primitive || name.startsWith("<") || (classAccess & Opcodes.ACC_INTERFACE) != 0
@@ -111,22 +119,22 @@ final class StackEntries {
     int slot = stackSlot(m.access, m.desc);
     for (AbstractInsnNode insn : m.instructions) {
       if (insn instanceof VarInsnNode && ((VarInsnNode) insn).var >= slot) {
-        ((VarInsnNode) insn).var++;
+        ((VarInsnNode) insn).var += 2;
       } else if (insn instanceof IincInsnNode && ((IincInsnNode) insn).var >= slot) {
-        ((IincInsnNode) insn).var++;
+        ((IincInsnNode) insn).var += 2;
       }
     }
     if (m.localVariables != null) {
       for (LocalVariableNode v : m.localVariables) {
         if (v.index >= slot) {
-          v.index++;
+          v.index += 2;
         }
       }
     }
     shift(m.visibleLocalVariableAnnotations, slot);
     shift(m.invisibleLocalVariableAnnotations, slot);
     m.desc = desc(m.desc);
-    m.maxLocals++;
+    m.maxLocals += 2;
     entryAttributes(m);
     return original;
   }
@@ -136,7 +144,7 @@ final class StackEntries {
       for (LocalVariableAnnotationNode a : annotations) {
         for (int i = 0; i < a.index.size(); i++) {
           if (a.index.get(i) >= slot) {
-            a.index.set(i, a.index.get(i) + 1);
+            a.index.set(i, a.index.get(i) + 2);
           }
         }
       }
@@ -204,6 +212,8 @@ final class StackEntries {
       slot += t.getSize();
     }
     out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "current", "()" + Names.STACK_DESC, false));
+    out.add(new InsnNode(Opcodes.DUP)); // and its flow: at a woven entry 0, or 1 when the frame resumes
+    out.add(new org.objectweb.asm.tree.FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
     out.add(new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, owner, name, desc(desc), false));
     out.add(new InsnNode(Type.getReturnType(desc).getOpcode(Opcodes.IRETURN)));
     return out;
