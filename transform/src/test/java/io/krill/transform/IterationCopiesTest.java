@@ -19,9 +19,9 @@ import org.objectweb.asm.tree.analysis.BasicInterpreter;
 import org.objectweb.asm.tree.analysis.BasicValue;
 
 /**
- * A call site directly inside an outermost loop resumes through a copy of the rest of its
- * iteration: the loop's cycle holds the call and nothing of the restore, so the loop has no
- * resume test and no restore path returning into it.
+ * A call site inside loops resumes through a copy of the rest of its iteration: the loops'
+ * cycles hold the call and nothing of the restore, so they have no resume test and no restore
+ * path returning into them; past the copies' bound a loop resumes through its header.
  */
 class IterationCopiesTest {
   private static final String LOOPS = String.join("\n",
@@ -45,10 +45,26 @@ class IterationCopiesTest {
       "  }",
       "  static long nested(int[] a, int rows) throws Suspendable {",
       "    long sum = 0;",
-      "    for (int r = 0; r < rows; r++) { for (int i = 0; i < a.length; i++) { sum += step(a[i] ^ r); } }",
+      "    for (int r = 0; r < rows; r++) { for (int i = 0; i < a.length; i++) { sum += step(a[i] ^ r); } sum *= 3; }",
+      "    return sum;",
+      "  }",
+      "  static long large(int[] a) throws Suspendable {",
+      "    long sum = 0;",
+      "    for (int i = 0; i < a.length; i++) {",
+      largeBody(),
+      "    }",
       "    return sum;",
       "  }",
       "}");
+
+  /* Forty call sites in one loop: each copy holds the rest of the iteration, far more than the bound. */
+  private static String largeBody() {
+    StringBuilder b = new StringBuilder();
+    for (int k = 0; k < 40; k++) {
+      b.append("      sum += step(a[i] + ").append(k).append(");\n");
+    }
+    return b.toString();
+  }
 
   private static final String ENTRY_DESC = "(ILio/krill/fibers/Stack;B)I";
 
@@ -57,39 +73,50 @@ class IterationCopiesTest {
   void weave_callInAnOutermostLoop_restoreLiesOutsideTheLoopsCycle() throws Exception {
     Map<String, byte[]> woven = WeaverTest.weaveAll(TestCompiler.compile(LOOPS));
 
-    for (String name : List.of("tight", "caught")) {
-      MethodNode m = method(woven.get("t/Loops"), name, "([I" + "Lio/krill/fibers/Stack;B)J");
-      List<Integer> calls = stepCalls(m);
-      assertThat(calls).as(name + ": the normal call and the restore's").hasSize(2);
-      BitSet cycle = cycleThrough(m, calls.get(0));
-      assertThat(cycle.get(calls.get(1))).as(name + ": the restore's call is outside the loop").isFalse();
-      assertThat(cycle.get(calls.get(0))).isTrue();
+    for (String name : List.of("tight", "caught", "nested")) {
+      MethodNode m = method(woven.get("t/Loops"), name,
+          name.equals("nested") ? "([II" + "Lio/krill/fibers/Stack;B)J" : "([I" + "Lio/krill/fibers/Stack;B)J");
+      List<Integer> normal = stepCalls(m, 0);
+      List<Integer> restores = stepCalls(m, 1);
+      assertThat(restores).as(name + ": the restore's own call").hasSize(1);
+      BitSet cycle = cycleThrough(m, normal.get(0)); // the original call: copies are appended after the code
+      assertThat(cycle.get(restores.get(0))).as(name + ": the restore's call is outside the loops").isFalse();
     }
   }
 
-  /* A call in an inner loop still resumes through the headers: the restore's call is in the outer loop's cycle. */
+  /* Copies past the bound: the loop resumes through its header, so the restore's call is in its cycle. */
   @Test
-  void weave_callInAnInnerLoop_resumesThroughTheHeaders() throws Exception {
+  void weave_copiesPastTheBound_resumeThroughTheHeader() throws Exception {
     Map<String, byte[]> woven = WeaverTest.weaveAll(TestCompiler.compile(LOOPS));
 
-    MethodNode m = method(woven.get("t/Loops"), "nested", "([II" + "Lio/krill/fibers/Stack;B)J");
-    List<Integer> calls = stepCalls(m);
-    assertThat(calls).hasSize(2);
-    assertThat(cycleThrough(m, calls.get(0)).get(calls.get(1))).isTrue();
+    MethodNode m = method(woven.get("t/Loops"), "large", "([I" + "Lio/krill/fibers/Stack;B)J");
+    List<Integer> restores = stepCalls(m, 1);
+    assertThat(restores).hasSize(40);
+    BitSet cycle = cycleThrough(m, stepCalls(m, 0).get(0));
+    assertThat(restores.stream().filter(cycle::get)).as("every restore's call lies in the loop").hasSize(40);
   }
 
-  private static List<Integer> stepCalls(MethodNode m) {
+  /* The calls of step's entry that pass the flow given: 0 (a normal call) or 1 (a restore's own call). */
+  private static List<Integer> stepCalls(MethodNode m, int flow) {
     List<Integer> out = new ArrayList<>();
     AbstractInsnNode[] code = m.instructions.toArray();
     for (int i = 0; i < code.length; i++) {
       if (code[i] instanceof MethodInsnNode) {
         MethodInsnNode c = (MethodInsnNode) code[i];
-        if (c.name.equals("step") && c.desc.equals(ENTRY_DESC)) {
+        if (c.name.equals("step") && c.desc.equals(ENTRY_DESC) && previous(code[i]).getOpcode() == Opcodes.ICONST_0 + flow) {
           out.add(i);
         }
       }
     }
     return out;
+  }
+
+  private static AbstractInsnNode previous(AbstractInsnNode n) {
+    AbstractInsnNode p = n.getPrevious();
+    while (p.getOpcode() < 0) { // a label of the restore's own try range
+      p = p.getPrevious();
+    }
+    return p;
   }
 
   /* The instructions on a cycle through instruction from: reachable from it, and reaching it. */

@@ -18,15 +18,20 @@ import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 
 /**
- * Copies of the rest of a loop iteration, from a suspendable call site inside the loop to the
- * loop's back edges, through which a restore resumes that call without entering the loop
- * anywhere but at its header (MethodWeaver, note 5).
+ * Copies of the rest of a loop iteration, from a suspendable call site inside loops to the
+ * outermost loop's back edges, through which a restore resumes that call without entering any
+ * loop anywhere but at its header (MethodWeaver, part 5).
  *
- * <p>A copy holds every instruction reachable from the call site's resume label without passing
- * the loop's header or leaving its body; its jumps to the header and out of the loop go to the
- * original code. Entered only by the restore, it is straight-line code up to those jumps (an
- * inner loop it holds is copied whole and entered at its own header's copy), so the loop keeps
- * one entry, its header, and no test of a resume index on its iterations.
+ * <p>A call site lies in the loops L0 (outermost) … Lk (innermost). The copy is made in
+ * versions k … 0. Version k holds every instruction reachable from the restore's target
+ * without passing a header of L0 … Lk: the rest of the iteration of every enclosing loop. A
+ * jump in version v to the header of Lj, j ≤ v, goes to version j − 1, which starts at a copy
+ * of that header and holds every instruction reachable from it without passing a header of
+ * L0 … Lj−1 (the loop Lj whole, entered at its header, and the rest of the outer iterations);
+ * a jump to L0's header goes to the original header, and a jump out of L0 to the original
+ * code. Each version is entered at one place, and every loop in it at its header, so the
+ * woven method keeps its loops reducible, and the original loops keep one entry and no test
+ * of a resume index.
  */
 final class IterationCopies {
   /** Real instructions a method may gain in copies; beyond it its loops resume through their headers. */
@@ -36,53 +41,79 @@ final class IterationCopies {
 
   /**
    * @param from the call site's index
-   * @param loop the loop around it (outermost)
-   * @return the real instructions (opcode ≥ 0) a copy from {@code from} would hold
+   * @param chain the loops around it, outermost first
+   * @return the real instructions (opcode ≥ 0) the copies from {@code from} would hold
    */
-  static int size(int from, Loops.Loop loop, AbstractInsnNode[] code, List<List<Integer>> succ) {
-    BitSet seen = new BitSet();
-    ArrayDeque<Integer> work = new ArrayDeque<>();
-    work.add(from);
-    seen.set(from);
+  static int size(int from, List<Loops.Loop> chain, AbstractInsnNode[] code, List<List<Integer>> succ) {
+    int k = chain.size() - 1;
+    BitSet outer = chain.get(0).body;
     int n = 0;
-    while (!work.isEmpty()) {
-      int i = work.poll();
-      if (code[i].getOpcode() >= 0) {
-        n++;
+    BitSet roots = new BitSet(); // versions to make: k, and j - 1 for each header of Lj a version jumps to
+    roots.set(k);
+    for (int v = k; v >= 0; v--) {
+      if (!roots.get(v)) {
+        continue;
       }
-      for (int s : succ.get(i)) {
-        if (s != loop.header && loop.body.get(s) && !seen.get(s)) {
-          seen.set(s);
-          work.add(s);
+      BitSet seen = new BitSet();
+      ArrayDeque<Integer> work = new ArrayDeque<>();
+      int root = v == k ? from : chain.get(v + 1).header;
+      work.add(root);
+      seen.set(root);
+      while (!work.isEmpty()) {
+        int i = work.poll();
+        if (code[i].getOpcode() >= 0) {
+          n++;
+        }
+        for (int s : succ.get(i)) {
+          int j = headerOf(s, chain, v);
+          if (j > 0) {
+            roots.set(j - 1);
+          } else if (j < 0 && outer.get(s) && !seen.get(s)) {
+            seen.set(s);
+            work.add(s);
+          }
         }
       }
     }
     return n;
   }
 
+  /* j if s is the header of chain loop Lj with j ≤ v (a header this version does not hold), else -1. */
+  private static int headerOf(int s, List<Loops.Loop> chain, int v) {
+    for (int j = 0; j <= v; j++) {
+      if (chain.get(j).header == s) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
   /**
-   * Appends to {@code out} a copy of the iteration's rest from {@code roots}, and the copy's
+   * Appends to {@code out} the copies of the iterations' rest from {@code roots}, and their
    * try-catch ranges to the method. Call it on the woven list before the appended blocks are
    * added: a jump to a label outside the list (a capture block) counts as leaving the loop.
    *
-   * @param original the method's instructions as analysed, whose indices {@code loop} uses
    * @param roots where the copy starts: the label the restore jumps to, and the handlers of the
-   *     restore's own call (an exception it throws must not enter the loop past its header)
-   * @return each copied label's copy; a label not copied maps to itself
+   *     restore's own call (an exception it throws must not enter a loop past its header)
+   * @param chain the loops around the call site, outermost first; each header is a label
+   * @param original the method's instructions as analysed, whose indices {@code chain} uses
+   * @return each label of version k (the one the roots start) mapped to its copy; any other
+   *     label to itself
    */
-  static Map<LabelNode, LabelNode> copy(MethodNode method, List<LabelNode> roots, Loops.Loop loop, AbstractInsnNode[] original,
-      InsnList out) {
+  static Map<LabelNode, LabelNode> copy(MethodNode method, List<LabelNode> roots, List<Loops.Loop> chain,
+      AbstractInsnNode[] original, InsnList out) {
     InsnList insns = method.instructions;
     AbstractInsnNode[] list = insns.toArray();
     Map<AbstractInsnNode, Integer> pos = new IdentityHashMap<>();
     for (int p = 0; p < list.length; p++) {
       pos.put(list[p], p);
     }
-    // A woven node belongs to the loop when the nearest analysed instruction at or before it does.
+    // A woven node belongs to the outermost loop when the nearest analysed instruction at or before it does.
     Map<AbstractInsnNode, Integer> analysed = new IdentityHashMap<>();
     for (int i = 0; i < original.length; i++) {
       analysed.put(original[i], i);
     }
+    BitSet outerBody = chain.get(0).body;
     boolean[] inBody = new boolean[list.length];
     int owner = -1;
     for (int p = 0; p < list.length; p++) {
@@ -90,43 +121,108 @@ final class IterationCopies {
       if (i != null) {
         owner = i;
       }
-      inBody[p] = owner >= 0 && loop.body.get(owner);
+      inBody[p] = owner >= 0 && outerBody.get(owner);
     }
-    AbstractInsnNode header = original[loop.header];
+    int k = chain.size() - 1;
+    LabelNode[] headers = new LabelNode[k + 1];
+    for (int j = 0; j <= k; j++) {
+      headers[j] = (LabelNode) original[chain.get(j).header];
+    }
 
-    boolean[] region = new boolean[list.length];
-    ArrayDeque<AbstractInsnNode> work = new ArrayDeque<>();
-    for (LabelNode root : roots) {
-      Integer p = pos.get(root);
-      if (p != null && inBody[p] && !region[p]) {
-        region[p] = true;
-        work.add(root);
-      }
+    // The versions' regions, innermost first: a version only jumps to lower ones.
+    boolean[][] region = new boolean[k + 1][];
+    List<Map<LabelNode, LabelNode>> labels = new ArrayList<>();
+    for (int v = 0; v <= k; v++) {
+      labels.add(new IdentityHashMap<>());
     }
-    while (!work.isEmpty()) {
-      AbstractInsnNode n = work.poll();
-      for (AbstractInsnNode s : successors(n, method, pos)) {
-        Integer p = pos.get(s);
-        if (p == null || s == header || !inBody[p] || region[p]) {
-          continue;
+    boolean[] needed = new boolean[k + 1];
+    needed[k] = true;
+    for (int v = k; v >= 0; v--) {
+      if (!needed[v]) {
+        continue;
+      }
+      boolean[] r = new boolean[list.length];
+      region[v] = r;
+      ArrayDeque<AbstractInsnNode> work = new ArrayDeque<>();
+      for (AbstractInsnNode root : v == k ? roots : List.<AbstractInsnNode>of(headers[v + 1])) {
+        Integer p = pos.get(root);
+        if (p != null && inBody[p] && !r[p] && excluded(root, headers, v) < 0) {
+          r[p] = true;
+          work.add(root);
         }
-        region[p] = true;
-        work.add(s);
+      }
+      while (!work.isEmpty()) {
+        AbstractInsnNode n = work.poll();
+        for (AbstractInsnNode s : successors(n, method, pos)) {
+          Integer p = pos.get(s);
+          if (p == null || !inBody[p] || r[p]) {
+            continue;
+          }
+          int j = excluded(s, headers, v);
+          if (j > 0) {
+            needed[j - 1] = true;
+          } else if (j < 0) {
+            r[p] = true;
+            work.add(s);
+          }
+        }
+      }
+      for (int p = 0; p < list.length; p++) {
+        if (r[p] && list[p] instanceof LabelNode) {
+          labels.get(v).put((LabelNode) list[p], new LabelNode());
+        }
       }
     }
 
-    Map<LabelNode, LabelNode> labels = new IdentityHashMap<>() {
+    for (int v = k; v >= 0; v--) {
+      if (region[v] != null) {
+        copyVersion(method, list, pos, region[v], mapper(labels, headers, v), out);
+      }
+    }
+    Map<LabelNode, LabelNode> top = labels.get(k);
+    return new IdentityHashMap<>(top) {
       @Override
       public LabelNode get(Object key) {
         LabelNode l = super.get(key);
-        return l != null ? l : (LabelNode) key; // outside the copy: the original label
+        return l != null ? l : (LabelNode) key;
       }
     };
-    for (int p = 0; p < list.length; p++) {
-      if (region[p] && list[p] instanceof LabelNode) {
-        labels.put((LabelNode) list[p], new LabelNode());
+  }
+
+  /* j if n is the header of chain loop Lj with j ≤ v, else -1. */
+  private static int excluded(AbstractInsnNode n, LabelNode[] headers, int v) {
+    for (int j = 0; j <= v; j++) {
+      if (headers[j] == n) {
+        return j;
       }
     }
+    return -1;
+  }
+
+  /*
+   * Where a label used in version v goes: its copy in v, the copy of a header of Lj (j ≤ v, j > 0)
+   * in version j - 1, or (L0's header, code outside the loops) the original label.
+   */
+  private static Map<LabelNode, LabelNode> mapper(List<Map<LabelNode, LabelNode>> labels, LabelNode[] headers, int v) {
+    return new IdentityHashMap<>() {
+      @Override
+      public LabelNode get(Object key) {
+        LabelNode l = labels.get(v).get(key);
+        if (l != null) {
+          return l;
+        }
+        int j = excluded((AbstractInsnNode) key, headers, v);
+        if (j > 0) {
+          return labels.get(j - 1).get(key);
+        }
+        return (LabelNode) key;
+      }
+    };
+  }
+
+  private static void copyVersion(MethodNode method, AbstractInsnNode[] list, Map<AbstractInsnNode, Integer> pos,
+      boolean[] region, Map<LabelNode, LabelNode> labels, InsnList out) {
+    InsnList insns = method.instructions;
     List<AbstractInsnNode> from = new ArrayList<>();
     List<AbstractInsnNode> to = new ArrayList<>();
     for (int p = 0; p < list.length; p++) {
@@ -138,7 +234,7 @@ final class IterationCopies {
       from.add(list[p]);
       to.add(c);
       if (fallsThrough(list[p]) && (p + 1 >= list.length || !region[p + 1])) {
-        out.add(new JumpInsnNode(Opcodes.GOTO, labelBefore(insns, list[p + 1])));
+        out.add(new JumpInsnNode(Opcodes.GOTO, labels.get(labelBefore(insns, list[p + 1]))));
       }
     }
 
@@ -150,22 +246,21 @@ final class IterationCopies {
         continue; // a range of an earlier copy
       }
       int run = -1;
-      for (int k = 0; k <= from.size(); k++) {
-        boolean covered = k < from.size() && start <= pos.get(from.get(k)) && pos.get(from.get(k)) < end;
+      for (int q = 0; q <= from.size(); q++) {
+        boolean covered = q < from.size() && start <= pos.get(from.get(q)) && pos.get(from.get(q)) < end;
         if (covered && run < 0) {
-          run = k;
+          run = q;
         } else if (!covered && run >= 0) {
           LabelNode a = new LabelNode();
           LabelNode b = new LabelNode();
           out.insertBefore(to.get(run), a);
-          out.insert(to.get(k - 1), b);
+          out.insert(to.get(q - 1), b);
           ranges.add(new TryCatchBlockNode(a, b, labels.get(t.handler), t.type));
           run = -1;
         }
       }
     }
     method.tryCatchBlocks.addAll(ranges);
-    return labels;
   }
 
   private static LabelNode labelBefore(InsnList insns, AbstractInsnNode n) {

@@ -79,13 +79,13 @@ final class MethodWeaver {
    *    ENTER_i_h or to RESTORE_i, which restores what is left. Every block on that path is
    *    dominated by the loop's header.
    *    A method whose graph javac already made irreducible keeps the direct jump.
-   *    A call site directly inside an outermost loop (no site of that loop lies in an inner
-   *    loop) needs no header test: RESTORE_i goes on in a copy of the rest of the iteration
-   *    (IterationCopies: from AFTER_i, or RESUME_i for a call without a stack entry, and from
-   *    the handlers of RESTORE_i's own call) whose jumps to the header go to the original
-   *    header. The loop then keeps one entry and nothing of the restore, and C2 can treat it
-   *    as it treats the unwoven loop. The copies are bounded per method
-   *    (IterationCopies.MAX_COPIED); beyond it, and for inner loops, the header test stays.
+   *    Where the copies fit, no header test is needed: RESTORE_i goes on in a copy of the
+   *    rest of the iteration (IterationCopies: from AFTER_i, or RESUME_i for a call without a
+   *    stack entry, and from the handlers of RESTORE_i's own call; an inner loop's header
+   *    reached from there starts a copy of that loop whole), whose jumps to the outermost
+   *    header go to the original header. The loops then keep one entry and nothing of the
+   *    restore, and C2 can treat them as it treats the unwoven loops. The copies are bounded
+   *    per method (IterationCopies.MAX_COPIED); beyond it the header tests stay.
    *
    * Parameters are never saved: on restore the caller passes the saved receiver and dummy
    * arguments, and each frame re-reads its own saved locals, so only `this` (slot 0) must be
@@ -395,7 +395,7 @@ final class MethodWeaver {
 
       // -- the path from the dispatch to RESTORE_i: through the header of each enclosing loop
       BitSet restoredEarly = new BitSet(); // locals that an ENTER block restores before a loop header
-      boolean throughCopy = chain.size() == 1 && copied.contains(chain.get(0));
+      boolean throughCopy = !chain.isEmpty() && copied.contains(chain.get(0));
       if (throughCopy) {
         entries.add(restore);
       } else if (!chain.isEmpty() && enterableAtHeaders(chain, code, frames, liveOut)) {
@@ -494,7 +494,7 @@ final class MethodWeaver {
         restoreCode.add(to);
         JumpInsnNode toAfter = new JumpInsnNode(Opcodes.GOTO, afterCall);
         restoreCode.add(toAfter);
-        IterationCopy copy = throughCopy ? new IterationCopy(chain.get(0), afterCall, toAfter) : null;
+        IterationCopy copy = throughCopy ? new IterationCopy(chain, afterCall, toAfter) : null;
         int at = insns.indexOf(call);
         for (org.objectweb.asm.tree.TryCatchBlockNode t : method.tryCatchBlocks) { // the handlers of the call, in their order
           if (insns.indexOf(t.start) <= at && at < insns.indexOf(t.end)) {
@@ -512,7 +512,7 @@ final class MethodWeaver {
         JumpInsnNode toResume = new JumpInsnNode(Opcodes.GOTO, resume);
         restoreCode.add(toResume);
         if (throughCopy) {
-          iterationCopies.add(new IterationCopy(chain.get(0), resume, toResume));
+          iterationCopies.add(new IterationCopy(chain, resume, toResume));
         }
       }
       index++;
@@ -598,7 +598,7 @@ final class MethodWeaver {
       for (org.objectweb.asm.tree.TryCatchBlockNode h : c.handlers) {
         roots.add(h.handler);
       }
-      Map<LabelNode, LabelNode> copyOf = IterationCopies.copy(method, roots, c.loop, code, copyCode);
+      Map<LabelNode, LabelNode> copyOf = IterationCopies.copy(method, roots, c.chain, code, copyCode);
       c.jump.label = copyOf.get(c.from);
       for (org.objectweb.asm.tree.TryCatchBlockNode h : c.handlers) {
         h.handler = copyOf.get(h.handler);
@@ -612,13 +612,13 @@ final class MethodWeaver {
 
   /** A restore that resumes through a copy of its iteration's rest: where it jumps, and its own call's handlers. */
   private static final class IterationCopy {
-    final Loops.Loop loop;
+    final List<Loops.Loop> chain;
     final LabelNode from;
     final JumpInsnNode jump;
     final List<org.objectweb.asm.tree.TryCatchBlockNode> handlers = new ArrayList<>();
 
-    IterationCopy(Loops.Loop loop, LabelNode from, JumpInsnNode jump) {
-      this.loop = loop;
+    IterationCopy(List<Loops.Loop> chain, LabelNode from, JumpInsnNode jump) {
+      this.chain = chain;
       this.from = from;
       this.jump = jump;
     }
@@ -626,8 +626,8 @@ final class MethodWeaver {
 
   /*
    * The loops whose call sites resume through copies of the iteration's rest (IterationCopies)
-   * instead of through their headers: outermost loops none of whose sites lies in an inner
-   * loop, while the copies stay within IterationCopies.MAX_COPIED instructions a method.
+   * instead of through their headers: outermost loops all of whose enclosing loops' headers
+   * are labels, while the copies stay within IterationCopies.MAX_COPIED instructions a method.
    */
   private Set<Loops.Loop> copiedLoops(Loops loops, AbstractInsnNode[] code, Frame<BasicValue>[] frames,
       List<int[]> normalEdges, List<int[]> exceptionEdges) {
@@ -646,7 +646,7 @@ final class MethodWeaver {
       succ.get(e[0]).add(e[1]);
     }
     Map<Loops.Loop, Integer> cost = new LinkedHashMap<>();
-    Set<Loops.Loop> nested = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    Set<Loops.Loop> unlabeled = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (int i = 0; i < code.length; i++) {
       if (!calls.contains(code[i]) || frames[i] == null) {
         continue;
@@ -656,15 +656,15 @@ final class MethodWeaver {
         continue;
       }
       Loops.Loop outer = chain.get(0);
-      if (chain.size() > 1 || !(code[outer.header] instanceof LabelNode)) {
-        nested.add(outer);
+      if (chain.stream().anyMatch(l -> !(code[l.header] instanceof LabelNode))) {
+        unlabeled.add(outer);
       } else {
-        cost.merge(outer, IterationCopies.size(i, outer, code, succ), Integer::sum);
+        cost.merge(outer, IterationCopies.size(i, chain, code, succ), Integer::sum);
       }
     }
     int total = 0;
     for (Map.Entry<Loops.Loop, Integer> c : cost.entrySet()) {
-      if (!nested.contains(c.getKey()) && total + c.getValue() <= IterationCopies.MAX_COPIED) {
+      if (!unlabeled.contains(c.getKey()) && total + c.getValue() <= IterationCopies.MAX_COPIED) {
         out.add(c.getKey());
         total += c.getValue();
       }
