@@ -14,7 +14,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * A tight loop whose body calls a suspendable method, per element: {@code woven}
  * ({@link WovenLoops#tight}) in a continuation on a carrier thread, or {@code unwoven}
- * ({@link PlainLoops#tight}) on the same thread.
+ * ({@link PlainLoops#tight}) on the same thread; with {@code -p loop=nested}, the same number
+ * of elements in {@link WovenLoops#nested} (ten rows) and its twin.
  *
  * <p>One element of each batch makes the woven loop suspend, and the continuation is resumed
  * at once, so the loop is entered both afresh and from its restore path, as a loop in a real
@@ -25,9 +26,15 @@ import org.openjdk.jmh.annotations.TearDown;
 public class TightLoopBenchmark extends JmhDefaults {
   /** Elements per benchmark invocation. */
   public static final int BATCH = 10_000;
+  /** Rows of the nested loop. */
+  static final int ROWS = 10;
 
   @Param({"woven", "unwoven"})
   public String weaving;
+
+  /** {@code tight}: one loop over the batch; {@code nested}: ten rows of a tenth of it each. */
+  @Param({"tight"})
+  public String loop;
 
   private BatchWorker worker;
   private Runnable batch;
@@ -40,11 +47,32 @@ public class TightLoopBenchmark extends JmhDefaults {
     for (int i = 0; i < a.length; i++) {
       a[i] = i;
     }
-    a[BATCH / 2] = Integer.MIN_VALUE;
+    boolean nested;
+    switch (loop) {
+      case "tight":
+        nested = false;
+        break;
+      case "nested":
+        nested = true;
+        break;
+      default:
+        throw new IllegalArgumentException("loop: " + loop + " (expected: tight or nested)");
+    }
+    int[] row = nested ? new int[BATCH / ROWS] : null;
+    if (nested) {
+      System.arraycopy(a, 0, row, 0, row.length);
+      row[row.length / 2] = Integer.MIN_VALUE; // suspends in the first row only: MIN_VALUE ^ r is not MIN_VALUE
+    } else {
+      a[BATCH / 2] = Integer.MIN_VALUE;
+    }
     worker = BatchWorker.carrier();
     switch (weaving) {
       case "woven":
-        batch = () -> {
+        if (nested) {
+          batch = () -> runTwice(new Continuation(() -> sink = WovenLoops.nested(row, ROWS)));
+          break;
+        }
+        batch = () -> { // as this benchmark always ran the tight loop: the JIT compiles this shape
           Continuation c = new Continuation(() -> sink = WovenLoops.tight(a));
           int runs = 0;
           do {
@@ -57,10 +85,22 @@ public class TightLoopBenchmark extends JmhDefaults {
         };
         break;
       case "unwoven":
-        batch = () -> sink = PlainLoops.tight(a);
+        batch = nested ? () -> sink = PlainLoops.nested(row, ROWS) : () -> sink = PlainLoops.tight(a);
         break;
       default:
         throw new IllegalArgumentException("weaving: " + weaving + " (expected: woven or unwoven)");
+    }
+  }
+
+  /* Runs the continuation to its end, which takes two runs: the loop suspends once. */
+  private static void runTwice(Continuation c) {
+    int runs = 0;
+    do {
+      c.run();
+      runs++;
+    } while (!c.isDone());
+    if (runs != 2) {
+      throw new IllegalStateException("runs: " + runs + " (expected: 2)");
     }
   }
 

@@ -79,6 +79,13 @@ final class MethodWeaver {
    *    ENTER_i_h or to RESTORE_i, which restores what is left. Every block on that path is
    *    dominated by the loop's header.
    *    A method whose graph javac already made irreducible keeps the direct jump.
+   *    Where the copies fit, no header test is needed: RESTORE_i goes on in a copy of the
+   *    rest of the iteration (IterationCopies: from AFTER_i, or RESUME_i for a call without a
+   *    stack entry, and from the handlers of RESTORE_i's own call; an inner loop's header
+   *    reached from there starts a copy of that loop whole), whose jumps to the outermost
+   *    header go to the original header. The loops then keep one entry and nothing of the
+   *    restore, and C2 can treat them as it treats the unwoven loops. The copies are bounded
+   *    per method (IterationCopies.MAX_COPIED); beyond it the header tests stay.
    *
    * Parameters are never saved: on restore the caller passes the saved receiver and dummy
    * arguments, and each frame re-reads its own saved locals, so only `this` (slot 0) must be
@@ -218,6 +225,8 @@ final class MethodWeaver {
     nextLocal += 4 + maxSpill;
     Loops loops = Loops.find(code.length, normalEdges, exceptionEdges);
     List<org.objectweb.asm.tree.TryCatchBlockNode> restoreCalls = new ArrayList<>(); // handlers of the restores' own calls
+    Set<Loops.Loop> copied = copiedLoops(loops, code, frames, normalEdges, exceptionEdges);
+    List<IterationCopy> iterationCopies = new ArrayList<>(); // the restores that resume through copies
     int resumeLocal = -1; // allocated when a call site inside a loop resumes through its headers
     Map<Loops.Loop, LoopGuard> guards = new LinkedHashMap<>();
     List<LabelNode> entries = new ArrayList<>();
@@ -386,7 +395,10 @@ final class MethodWeaver {
 
       // -- the path from the dispatch to RESTORE_i: through the header of each enclosing loop
       BitSet restoredEarly = new BitSet(); // locals that an ENTER block restores before a loop header
-      if (!chain.isEmpty() && enterableAtHeaders(chain, code, frames, liveOut)) {
+      boolean throughCopy = !chain.isEmpty() && copied.contains(chain.get(0));
+      if (throughCopy) {
+        entries.add(restore);
+      } else if (!chain.isEmpty() && enterableAtHeaders(chain, code, frames, liveOut)) {
         if (resumeLocal < 0) {
           resumeLocal = nextLocal++;
         }
@@ -480,15 +492,28 @@ final class MethodWeaver {
         restoreCode.add(from);
         restoreCode.add(new MethodInsnNode(call.getOpcode(), call.owner, call.name, call.desc, call.itf));
         restoreCode.add(to);
-        restoreCode.add(new JumpInsnNode(Opcodes.GOTO, afterCall));
+        JumpInsnNode toAfter = new JumpInsnNode(Opcodes.GOTO, afterCall);
+        restoreCode.add(toAfter);
+        IterationCopy copy = throughCopy ? new IterationCopy(chain, afterCall, toAfter) : null;
         int at = insns.indexOf(call);
         for (org.objectweb.asm.tree.TryCatchBlockNode t : method.tryCatchBlocks) { // the handlers of the call, in their order
           if (insns.indexOf(t.start) <= at && at < insns.indexOf(t.end)) {
-            restoreCalls.add(new org.objectweb.asm.tree.TryCatchBlockNode(from, to, t.handler, t.type));
+            org.objectweb.asm.tree.TryCatchBlockNode h = new org.objectweb.asm.tree.TryCatchBlockNode(from, to, t.handler, t.type);
+            restoreCalls.add(h);
+            if (copy != null) {
+              copy.handlers.add(h);
+            }
           }
         }
+        if (copy != null) {
+          iterationCopies.add(copy);
+        }
       } else {
-        restoreCode.add(new JumpInsnNode(Opcodes.GOTO, resume));
+        JumpInsnNode toResume = new JumpInsnNode(Opcodes.GOTO, resume);
+        restoreCode.add(toResume);
+        if (throughCopy) {
+          iterationCopies.add(new IterationCopy(chain, resume, toResume));
+        }
       }
       index++;
     }
@@ -566,9 +591,85 @@ final class MethodWeaver {
     tail.add(new MethodInsnNode(Opcodes.INVOKESPECIAL, "java/lang/IllegalStateException", "<init>", "(Ljava/lang/String;)V", false));
     tail.add(new InsnNode(Opcodes.ATHROW));
     tail.add(restoreCode);
+    InsnList copyCode = new InsnList();
+    for (IterationCopy c : iterationCopies) {
+      List<LabelNode> roots = new ArrayList<>();
+      roots.add(c.from);
+      for (org.objectweb.asm.tree.TryCatchBlockNode h : c.handlers) {
+        roots.add(h.handler);
+      }
+      Map<LabelNode, LabelNode> copyOf = IterationCopies.copy(method, roots, c.chain, code, copyCode);
+      c.jump.label = copyOf.get(c.from);
+      for (org.objectweb.asm.tree.TryCatchBlockNode h : c.handlers) {
+        h.handler = copyOf.get(h.handler);
+      }
+    }
+    tail.add(copyCode);
     insns.add(tail);
     method.tryCatchBlocks.addAll(restoreCalls);
     method.maxLocals = nextLocal;
+  }
+
+  /** A restore that resumes through a copy of its iteration's rest: where it jumps, and its own call's handlers. */
+  private static final class IterationCopy {
+    final List<Loops.Loop> chain;
+    final LabelNode from;
+    final JumpInsnNode jump;
+    final List<org.objectweb.asm.tree.TryCatchBlockNode> handlers = new ArrayList<>();
+
+    IterationCopy(List<Loops.Loop> chain, LabelNode from, JumpInsnNode jump) {
+      this.chain = chain;
+      this.from = from;
+      this.jump = jump;
+    }
+  }
+
+  /*
+   * The loops whose call sites resume through copies of the iteration's rest (IterationCopies)
+   * instead of through their headers: outermost loops all of whose enclosing loops' headers
+   * are labels, while the copies stay within IterationCopies.MAX_COPIED instructions a method.
+   */
+  private Set<Loops.Loop> copiedLoops(Loops loops, AbstractInsnNode[] code, Frame<BasicValue>[] frames,
+      List<int[]> normalEdges, List<int[]> exceptionEdges) {
+    Set<Loops.Loop> out = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    if (loops == null) {
+      return out;
+    }
+    List<List<Integer>> succ = new ArrayList<>(code.length);
+    for (int i = 0; i < code.length; i++) {
+      succ.add(new ArrayList<>(2));
+    }
+    for (int[] e : normalEdges) {
+      succ.get(e[0]).add(e[1]);
+    }
+    for (int[] e : exceptionEdges) {
+      succ.get(e[0]).add(e[1]);
+    }
+    Map<Loops.Loop, Integer> cost = new LinkedHashMap<>();
+    Set<Loops.Loop> unlabeled = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (int i = 0; i < code.length; i++) {
+      if (!calls.contains(code[i]) || frames[i] == null) {
+        continue;
+      }
+      List<Loops.Loop> chain = loops.chain(i);
+      if (chain.isEmpty()) {
+        continue;
+      }
+      Loops.Loop outer = chain.get(0);
+      if (chain.stream().anyMatch(l -> !(code[l.header] instanceof LabelNode))) {
+        unlabeled.add(outer);
+      } else {
+        cost.merge(outer, IterationCopies.size(i, chain, code, succ), Integer::sum);
+      }
+    }
+    int total = 0;
+    for (Map.Entry<Loops.Loop, Integer> c : cost.entrySet()) {
+      if (!unlabeled.contains(c.getKey()) && total + c.getValue() <= IterationCopies.MAX_COPIED) {
+        out.add(c.getKey());
+        total += c.getValue();
+      }
+    }
+    return out;
   }
 
   /*
