@@ -346,8 +346,14 @@ public final class Fiber extends Stack implements Runnable {
     return stateName();
   }
 
-  /** @return what the fiber waits on while parked (a racy read, for dumps), or null */
+  /**
+   * @return what the fiber waits on while parked (a racy read, for dumps), or null, also when it
+   *     is not parked: a queued fiber may still hold the channel waiter that woke it
+   */
   Object blocker() {
+    if (!isParked()) {
+      return null;
+    }
     Object b = aux;
     if (b instanceof Waiter) { // a channel operation parked without a frame of its own (see Channel)
       return ((Waiter) b).blocker;
@@ -1009,7 +1015,7 @@ public final class Fiber extends Stack implements Runnable {
   String describe() {
     StringBuilder sb = new StringBuilder("\"").append(name()).append("\" #").append(id()).append(' ').append(stateName());
     Object blocker = blocker();
-    if (isParked() && blocker != null) {
+    if (blocker != null) {
       sb.append(" waiting on ").append(blocker);
     }
     sb.append('\n');

@@ -364,7 +364,7 @@ final class Supervision {
         string(sb, f.name());
         sb.append(",\"state\":");
         string(sb, f.state());
-        Object blocker = f.isParked() ? f.blocker() : null;
+        Object blocker = f.blocker();
         sb.append(",\"blocker\":");
         if (blocker == null) {
           sb.append("null");

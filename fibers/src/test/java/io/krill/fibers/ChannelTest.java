@@ -261,6 +261,20 @@ class ChannelTest extends CspTest {
   }
 
   @Test
+  void wokenReceiver_queuedWithItsWaiter_namesNoBlocker() {
+    Channel<String> ch = Channel.create(0, "requests");
+    Fiber server = fiber(s, "server", () -> ch.receive());
+    s.run();
+    assertThat(server.blocker()).isSameAs(ch);
+    assertThat(ch.trySend("x")).isTrue(); // the receiver is queued, still holding its waiter
+    assertThat(server.isParked()).isFalse();
+    assertThat(server.blocker()).isNull();
+    assertThat(server.describe()).doesNotContain("waiting on");
+    s.runUntilIdle();
+    assertQuiescent(s);
+  }
+
+  @Test
   void offFiber_threadSendsToFiber_andFiberSendsToThread() throws Exception {
     try (FiberScheduler loop = FiberScheduler.eventLoop(1)) {
       Channel<Integer> toFiber = Channel.rendezvous();
