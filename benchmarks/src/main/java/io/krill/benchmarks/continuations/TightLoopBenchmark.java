@@ -34,7 +34,7 @@ public class TightLoopBenchmark extends JmhDefaults {
 
   /** {@code tight}: one loop over the batch; {@code nested}: ten rows of a tenth of it each. */
   @Param({"tight"})
-  public String loop;
+  public String loop = "tight";
 
   private BatchWorker worker;
   private Runnable batch;

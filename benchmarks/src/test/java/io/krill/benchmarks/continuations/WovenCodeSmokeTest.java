@@ -7,6 +7,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Runs the woven-code benchmarks once, outside JMH, and checks what they computed. Not a
@@ -14,13 +16,15 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class WovenCodeSmokeTest {
-  @Test
-  void tightLoop_wovenAndUnwoven_sameSum() {
+  @ParameterizedTest
+  @ValueSource(strings = {"tight", "nested"})
+  void loops_wovenAndUnwoven_sameSum(String loop) {
     long[] sums = new long[2];
     String[] weavings = {"woven", "unwoven"};
     for (int k = 0; k < 2; k++) {
       TightLoopBenchmark b = new TightLoopBenchmark();
       b.weaving = weavings[k];
+      b.loop = loop;
       b.setUp();
       try {
         sums[k] = b.loop(); // the woven batch checks that it suspended and resumed once
@@ -29,6 +33,15 @@ class WovenCodeSmokeTest {
       }
     }
     assertThat(sums[0]).isEqualTo(sums[1]).isNotZero();
+  }
+
+  @Test
+  void loops_unknownLoop_rejectedByName() {
+    TightLoopBenchmark b = new TightLoopBenchmark();
+    b.weaving = "woven";
+    b.loop = "spiral";
+    org.assertj.core.api.Assertions.assertThatThrownBy(b::setUp).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("loop: spiral (expected: tight or nested)");
   }
 
   @Test
