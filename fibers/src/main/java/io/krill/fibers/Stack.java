@@ -223,6 +223,7 @@ public class Stack implements Serializable {
     Stack previous = bind(this); // a local, not a field: a parked stack stays smaller
     state = RUNNING;
     flow = st == SUSPENDED ? RESTORING : 0;
+    int saved = refTop; // the slots the restore reads and leaves as they are
     try {
       body.run();
     } catch (Throwable e) {
@@ -235,6 +236,9 @@ public class Stack implements Serializable {
         bind(previous);
       }
       flow = 0;
+      if (refTop < saved) { // a capture smaller than the last: what the resumed frames held above it is dead
+        java.util.Arrays.fill(refs, refTop, saved, null);
+      }
       if (state == RUNNING_IN_SCRATCH) {
         leaveScratch();
       }
@@ -411,7 +415,9 @@ public class Stack implements Serializable {
     if (r == null || rt > r.length) {
       r = s.growRefs(rt);
     }
-    r[rt - 1] = frameId;
+    if (r[rt - 1] != frameId) { // a frame saved where it was saved before: a load, not a barriered store
+      r[rt - 1] = frameId;
+    }
     s.refTop = rt;
   }
 
@@ -523,7 +529,9 @@ public class Stack implements Serializable {
     }
     p[pt - 1] = header;
     s.primTop = pt;
-    r[rt - 1] = frameId;
+    if (r[rt - 1] != frameId) {
+      r[rt - 1] = frameId;
+    }
     s.refTop = rt;
   }
 
@@ -532,7 +540,9 @@ public class Stack implements Serializable {
   /**
    * For generated code: takes the outermost saved frame off the store and returns its resume
    * index. Its values stay in the arrays from {@link #primTop} and {@link #refTop} up, where
-   * the restoring method reads them (references with {@link #takeRef}).
+   * the restoring method reads them with plain array loads. Nothing is cleared: the next
+   * capture saves over them, mostly the same references at the same places ({@link #putRef}),
+   * and clears the slots above its own frames when it ends (see runStack).
    *
    * @param frameId the id constant of the method that restores
    * @param s the stack
@@ -544,7 +554,6 @@ public class Stack implements Serializable {
     Object[] r = s.refs;
     int rt = s.refTop - 1;
     Object id = r[rt];
-    r[rt] = null;
     if (id != frameId) {
       checkFrameId(id, frameId, s); // a deserialized continuation: equal, not identical, ids
     }
@@ -577,7 +586,6 @@ public class Stack implements Serializable {
     }
     long header = p[pt];
     Object id = r[rt];
-    r[rt] = null;
     if (id != frameId && !frameId.equals(id)) {
       s.flow = 0;
       int mine = frameId.lastIndexOf('#');
@@ -608,17 +616,19 @@ public class Stack implements Serializable {
   }
 
   /**
-   * For generated code: reads a saved reference and clears its slot, so that the store does
-   * not keep it reachable after the restore.
+   * For generated code: saves a reference at slot {@code i}, unless the slot holds it already.
+   * A frame saved again where it was saved before (a fiber that parks at the same place) finds
+   * most of its references in place: a load and a compare then replace a reference store, which
+   * under G1 runs a fenced post-write barrier once the store's arrays are old.
    *
    * @param a the stack's {@link #refs}
    * @param i the slot
-   * @return the saved reference
+   * @param v the reference
    */
-  public static Object takeRef(Object[] a, int i) {
-    Object v = a[i];
-    a[i] = null;
-    return v;
+  public static void putRef(Object[] a, int i, Object v) {
+    if (a[i] != v) {
+      a[i] = v;
+    }
   }
 
   /** @return how many frames are saved (0 unless suspended) */

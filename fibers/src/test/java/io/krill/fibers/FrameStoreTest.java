@@ -27,7 +27,7 @@ class FrameStoreTest {
   }
 
   @Test
-  void resume_takesSavedReferencesBack_storeKeepsNoneThatAreDead() {
+  void resume_readsSavedReferences_nextCaptureKeepsNoneThatAreDead() {
     Object held = new Object();
     int[] out = new int[1];
     Continuation c = new Continuation(() -> out[0] = holdThenDrop(held, 5));
@@ -37,8 +37,8 @@ class FrameStoreTest {
 
     c.run();
     assertThat(used).isSameAs(held);
-    assertThat(afterResume).as("every slot cleared once its frame is restored").containsOnlyNulls();
-    assertThat(refs(c)).as("a resumed value no longer lives in the store").doesNotContain(held);
+    assertThat(afterResume).as("a restore reads the slots and leaves them until the next capture").contains(held);
+    assertThat(refs(c)).as("a value dead at the next capture no longer lives in the store").doesNotContain(held);
 
     c.run();
     assertThat(c.isDone()).isTrue();
@@ -113,16 +113,70 @@ class FrameStoreTest {
   }
 
   /**
-   * Resumes a continuation parked at the bottom of {@link #deep}: the restore clears every slot
-   * and keeps no dead reference, and the run ends with the value {@code deep} computes.
+   * Resumes a continuation parked at the bottom of {@link #deep}: the next capture, smaller,
+   * keeps no dead reference, and the run ends with the value {@code deep} computes.
    */
   private static void resumeToTheEnd(Continuation c, Object held, int[] out, int depth) {
     c.run();
-    assertThat(afterResume).containsOnlyNulls();
+    assertThat(afterResume).contains(held);
     assertThat(refs(c)).doesNotContain(held);
+    assertThat(refs(c).subList(c.refTop, c.refs.length)).as("nothing above the frames").containsOnlyNulls();
     c.run();
     assertThat(c.isDone()).isTrue();
     assertThat(out[0]).isEqualTo(7 * 3 + 7 + depth);
+  }
+
+  /** Holds {@code held} live across a suspension {@code depth} frames down only. */
+  static Object deepHold(Object held, int depth) throws Suspendable {
+    if (depth == 0) {
+      Continuation.suspend();
+      return held;
+    }
+    Object r = deepHold(held, depth - 1);
+    return r;
+  }
+
+  @Test
+  void suspend_smallerThanTheLastCapture_clearsTheSlotsAboveItsFrames() {
+    Object held = new Object();
+    Object[] out = new Object[1];
+    Continuation c = new Continuation(() -> {
+      out[0] = deepHold(held, 5);
+      Continuation.suspend();
+    });
+
+    c.run();
+    int deepTop = c.refTop;
+    assertThat(refs(c)).contains(held);
+    List<Object> first = refs(c);
+    c.run(); // resumes at the bottom of deepHold, returns to the body, suspends one frame deep
+    assertThat(c.refTop).isLessThan(deepTop);
+    assertThat(c.refs.length).as("the same arrays, not a copy").isEqualTo(first.size());
+    assertThat(refs(c).subList(c.refTop, c.refs.length)).as("nothing above the frames").containsOnlyNulls();
+    assertThat(refs(c)).doesNotContain(held);
+
+    c.run();
+    assertThat(c.isDone()).isTrue();
+    assertThat(out[0]).isSameAs(held);
+  }
+
+  @Test
+  void suspend_whereItSuspendedBefore_savesTheSameReferencesInTheSameSlots() {
+    Object held = new Object();
+    Continuation c = new Continuation(() -> {
+      for (int i = 0; i < 3; i++) {
+        used = deepHold(held, 3);
+      }
+    });
+
+    c.run();
+    List<Object> first = refs(c);
+    c.run();
+    assertThat(refs(c)).as("a frame saved again at the same place").isEqualTo(first);
+    c.run();
+    c.run();
+    assertThat(c.isDone()).isTrue();
+    assertThat(used).isSameAs(held);
   }
 
   static Object raw(int n) throws Suspendable {

@@ -59,7 +59,7 @@ public final class RuntimeStubs {
       "  public static int openFrame(String frameId, Stack s) { throw off(); }",
       "  public static void reserveColdFrame(long header, String frameId, Stack s) { throw off(); }",
       "  public static int openColdFrame(String frameId, Stack s) { throw off(); }",
-      "  public static Object takeRef(Object[] a, int i) { throw off(); }",
+      "  public static void putRef(Object[] a, int i, Object v) { throw off(); }",
       "  private static IllegalStateException off() {",
       "    return new IllegalStateException(\"the stand-in Stack never captures or restores\");",
       "  }",

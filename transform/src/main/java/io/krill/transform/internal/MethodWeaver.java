@@ -52,12 +52,16 @@ final class MethodWeaver {
    *    operand stack below the call into scratch locals, calls Stack.reserveFrame (the only
    *    call: it takes the frame's room on both arrays, growing them, and writes the header
    *    and frame id at the top) and stores, at fixed offsets from the frame's bases, the
-   *    operand stack (top first), the live locals and the receiver; returns a dummy value. Plain array stores instead of a call per value keep the capture path
-   *    small when C2 inlines it (it is hot in a loop that suspends often).
+   *    operand stack (top first), the live locals and the receiver; returns a dummy value.
+   *    Plain array stores (primitives) and Stack.putRef (references: a store only when the
+   *    slot holds another value, so a frame saved again where it was saved before runs no
+   *    write barrier for what did not change; C2 inlines it) instead of a call per value keep
+   *    the capture path small when C2 inlines it (it is hot in a loop that suspends often).
    * 4. DISPATCH and RESTORE_i (appended): Stack.openFrame takes the frame off the store
    *    (checking its id) and returns the resume index for a tableswitch; RESTORE_i reads the
-   *    receiver, locals and stack at the same offsets from the store's new tops (references
-   *    through Stack.takeRef, which clears the slot), fills argument slots with zeros and
+   *    receiver, locals and stack at the same offsets from the store's new tops (plain array
+   *    loads; the slots keep their values until the next capture saves over them or clears
+   *    them, see Stack.runStack), fills argument slots with zeros and
    *    nulls (the callee restores its own locals and ignores them), and jumps to RESUME_i,
    *    which calls the callee again so that it restores in turn. A call to a stack entry is
    *    made again by RESTORE_i itself, with flow 1, covered by the call site's handlers, and
@@ -83,8 +87,10 @@ final class MethodWeaver {
    *    rest of the iteration (IterationCopies: from AFTER_i, or RESUME_i for a call without a
    *    stack entry, and from the handlers of RESTORE_i's own call; an inner loop's header
    *    reached from there starts a copy of that loop whole), whose jumps to the outermost
-   *    header go to the original header. The loops then keep one entry and nothing of the
-   *    restore, and C2 can treat them as it treats the unwoven loops. The copies are bounded
+   *    header go to the original header. The loops then keep one entry, no header test and
+   *    nothing of the restore (C2 still keeps each call's flow test in them, and does not
+   *    unroll a loop whose call may suspend, so they are not as fast as the unwoven loops: see
+   *    docs/transform.md). The copies are bounded
    *    per method (IterationCopies.MAX_COPIED); beyond it the header tests stay.
    *
    * Parameters are never saved: on restore the caller passes the saved receiver and dummy
@@ -979,19 +985,19 @@ final class MethodWeaver {
     out.add(new InsnNode(Opcodes.LASTORE));
   }
 
-  /** Emits: refs[refBase + pos] = the value {@code value} pushes. */
+  /** Emits: Stack.putRef(refs, refBase + pos, the value {@code value} pushes). */
   private void storeRef(InsnList out, int pos, AbstractInsnNode value) {
     out.add(new VarInsnNode(Opcodes.ALOAD, scratch.refArray));
     out.add(offset(scratch.refBase, pos));
     out.add(value);
-    out.add(new InsnNode(Opcodes.AASTORE));
+    out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "putRef", "([Ljava/lang/Object;ILjava/lang/Object;)V", false));
   }
 
-  /** Emits: Stack.takeRef(refs, refBase + pos). */
+  /** Emits: refs[refBase + pos]. */
   private void loadRef(InsnList out, int pos) {
     out.add(new VarInsnNode(Opcodes.ALOAD, scratch.refArray));
     out.add(offset(scratch.refBase, pos));
-    out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "takeRef", "([Ljava/lang/Object;I)Ljava/lang/Object;", false));
+    out.add(new InsnNode(Opcodes.AALOAD));
   }
 
   /** Emits the restore of slot {@code s}, saved at {@code pos}, onto the operand stack (null for NULL). */

@@ -30,9 +30,11 @@ public final class Names {
    * method's frame has another layout (frame ids name the ABI, so a continuation serialized by
    * an ABI 4 build is refused, not misread);
    * 6: stack entries take the caller's flow as well, {@code name(args..., Stack, byte)}: 0
-   * from a normal call, 1 from the restore's own call.
+   * from a normal call, 1 from the restore's own call;
+   * 7: references are saved through {@code putRef} (a store only when the slot changes) and
+   * read back with plain loads: a restore no longer clears the slots ({@code takeRef} is gone).
    */
-  public static final int WOVEN_ABI = 6;
+  public static final int WOVEN_ABI = 7;
   /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
   public static final String FLOW = "flow";
 
