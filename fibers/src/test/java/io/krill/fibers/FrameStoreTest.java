@@ -179,6 +179,58 @@ class FrameStoreTest {
     assertThat(used).isSameAs(held);
   }
 
+  /*
+   * level frames, each holding a value of its own across the calls below it; the bottom one
+   * suspends `hops` times, `hop / 2 % 3` frames deeper, so the frames above it find the store
+   * below them as large as at the last suspension every other time (saved again in place) and
+   * larger or smaller in between (saved again in full).
+   */
+  static long waitingChain(int level, Object mine, int hops) throws Suspendable {
+    long wide = level * 1_000_003L;
+    if (level == 0) {
+      long sum = 0;
+      for (int hop = 0; hop < hops; hop++) {
+        sum += (Integer) deepHold(hop, hop / 2 % 3);
+      }
+      return sum + wide;
+    }
+    long below = waitingChain(level - 1, new Object[] {mine}, hops);
+    assertThat(mine).isNotNull();
+    return below + wide + ((Object[]) mine).length;
+  }
+
+  @Test
+  void resume_framesThatOnlyWait_keepTheirValuesWhetherSavedInPlaceOrAgain() {
+    Object[] mine = new Object[7];
+    long[] out = new long[1];
+    Continuation c = new Continuation(() -> out[0] = waitingChain(6, mine, 40));
+
+    List<Object> first;
+    int runs = 0;
+    while (!c.isDone()) {
+      c.run();
+      runs++;
+      if (runs == 1) {
+        first = refs(c);
+        assertThat(first.stream().anyMatch(o -> o == mine)).as("the top frame's value saved").isTrue();
+      }
+      if (!c.isDone()) {
+        assertThat(c.frameIds()).as("run " + runs).hasSize(9 + (runs - 1) / 2 % 3); // the body, seven levels, deepHold and the extra frames
+        assertThat(refs(c).subList(c.refTop, c.refs.length)).as("nothing above the frames").allMatch(o -> o == null);
+      }
+    }
+    assertThat(runs).isEqualTo(41);
+    long expected = 0;
+    for (int hop = 0; hop < 40; hop++) {
+      expected += hop;
+    }
+    for (int level = 0; level <= 6; level++) {
+      expected += level * 1_000_003L;
+    }
+    expected += 6 * 1 + 7 - 1; // level 6 sees mine (7 slots), levels 1..5 a one-slot wrapper
+    assertThat(out[0]).isEqualTo(expected);
+  }
+
   static Object raw(int n) throws Suspendable {
     Continuation.suspend();
     return "r" + n;

@@ -68,6 +68,9 @@ final class MethodWeaver {
    *    goes on after the normal call (AFTER_i), whose flow argument is the constant 0: where
    *    the JIT inlines the normal call, the callee's restore path is gone from the compiled
    *    caller (in a loop it was a call returning into the loop, which C2 spilled around).
+   *    If that call suspends again and the frames below end where this frame begins, the
+   *    frame is still whole in the store and is saved again by moving the tops over it
+   *    (waitingAgain); otherwise AFTER_i's test takes the full capture.
    * 5. Loops stay reducible. A jump from DISPATCH straight to a RESUME_i inside a loop would
    *    give the loop a second entry, and C2 compiles such an irreducible loop slowly and
    *    badly. So a restore whose call site lies in loops enters each of them through its
@@ -483,7 +486,14 @@ final class MethodWeaver {
       }
       if (entryCall) {
         // The restore's own call, with flow 1: at the normal call the constant 0 lets the JIT
-        // drop the callee's restore path wherever it inlines it.
+        // drop the callee's restore path wherever it inlines it. The tops as the restore left
+        // them are this frame's bases (see waitingAgain).
+        restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+        restoreCode.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "primTop", "I"));
+        restoreCode.add(new VarInsnNode(Opcodes.ISTORE, scratch.primBase));
+        restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+        restoreCode.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "refTop", "I"));
+        restoreCode.add(new VarInsnNode(Opcodes.ISTORE, scratch.refBase));
         if (hasReceiver) {
           int[] argLocals = argLocals(args, recvLocal + 1);
           restoreCode.add(new VarInsnNode(Opcodes.ALOAD, recvLocal));
@@ -498,6 +508,9 @@ final class MethodWeaver {
         restoreCode.add(from);
         restoreCode.add(new MethodInsnNode(call.getOpcode(), call.owner, call.name, call.desc, call.itf));
         restoreCode.add(to);
+        LabelNode rejoin = new LabelNode();
+        waitingAgain(restoreCode, stackLocal, prims, refs, rejoin);
+        restoreCode.add(rejoin);
         JumpInsnNode toAfter = new JumpInsnNode(Opcodes.GOTO, afterCall);
         restoreCode.add(toAfter);
         IterationCopy copy = throughCopy ? new IterationCopy(chain, afterCall, toAfter) : null;
@@ -904,6 +917,43 @@ final class MethodWeaver {
       refBase = first + 3;
       spillBase = first + 4;
     }
+  }
+
+  /*
+   * Emits, right after a restore's own call: if the callee suspended again and the frames it
+   * saved end exactly where this frame begins (the tops equal the bases the restore read), this
+   * frame is still whole in the store: a restore clears nothing, the captures below it wrote
+   * only below it, and the frame has run no code since it was read (it is at the same call,
+   * with the same values, header and id). Then it is saved again by moving the tops over it,
+   * and it returns the dummy value; otherwise it goes on to `rejoin`, the usual continuation
+   * after the call, whose flow test takes the full capture. A frame that only waits below the
+   * one that suspends (a loop several calls up, a framework's frames) thus costs its restore
+   * and two compares and two stores per hop, not a capture. Nothing here runs unless the
+   * stack is restoring.
+   */
+  private void waitingAgain(InsnList out, int stackLocal, int prims, int refs, LabelNode rejoin) {
+    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
+    out.add(new JumpInsnNode(Opcodes.IFGE, rejoin));
+    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "primTop", "I"));
+    out.add(new VarInsnNode(Opcodes.ILOAD, scratch.primBase));
+    out.add(new JumpInsnNode(Opcodes.IF_ICMPNE, rejoin));
+    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "refTop", "I"));
+    out.add(new VarInsnNode(Opcodes.ILOAD, scratch.refBase));
+    out.add(new JumpInsnNode(Opcodes.IF_ICMPNE, rejoin));
+    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    out.add(new VarInsnNode(Opcodes.ILOAD, scratch.primBase));
+    out.add(intConstant(prims));
+    out.add(new InsnNode(Opcodes.IADD));
+    out.add(new FieldInsnNode(Opcodes.PUTFIELD, Names.STACK, "primTop", "I"));
+    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+    out.add(new VarInsnNode(Opcodes.ILOAD, scratch.refBase));
+    out.add(intConstant(refs));
+    out.add(new InsnNode(Opcodes.IADD));
+    out.add(new FieldInsnNode(Opcodes.PUTFIELD, Names.STACK, "refTop", "I"));
+    out.add(dummyReturn(Type.getReturnType(method.desc)));
   }
 
   /*
