@@ -32,7 +32,9 @@ public final class Names {
    * 6: stack entries take the caller's flow as well, {@code name(args..., Stack, byte)}: 0
    * from a normal call, 1 from the restore's own call;
    * 7: references are saved through {@code putRef} (a store only when the slot changes) and
-   * read back with plain loads: a restore no longer clears the slots ({@code takeRef} is gone).
+   * read back with plain loads: a restore no longer clears the slots ({@code takeRef} is gone),
+   * and a frame that only waits is saved again by setting {@code primTop} and {@code refTop}
+   * over it.
    */
   public static final int WOVEN_ABI = 7;
   /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
