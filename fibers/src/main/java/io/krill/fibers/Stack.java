@@ -15,7 +15,7 @@ import java.util.Objects;
  *
  * <p><b>For generated code, not API.</b> The static {@link #reserveFrame}, {@link #openFrame},
  * their cold variants {@link #reserveColdFrame} and {@link #openColdFrame}, and
- * {@link #takeRef} methods, the store's arrays and tops, the {@link #flow} field and
+ * {@link #putRef} methods, the store's arrays and tops, the {@link #flow} field and
  * {@link #current()} are used by
  * methods that krill's weaver rewrote; their names and signatures are fixed by the weaver.
  * Users work with {@code io.krill.fibers.Continuation}, which extends this class.
@@ -46,6 +46,14 @@ public class Stack implements Serializable {
    * frame header is a long: bits 0..15 the resume index, 16..39 the frame's reference
    * count, 40..63 its primitive count (header included). The counts let serialization walk
    * the frames and check each frame id without knowing the methods.
+   *
+   * Popping reads and clears nothing: a frame's slots keep their values until a capture saves
+   * over them. A fiber that parks where it parked before finds its ids and references in place
+   * (putRef and reserveFrame store only what changed: under G1 each store they skip into an
+   * old array is a fenced write barrier), and a frame restored only to call its callee again
+   * is saved again by moving the tops over it when the frames below it end where it begins
+   * (the weaver's waitingAgain). runStack clears the slots above a capture that ends below the
+   * top it resumed from, so a parked stack holds nothing dead.
    */
   private static final long serialVersionUID = 1L;
 
