@@ -244,11 +244,10 @@ public class Stack implements Serializable {
         bind(previous);
       }
       flow = 0;
-      if (refTop < saved) { // a capture smaller than the last: what the resumed frames held above it is dead
-        java.util.Arrays.fill(refs, refTop, saved, null);
-      }
       if (state == RUNNING_IN_SCRATCH) {
-        leaveScratch();
+        leaveScratch(); // arrays of exactly the capture's size: the old ones, and what they held, are dropped
+      } else if (refTop < saved) { // a capture smaller than the last: what the resumed frames held above it is dead
+        java.util.Arrays.fill(refs, refTop, saved, null);
       }
       state = SUSPENDED;
     } else {

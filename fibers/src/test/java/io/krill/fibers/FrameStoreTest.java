@@ -231,6 +231,57 @@ class FrameStoreTest {
     assertThat(out[0]).isEqualTo(expected);
   }
 
+  /** Holds twenty references across a suspension. */
+  static int manyRefs(Object x) throws Suspendable {
+    Object a = x, b = x, c = x, d = x, e = x, f = x, g = x, h = x, i = x, j = x;
+    Object k = x, l = x, m = x, n = x, o = x, p = x, q = x, r = x, s = x, t = x;
+    Continuation.suspend();
+    Object[] all = {a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t};
+    int same = 0;
+    for (Object v : all) {
+      same += v == x ? 1 : 0;
+    }
+    return same;
+  }
+
+  /** Holds twenty longs across a suspension. */
+  static long manyPrims(long x) throws Suspendable {
+    long a = x, b = x + 1, c = x + 2, d = x + 3, e = x + 4, f = x + 5, g = x + 6, h = x + 7, i = x + 8, j = x + 9;
+    long k = x + 10, l = x + 11, m = x + 12, n = x + 13, o = x + 14, p = x + 15, q = x + 16, r = x + 17;
+    Continuation.suspend();
+    return a + b + c + d + e + f + g + h + i + j + k + l + m + n + o + p + q + r;
+  }
+
+  @Test
+  void resume_onAnotherThread_aCaptureWithMorePrimitivesAndFewerReferences_endsClean() throws Exception {
+    Object held = new Object();
+    long[] out = new long[2];
+    Continuation c = new Continuation(() -> {
+      out[0] = manyRefs(held);
+      out[1] = manyPrims(100);
+    });
+    // Each run on a new thread: off a carrier the scratch arrays are the thread's own (16 slots at first).
+    for (int run = 0; run < 3; run++) {
+      Throwable[] failed = new Throwable[1];
+      Thread t = new Thread(() -> {
+        try {
+          c.run();
+        } catch (Throwable e) {
+          failed[0] = e;
+        }
+      });
+      t.start();
+      t.join();
+      assertThat(failed[0]).as("run " + run).isNull();
+      if (!c.isDone()) {
+        assertThat(refs(c).subList(c.refTop, c.refs.length)).as("nothing above the frames").allMatch(o -> o == null);
+      }
+    }
+    assertThat(c.isDone()).isTrue();
+    assertThat(out[0]).isEqualTo(20);
+    assertThat(out[1]).isEqualTo(18 * 100 + 17 * 18 / 2);
+  }
+
   static Object raw(int n) throws Suspendable {
     Continuation.suspend();
     return "r" + n;
