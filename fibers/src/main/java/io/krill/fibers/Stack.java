@@ -638,6 +638,32 @@ public class Stack implements Serializable {
     }
   }
 
+  /**
+   * For generated code, right after a restore's own call: whether the callee suspended again
+   * and the frames it saved end exactly where the restoring frame begins. Then that frame is
+   * still whole in the store (a restore clears nothing, the captures below it wrote only below
+   * it, and it has run no code since it was read: it is at the same call, with the same
+   * values, header and id), and this saves it again by moving the tops over it; the caller
+   * then returns its dummy value. Otherwise the caller goes on after its call, whose flow test
+   * takes the full capture. So a frame that only waits below the one that suspends (a loop
+   * several calls up, a framework's frames) costs its restore and this per hop, not a capture.
+   *
+   * @param s the stack
+   * @param primBase {@link #primTop} as the restore left it, before the call
+   * @param refBase {@link #refTop} as the restore left it, before the call
+   * @param prims the frame's primitive slots, its header included
+   * @param refs the frame's reference slots, its id included
+   * @return true if the frame is saved again: the caller returns at once
+   */
+  public static boolean savedAgain(Stack s, int primBase, int refBase, int prims, int refs) {
+    if (s.flow < 0 && s.primTop == primBase && s.refTop == refBase) {
+      s.primTop = primBase + prims;
+      s.refTop = refBase + refs;
+      return true;
+    }
+    return false;
+  }
+
   /** @return how many frames are saved (0 unless suspended) */
   protected final int savedFrameCount() {
     return frameIds().size();

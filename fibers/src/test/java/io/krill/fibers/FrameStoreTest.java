@@ -199,20 +199,55 @@ class FrameStoreTest {
     return below + wide + ((Object[]) mine).length;
   }
 
+  /** {@link #waitingChain}'s levels, each calling the next through an interface (no stack entry). */
+  interface Level {
+    long run(int level, Object mine, int hops) throws Suspendable;
+  }
+
+  /** The levels of {@link #waitingChain}, made through {@link Level}: a framework's handler chain. */
+  static final class InterfaceLevels implements Level {
+    static final Level NEXT = new InterfaceLevels();
+
+    @Override
+    public long run(int level, Object mine, int hops) throws Suspendable {
+      long wide = level * 1_000_003L;
+      if (level == 0) {
+        long sum = 0;
+        for (int hop = 0; hop < hops; hop++) {
+          sum += (Integer) deepHold(hop, hop / 2 % 3);
+        }
+        return sum + wide;
+      }
+      long below = NEXT.run(level - 1, new Object[] {mine}, hops);
+      assertThat(mine).isNotNull();
+      return below + wide + ((Object[]) mine).length;
+    }
+  }
+
   @Test
   void resume_framesThatOnlyWait_keepTheirValuesWhetherSavedInPlaceOrAgain() {
     Object[] mine = new Object[7];
     long[] out = new long[1];
-    Continuation c = new Continuation(() -> out[0] = waitingChain(6, mine, 40));
+    runWaitingChain(new Continuation(() -> out[0] = waitingChain(6, mine, 40)), mine);
+    assertThat(out[0]).isEqualTo(waitingChainResult());
+  }
 
-    List<Object> first;
+  @Test
+  void resume_framesThatOnlyWaitOnAnInterfaceCall_keepTheirValuesWhetherSavedInPlaceOrAgain() {
+    Object[] mine = new Object[7];
+    long[] out = new long[1];
+    runWaitingChain(new Continuation(() -> out[0] = InterfaceLevels.NEXT.run(6, mine, 40)), mine);
+    assertThat(out[0]).isEqualTo(waitingChainResult());
+  }
+
+  /* Runs a waiting chain of seven levels over 40 hops, checking the store after each. */
+  private static void runWaitingChain(Continuation c, Object[] mine) {
     int runs = 0;
     while (!c.isDone()) {
       c.run();
       runs++;
       if (runs == 1) {
-        first = refs(c);
-        assertThat(first.stream().anyMatch(o -> o == mine)).as("the top frame's value saved").isTrue();
+        assertThat(refs(c).stream().anyMatch(o -> o == mine)).as("the top frame's value saved").isTrue();
       }
       if (!c.isDone()) {
         assertThat(c.frameIds()).as("run " + runs).hasSize(9 + (runs - 1) / 2 % 3); // the body, seven levels, deepHold and the extra frames
@@ -220,6 +255,9 @@ class FrameStoreTest {
       }
     }
     assertThat(runs).isEqualTo(41);
+  }
+
+  private static long waitingChainResult() {
     long expected = 0;
     for (int hop = 0; hop < 40; hop++) {
       expected += hop;
@@ -227,8 +265,7 @@ class FrameStoreTest {
     for (int level = 0; level <= 6; level++) {
       expected += level * 1_000_003L;
     }
-    expected += 6 * 1 + 7 - 1; // level 6 sees mine (7 slots), levels 1..5 a one-slot wrapper
-    assertThat(out[0]).isEqualTo(expected);
+    return expected + 6 * 1 + 7 - 1; // level 6 sees mine (7 slots), levels 1..5 a one-slot wrapper
   }
 
   /** Holds twenty references across a suspension. */

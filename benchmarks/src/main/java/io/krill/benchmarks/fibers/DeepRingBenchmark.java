@@ -23,6 +23,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * their calls and returns even unwoven, and a thread pays for them too. The frames above the
  * loop ({@code loopDepth - 1} of them) only wait: a hop that restores only the frames it runs
  * pays nothing for them, one that re-enters the whole parked stack pays for each.
+ *
+ * <p>{@code aboveCall} is how each frame above the loop calls the next: {@code static} (a call
+ * to a method bound at build time, which the weaver gives a stack entry) or {@code interface}
+ * (as a framework calls a handler).
  */
 @State(Scope.Thread)
 public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
@@ -39,6 +43,10 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
   /** Woven frames from the process's body down to the forwarding loop, the loop's own included. */
   @Param({"1"})
   public int loopDepth;
+
+  /** How a frame above the loop calls the next: {@code static} or {@code interface}. */
+  @Param({"static"})
+  public String aboveCall;
 
   private Model model;
   private Pipe<Long>[] pipes;
@@ -61,11 +69,24 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
     }
     int depth = receiveDepth;
     int above = loopDepth;
+    boolean throughInterface;
+    switch (aboveCall) {
+      case "static":
+        throughInterface = false;
+        break;
+      case "interface":
+        throughInterface = true;
+        break;
+      default:
+        throw new IllegalArgumentException("aboveCall: " + aboveCall + " (expected: static or interface)");
+    }
     for (int i = 1; i < size; i++) {
       Pipe<Long> in = pipes[i];
       Pipe<Long> out = pipes[(i + 1) % size];
       if (above == 1) {
         model.spawn(() -> forward(in, out, depth));
+      } else if (throughInterface) {
+        model.spawn(() -> InterfaceAbove.NEXT.below(in, out, depth, above - 1));
       } else {
         model.spawn(() -> forwardBelow(in, out, depth, above - 1));
       }
@@ -106,6 +127,25 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
       return;
     }
     forwardBelow(in, out, depth, frames - 1);
+  }
+
+  /** A frame above the forwarding loop, called through an interface. */
+  interface Above {
+    void below(Pipe<Long> in, Pipe<Long> out, int depth, int frames) throws Suspendable;
+  }
+
+  /** {@link #forwardBelow}, each frame calling the next through {@link Above}. */
+  static final class InterfaceAbove implements Above {
+    static final Above NEXT = new InterfaceAbove();
+
+    @Override
+    public void below(Pipe<Long> in, Pipe<Long> out, int depth, int frames) throws Suspendable {
+      if (frames == 1) {
+        forward(in, out, depth);
+        return;
+      }
+      NEXT.below(in, out, depth, frames - 1);
+    }
   }
 
   /** Receives from {@code frames} woven frames of this method, the last one calling the pipe. */

@@ -5,7 +5,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Runs {@link DeepRingBenchmark} once per depth (the loop and the receive that deep) outside JMH; the lap checks the tokens. */
+/**
+ * Runs {@link DeepRingBenchmark} once per depth (the loop and the receive that deep) and per way
+ * the frames above the loop call each other, outside JMH; the lap checks the tokens.
+ */
 @Timeout(120)
 class DeepRingSmokeTest {
   @ParameterizedTest
@@ -16,15 +19,18 @@ class DeepRingSmokeTest {
         System.out.println(competitor + ": skipped: " + VirtualThreads.UNAVAILABLE);
         continue;
       }
-      DeepRingBenchmark b = new DeepRingBenchmark();
-      b.competitor = competitor;
-      b.receiveDepth = depth;
-      b.loopDepth = depth;
-      b.setUp();
-      try {
-        b.hops(); // lapAll checks the sum of the tokens that came back
-      } finally {
-        b.tearDown();
+      for (String aboveCall : new String[] {"static", "interface"}) {
+        DeepRingBenchmark b = new DeepRingBenchmark();
+        b.competitor = competitor;
+        b.receiveDepth = depth;
+        b.loopDepth = depth;
+        b.aboveCall = aboveCall;
+        b.setUp();
+        try {
+          b.hops(); // lapAll checks the sum of the tokens that came back
+        } finally {
+          b.tearDown();
+        }
       }
     }
   }

@@ -46,6 +46,7 @@ final class IterationCopies {
    */
   static int size(int from, List<Loops.Loop> chain, AbstractInsnNode[] code, List<List<Integer>> succ) {
     int k = chain.size() - 1;
+    AbstractInsnNode[] headers = headers(chain, code);
     BitSet outer = chain.get(0).body;
     int n = 0;
     BitSet roots = new BitSet(); // versions to make: k, and j - 1 for each header of Lj a version jumps to
@@ -65,7 +66,7 @@ final class IterationCopies {
           n++;
         }
         for (int s : succ.get(i)) {
-          int j = headerOf(s, chain, v);
+          int j = excluded(code[s], headers, v);
           if (j > 0) {
             roots.set(j - 1);
           } else if (j < 0 && outer.get(s) && !seen.get(s)) {
@@ -76,16 +77,6 @@ final class IterationCopies {
       }
     }
     return n;
-  }
-
-  /* j if s is the header of chain loop Lj with j ≤ v (a header this version does not hold), else -1. */
-  private static int headerOf(int s, List<Loops.Loop> chain, int v) {
-    for (int j = 0; j <= v; j++) {
-      if (chain.get(j).header == s) {
-        return j;
-      }
-    }
-    return -1;
   }
 
   /**
@@ -124,10 +115,7 @@ final class IterationCopies {
       inBody[p] = owner >= 0 && outerBody.get(owner);
     }
     int k = chain.size() - 1;
-    LabelNode[] headers = new LabelNode[k + 1];
-    for (int j = 0; j <= k; j++) {
-      headers[j] = (LabelNode) original[chain.get(j).header];
-    }
+    AbstractInsnNode[] headers = headers(chain, original);
 
     // The versions' regions, innermost first: a version only jumps to lower ones.
     boolean[][] region = new boolean[k + 1][];
@@ -189,8 +177,17 @@ final class IterationCopies {
     };
   }
 
-  /* j if n is the header of chain loop Lj with j ≤ v, else -1. */
-  private static int excluded(AbstractInsnNode n, LabelNode[] headers, int v) {
+  /* The header instructions of the chain's loops, outermost first. */
+  private static AbstractInsnNode[] headers(List<Loops.Loop> chain, AbstractInsnNode[] code) {
+    AbstractInsnNode[] headers = new AbstractInsnNode[chain.size()];
+    for (int j = 0; j < headers.length; j++) {
+      headers[j] = code[chain.get(j).header];
+    }
+    return headers;
+  }
+
+  /* j if n is the header of chain loop Lj with j ≤ v (a header version v does not hold), else -1. */
+  private static int excluded(AbstractInsnNode n, AbstractInsnNode[] headers, int v) {
     for (int j = 0; j <= v; j++) {
       if (headers[j] == n) {
         return j;
@@ -203,7 +200,7 @@ final class IterationCopies {
    * Where a label used in version v goes: its copy in v, the copy of a header of Lj (j ≤ v, j > 0)
    * in version j - 1, or (L0's header, code outside the loops) the original label.
    */
-  private static Map<LabelNode, LabelNode> mapper(List<Map<LabelNode, LabelNode>> labels, LabelNode[] headers, int v) {
+  private static Map<LabelNode, LabelNode> mapper(List<Map<LabelNode, LabelNode>> labels, AbstractInsnNode[] headers, int v) {
     return new IdentityHashMap<>() {
       @Override
       public LabelNode get(Object key) {

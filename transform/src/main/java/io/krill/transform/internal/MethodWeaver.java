@@ -62,15 +62,18 @@ final class MethodWeaver {
    *    receiver, locals and stack at the same offsets from the store's new tops (plain array
    *    loads; the slots keep their values until the next capture saves over them or clears
    *    them, see Stack.runStack), fills argument slots with zeros and
-   *    nulls (the callee restores its own locals and ignores them), and jumps to RESUME_i,
-   *    which calls the callee again so that it restores in turn. A call to a stack entry is
-   *    made again by RESTORE_i itself, with flow 1, covered by the call site's handlers, and
-   *    goes on after the normal call (AFTER_i), whose flow argument is the constant 0: where
-   *    the JIT inlines the normal call, the callee's restore path is gone from the compiled
-   *    caller (in a loop it was a call returning into the loop, which C2 spilled around).
-   *    If that call suspends again and the frames below end where this frame begins, the
-   *    frame is still whole in the store and is saved again by moving the tops over it
-   *    (waitingAgain); otherwise AFTER_i's test takes the full capture.
+   *    nulls (the callee restores its own locals and ignores them), and calls the callee
+   *    again so that it restores in turn, mostly from a call instruction of its own (covered
+   *    by the call site's handlers), then goes on after the normal call (AFTER_i). To a stack
+   *    entry that call passes flow 1 and the normal one the constant 0: where the JIT inlines
+   *    the normal call, the callee's restore path is gone from the compiled caller (in a loop
+   *    it was a call returning into the loop, which C2 spilled around). If the restore's call
+   *    suspends again and the frames below end where this frame begins, the frame is still
+   *    whole in the store and is saved again by moving the tops over it (waitingAgain);
+   *    otherwise AFTER_i's test takes the full capture. A call to a primitive (it never
+   *    suspends again on its restore), and inside a loop a call to a callee without a stack
+   *    entry (an interface call), is made again by jumping to RESUME_i instead: the latter
+   *    keeps a small loop method within what C2 inlines (FreqInlineSize).
    * 5. Loops stay reducible. A jump from DISPATCH straight to a RESUME_i inside a loop would
    *    give the loop a second entry, and C2 compiles such an irreducible loop slowly and
    *    badly. So a restore whose call site lies in loops enters each of them through its
@@ -484,16 +487,24 @@ final class MethodWeaver {
           restoreCode.add(zero(a));
         }
       }
-      if (entryCall) {
-        // The restore's own call, with flow 1: at the normal call the constant 0 lets the JIT
-        // drop the callee's restore path wherever it inlines it. The tops as the restore left
-        // them are this frame's bases (see waitingAgain).
-        restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-        restoreCode.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "primTop", "I"));
-        restoreCode.add(new VarInsnNode(Opcodes.ISTORE, scratch.primBase));
-        restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-        restoreCode.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "refTop", "I"));
-        restoreCode.add(new VarInsnNode(Opcodes.ISTORE, scratch.refBase));
+      if (entryCall || (chain.isEmpty() && !callsPrimitive(call))) {
+        // The restore's own call: to a stack entry with flow 1 (at the normal call the constant
+        // 0 lets the JIT drop the callee's restore path wherever it inlines it); to another
+        // callee as the normal call is made, for the test after it (see waitingAgain), but not
+        // inside a loop: there the second call would make a small loop method (a forwarding
+        // loop) too large for C2 to inline into its caller, which costs more than the capture it
+        // saves. The tops as the restore left them are this frame's bases. A primitive never
+        // suspends again on its restore, so its call is made again at RESUME_i, the normal one.
+        if (!primsLeft) { // else frameBases above read it already
+          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+          restoreCode.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "primTop", "I"));
+          restoreCode.add(new VarInsnNode(Opcodes.ISTORE, scratch.primBase));
+        }
+        if (!refsLeft) {
+          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+          restoreCode.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "refTop", "I"));
+          restoreCode.add(new VarInsnNode(Opcodes.ISTORE, scratch.refBase));
+        }
         if (hasReceiver) {
           int[] argLocals = argLocals(args, recvLocal + 1);
           restoreCode.add(new VarInsnNode(Opcodes.ALOAD, recvLocal));
@@ -501,8 +512,10 @@ final class MethodWeaver {
             restoreCode.add(new VarInsnNode(args[a].getOpcode(Opcodes.ILOAD), argLocals[a]));
           }
         }
-        restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-        restoreCode.add(new InsnNode(Opcodes.ICONST_1));
+        if (entryCall) {
+          restoreCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+          restoreCode.add(new InsnNode(Opcodes.ICONST_1));
+        }
         LabelNode from = new LabelNode();
         LabelNode to = new LabelNode();
         restoreCode.add(from);
@@ -920,39 +933,21 @@ final class MethodWeaver {
   }
 
   /*
-   * Emits, right after a restore's own call: if the callee suspended again and the frames it
-   * saved end exactly where this frame begins (the tops equal the bases the restore read), this
-   * frame is still whole in the store: a restore clears nothing, the captures below it wrote
-   * only below it, and the frame has run no code since it was read (it is at the same call,
-   * with the same values, header and id). Then it is saved again by moving the tops over it,
-   * and it returns the dummy value; otherwise it goes on to `rejoin`, the usual continuation
-   * after the call, whose flow test takes the full capture. A frame that only waits below the
-   * one that suspends (a loop several calls up, a framework's frames) thus costs its restore
-   * and two compares and two stores per hop, not a capture. Nothing here runs unless the
-   * stack is restoring.
+   * Emits, right after a restore's own call: if Stack.savedAgain finds this frame still whole
+   * in the store (the callee suspended again and its frames end where this frame begins), it
+   * has moved the tops over the frame and this returns the dummy value; otherwise it goes on to
+   * `rejoin`, the usual continuation after the call, whose flow test takes the full capture.
+   * Nothing here runs unless the stack is restoring.
    */
   private void waitingAgain(InsnList out, int stackLocal, int prims, int refs, LabelNode rejoin) {
     out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
-    out.add(new JumpInsnNode(Opcodes.IFGE, rejoin));
-    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "primTop", "I"));
     out.add(new VarInsnNode(Opcodes.ILOAD, scratch.primBase));
-    out.add(new JumpInsnNode(Opcodes.IF_ICMPNE, rejoin));
-    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    out.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, "refTop", "I"));
     out.add(new VarInsnNode(Opcodes.ILOAD, scratch.refBase));
-    out.add(new JumpInsnNode(Opcodes.IF_ICMPNE, rejoin));
-    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    out.add(new VarInsnNode(Opcodes.ILOAD, scratch.primBase));
     out.add(intConstant(prims));
-    out.add(new InsnNode(Opcodes.IADD));
-    out.add(new FieldInsnNode(Opcodes.PUTFIELD, Names.STACK, "primTop", "I"));
-    out.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
-    out.add(new VarInsnNode(Opcodes.ILOAD, scratch.refBase));
     out.add(intConstant(refs));
-    out.add(new InsnNode(Opcodes.IADD));
-    out.add(new FieldInsnNode(Opcodes.PUTFIELD, Names.STACK, "refTop", "I"));
+    out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "savedAgain",
+        "(" + Names.STACK_DESC + "IIII)Z", false));
+    out.add(new JumpInsnNode(Opcodes.IFEQ, rejoin));
     out.add(dummyReturn(Type.getReturnType(method.desc)));
   }
 
@@ -1156,6 +1151,12 @@ final class MethodWeaver {
 
   private static int argSlots(String desc) {
     return (Type.getArgumentsAndReturnSizes(desc) >> 2) - 1;
+  }
+
+  /* Whether the call goes to a hand-written suspension primitive (Fiber.park, a channel's receive). */
+  private boolean callsPrimitive(MethodInsnNode call) {
+    ClassHierarchy.MethodInfo m = hierarchy.resolve(call.owner, call.name, call.desc);
+    return m != null && m.primitive();
   }
 
   private static boolean writesSlotZero(AbstractInsnNode[] code) {

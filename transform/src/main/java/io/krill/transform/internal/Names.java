@@ -34,9 +34,13 @@ public final class Names {
    * 7: references are saved through {@code putRef} (a store only when the slot changes) and
    * read back with plain loads: a restore no longer clears the slots ({@code takeRef} is gone),
    * and a frame that only waits is saved again by setting {@code primTop} and {@code refTop}
-   * over it.
+   * over it;
+   * 8: that test and re-save is {@code Stack.savedAgain}, and every suspendable call but one to
+   * a primitive (an interface or virtual call too, not only a call to a stack entry) is made
+   * again by the restore from a call of its own, so a frame that waits on a handler called
+   * through an interface is saved again in place as well.
    */
-  public static final int WOVEN_ABI = 7;
+  public static final int WOVEN_ABI = 8;
   /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
   public static final String FLOW = "flow";
 
