@@ -432,38 +432,48 @@ public final class Channel<T> {
   /*
    * A rendezvous send (item non-null) or receive (item null) through the slot: takes the other
    * side's parked waiter, or parks in the empty slot; the lock path otherwise (see the notes).
+   * Three methods so that the confined path, the one a fiber on its own carrier takes, is small
+   * enough for C2 to inline into send and receive; the shared CAS loop stays out of line.
    * @return for a send, null once handed over; for a receive, the item; else the waiter to wait on
    */
   private Object slotExchange(Object item) {
+    return confined() ? confinedExchange(item) : sharedExchange(item, null);
+  }
+
+  /* slotExchange on the carrier the slot is confined to: plain reads and writes (see the notes). */
+  private Object confinedExchange(Object item) {
     boolean send = item != null;
-    Waiter mine = null;
-    if (confined()) {
-      Object s = slot;
-      if (s == null) {
-        mine = waiter(item);
-        if (mine.strand instanceof Fiber) {
-          SLOT.set(this, mine);
-          return mine;
-        }
-        OWNER.setVolatile(this, SHARED); // a blocked loop thread could not share later (see the notes)
-      } else if (s instanceof Waiter && (((Waiter) s).item == null) == send) {
-        Waiter w = (Waiter) s;
-        SLOT.set(this, null);
-        Object theirs = w.item;
-        Object strand = w.strand; // before the decision: a decided waiter may be recycled at once
-        if (send) {
-          w.item = item;
-        }
-        w.decideTaken();
-        wake(strand);
-        return theirs;
-      } else {
-        if (!(((CarrierThread) Thread.currentThread()).stack instanceof Fiber)) {
-          share(); // this strand may block the loop thread in a queue: it could not share later
-        }
-        return send ? offerOrRegister(item) : pollOrRegister();
+    Object s = slot;
+    if (s == null) {
+      Waiter mine = waiter(item);
+      if (mine.strand instanceof Fiber) {
+        SLOT.set(this, mine);
+        return mine;
       }
+      OWNER.setVolatile(this, SHARED); // a blocked loop thread could not share later (see the notes)
+      return sharedExchange(item, mine);
     }
+    if (s instanceof Waiter && (((Waiter) s).item == null) == send) {
+      Waiter w = (Waiter) s;
+      SLOT.set(this, null);
+      Object theirs = w.item;
+      Object strand = w.strand; // before the decision: a decided waiter may be recycled at once
+      if (send) {
+        w.item = item;
+      }
+      w.decideTaken();
+      wake(strand);
+      return theirs;
+    }
+    if (!(((CarrierThread) Thread.currentThread()).stack instanceof Fiber)) {
+      share(); // this strand may block the loop thread in a queue: it could not share later
+    }
+    return send ? offerOrRegister(item) : pollOrRegister();
+  }
+
+  /* slotExchange once the slot is SHARED: the CAS protocol. mine: a waiter made already, or null. */
+  private Object sharedExchange(Object item, Waiter mine) {
+    boolean send = item != null;
     for (;;) {
       Object s = slot;
       if (s == null) {
