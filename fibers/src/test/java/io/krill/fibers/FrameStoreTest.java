@@ -204,21 +204,15 @@ class FrameStoreTest {
     long run(int level, Object mine, int hops) throws Suspendable;
   }
 
-  /** The levels of {@link #waitingChain}, made through {@link Level}: a framework's handler chain. */
+  /** The levels of {@link #waitingChain} above the first, made through {@link Level}: a framework's handler chain. */
   static final class InterfaceLevels implements Level {
     static final Level NEXT = new InterfaceLevels();
 
     @Override
     public long run(int level, Object mine, int hops) throws Suspendable {
       long wide = level * 1_000_003L;
-      if (level == 0) {
-        long sum = 0;
-        for (int hop = 0; hop < hops; hop++) {
-          sum += (Integer) deepHold(hop, hop / 2 % 3);
-        }
-        return sum + wide;
-      }
-      long below = NEXT.run(level - 1, new Object[] {mine}, hops);
+      Object[] wrapped = {mine};
+      long below = level == 1 ? waitingChain(0, wrapped, hops) : NEXT.run(level - 1, wrapped, hops); // level 0 is the static one's
       assertThat(mine).isNotNull();
       return below + wide + ((Object[]) mine).length;
     }
