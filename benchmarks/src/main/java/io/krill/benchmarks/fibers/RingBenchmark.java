@@ -12,10 +12,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * A ring of {@link #SIZE} processes over rendezvous channels with {@code tokens} tokens in
+ * A ring of {@link #SIZE} processes (256, or the system property {@value #SIZE_PROPERTY}, a
+ * power of two from 2 to 256) over rendezvous channels with {@code tokens} tokens in
  * flight; one operation is one hop (a token passed from one process to the next).
  *
- * <p>Processes 1..255 forward forever and live for the trial. Each invocation runs process 0
+ * <p>Processes 1 to SIZE - 1 forward forever and live for the trial. Each invocation runs process 0
  * as one strand of the model: it injects the tokens, forwards each arriving token until every
  * token has made {@code HOPS / (SIZE * tokens)} laps, then absorbs them, so an invocation is
  * exactly {@link #HOPS} hops and leaves the ring idle. Competitors: see {@link Model}; one
@@ -23,8 +24,13 @@ import org.openjdk.jmh.annotations.TearDown;
  */
 @State(Scope.Thread)
 public class RingBenchmark extends JmhDefaults.OneCarrier {
+  /**
+   * The system property that sets the ring's size, for a run that checks whether the hop depends
+   * on how many processes (and their stores) the ring cycles through.
+   */
+  public static final String SIZE_PROPERTY = "krill.bench.ringSize";
   /** Processes in the ring. */
-  public static final int SIZE = 256;
+  public static final int SIZE = Integer.getInteger(SIZE_PROPERTY, 256);
   /** Hops per invocation: 256 laps of one token, or 4 laps of 64. */
   public static final int HOPS = 65_536;
 
@@ -41,10 +47,13 @@ public class RingBenchmark extends JmhDefaults.OneCarrier {
   private Model model;
   private Pipe<Long>[] pipes;
 
-  /** Starts processes 1..255. */
+  /** Starts processes 1 to SIZE - 1. */
   @Setup
   @SuppressWarnings("unchecked")
   public void setUp() {
+    if (SIZE < 2 || SIZE > 256 || Integer.bitCount(SIZE) != 1) {
+      throw new IllegalArgumentException(SIZE_PROPERTY + ": " + SIZE + " (expected: a power of two from 2 to 256)");
+    }
     if (tokens < 1 || tokens >= SIZE || HOPS % (SIZE * tokens) != 0) {
       throw new IllegalArgumentException("tokens: " + tokens + " (expected: a power of two below " + SIZE + ")");
     }
