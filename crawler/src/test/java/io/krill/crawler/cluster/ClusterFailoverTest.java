@@ -17,6 +17,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Faults of a crawl across machines on a real broker in a child JVM: a node killed with SIGKILL
  * part-way, the broker killed and restarted part-way, and every node stopped and started again.
  * Each time the crawl fetches the whole single-node set, never one host from two nodes at once,
- * and fetches again at most what was in flight.
+ * and fetches again at most what was in flight. The tests that do not kill the broker share one
+ * (each crawls under its own crawl id, so its own topics and group); the one that kills it starts
+ * its own.
  */
 @Timeout(400)
 class ClusterFailoverTest {
@@ -35,6 +39,20 @@ class ClusterFailoverTest {
   private static final Duration BROKER_CONNECT_TIMEOUT = Duration.ofSeconds(30);
 
   @TempDir Path tmp;
+  @TempDir static Path sharedDir;
+  private static BrokerProcess shared;
+
+  @BeforeAll
+  static void startSharedBroker() throws Exception {
+    shared = BrokerProcess.start(sharedDir.resolve("broker"), 0);
+  }
+
+  @AfterAll
+  static void stopSharedBroker() {
+    if (shared != null) {
+      shared.close();
+    }
+  }
 
   private static TestWeb slowWeb() throws Exception {
     return ClusterWeb.start(16, 16, Duration.ofMillis(20));
@@ -87,9 +105,9 @@ class ClusterFailoverTest {
 
   @Test
   void nodeKilledWithSigkill_othersTakeOver_nothingLostFewDuplicates() throws Exception {
-    try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
+    try (TestWeb web = slowWeb()) {
       Map<String, Integer> single = single(web);
-      List<Process> nodes = startNodesPartWay(web, broker, "kill", 3, single);
+      List<Process> nodes = startNodesPartWay(web, shared, "kill", 3, single);
       nodes.get(0).destroyForcibly().waitFor();
       for (int i = 1; i < 3; i++) {
         assertThat(nodes.get(i).waitFor(300, TimeUnit.SECONDS)).as("node " + i + " ended").isTrue();
@@ -108,9 +126,9 @@ class ClusterFailoverTest {
 
   @Test
   void nodeStoppedWithSigterm_drainsPrintsItsSummaryAndHandsOver() throws Exception {
-    try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
+    try (TestWeb web = slowWeb()) {
       Map<String, Integer> single = single(web);
-      List<Process> nodes = startNodesPartWay(web, broker, "term", 2, single);
+      List<Process> nodes = startNodesPartWay(web, shared, "term", 2, single);
       try {
         stopOneAndFinish(web, single, nodes);
       } finally {
@@ -168,9 +186,9 @@ class ClusterFailoverTest {
 
   @Test
   void allNodesStoppedThenStartedAgain_continueTheCrawlId() throws Exception {
-    try (TestWeb web = slowWeb(); BrokerProcess broker = BrokerProcess.start(tmp.resolve("broker"), 0)) {
+    try (TestWeb web = slowWeb()) {
       Map<String, Integer> single = single(web);
-      ClusterCrawl.Options o = ClusterWeb.options(broker.bootstrap(), "again", PartitionBy.HOST, 6, BROKER_CONNECT_TIMEOUT);
+      ClusterCrawl.Options o = ClusterWeb.options(shared.bootstrap(), "again", PartitionBy.HOST, 6, BROKER_CONNECT_TIMEOUT);
       ExecutorService pool = Executors.newFixedThreadPool(2);
       try {
         List<Crawler> crawlers = new ArrayList<>();
