@@ -61,6 +61,7 @@ public class DeepRingBenchmark extends JmhDefaults.OneCarrier {
     if (loopDepth < 1) {
       throw new IllegalArgumentException("loopDepth: " + loopDepth + " (expected: > 0)");
     }
+    RingBenchmark.checkSize();
     model = Model.create(competitor, 1);
     int size = RingBenchmark.SIZE;
     pipes = new Pipe[size];

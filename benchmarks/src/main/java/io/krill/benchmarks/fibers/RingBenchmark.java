@@ -51,9 +51,7 @@ public class RingBenchmark extends JmhDefaults.OneCarrier {
   @Setup
   @SuppressWarnings("unchecked")
   public void setUp() {
-    if (SIZE < 2 || SIZE > 256 || Integer.bitCount(SIZE) != 1) {
-      throw new IllegalArgumentException(SIZE_PROPERTY + ": " + SIZE + " (expected: a power of two from 2 to 256)");
-    }
+    checkSize();
     if (tokens < 1 || tokens >= SIZE || HOPS % (SIZE * tokens) != 0) {
       throw new IllegalArgumentException("tokens: " + tokens + " (expected: a power of two below " + SIZE + ")");
     }
@@ -66,6 +64,18 @@ public class RingBenchmark extends JmhDefaults.OneCarrier {
       Pipe<Long> in = pipes[i];
       Pipe<Long> out = pipes[(i + 1) % SIZE];
       model.spawn(() -> forward(in, out));
+    }
+  }
+
+  /**
+   * Rejects a ring size set by {@value #SIZE_PROPERTY} that would not divide {@link #HOPS} into
+   * whole laps; every benchmark that builds a ring of {@link #SIZE} calls it first.
+   *
+   * @throws IllegalArgumentException naming the property
+   */
+  static void checkSize() {
+    if (SIZE < 2 || SIZE > 256 || Integer.bitCount(SIZE) != 1) {
+      throw new IllegalArgumentException(SIZE_PROPERTY + ": " + SIZE + " (expected: a power of two from 2 to 256)");
     }
   }
 
