@@ -53,12 +53,13 @@ final class FlagTables {
         def = m.group(1);
         meaning = meaning.substring(0, m.start());
       }
-      b.append("| `").append(flag).append("` | ").append(def.isEmpty() ? "" : "`" + def + "`").append(" | ")
+      b.append("| `").append(cell(flag)).append("` | ").append(def.isEmpty() ? "" : "`" + cell(def) + "`").append(" | ")
           .append(cell(meaning)).append(" |\n");
     }
     return b.toString();
   }
 
+  /* A table cell's text; a '|' is escaped in code spans too, or GitHub splits the cell there. */
   private static String cell(String s) {
     return s.replace("|", "\\|").replace("\n", " ");
   }

@@ -47,6 +47,13 @@ class FlagTablesTest {
   }
 
   @Test
+  void markdown_choicesInAFlag_barsEscapedSoTheRowKeepsItsCells() {
+    assertThat(FlagTables.markdown("crawl"))
+        .contains("| `--mode fibers\\|threads\\|virtual` | `fibers` | how fetches run:")
+        .doesNotContain("fibers|threads");
+  }
+
+  @Test
   void markdown_unknownCommand_namesTheChoices() {
     assertThatThrownBy(() -> FlagTables.markdown("nope")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--flags: nope (expected: one of");

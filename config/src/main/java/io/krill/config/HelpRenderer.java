@@ -43,7 +43,7 @@ final class HelpRenderer {
     sb.append("|---|---|---|---|---|\n");
     for (Setting<?> s : schema.settings()) {
       sb.append("| `").append(s.key()).append("` | `").append(schema.envName(s)).append("` | ")
-          .append(cell(s.describeType())).append(" | `").append(s.describeDefault()).append("` | ")
+          .append(cell(s.describeType())).append(" | `").append(cell(s.describeDefault())).append("` | ")
           .append(cell(s.doc())).append(" |\n");
     }
     return sb.toString();

@@ -45,8 +45,11 @@ final class PinnedWrkScenario {
   static final Duration QUICK_MEASURE = Duration.ofSeconds(2);
   /** Longest the server may take to hold every connection of the measured wrk run. */
   static final Duration MAX_LEAD_IN = Duration.ofSeconds(60);
-  /** For the run's estimate: how long the server takes to hold 10,000 new connections while it serves them. */
-  static final Duration TYPICAL_LEAD_IN = Duration.ofSeconds(10);
+  /**
+   * For the run's estimate: how long the server takes to hold each 1,000 new connections while it
+   * serves them (10,000 took 18–60 s on a shared 2-CPU host, SYN retransmits included).
+   */
+  static final Duration TYPICAL_LEAD_IN_PER_THOUSAND = Duration.ofSeconds(4);
   /** From the server holding every connection to the window's start (their first requests answered). */
   static final Duration SETTLE = Duration.ofSeconds(1);
   /** Past the warm-up, the window waits until the server's JIT compilers use less than this share of a CPU. */
@@ -119,12 +122,23 @@ final class PinnedWrkScenario {
       while (descriptors(pid) - before < c.connections && System.nanoTime() < deadline && p.isAlive()) {
         Thread.sleep(POLL_MILLIS);
       }
-      c.leadInSeconds = (System.nanoTime() - leadIn) / 1e9;
+      boolean allOpen = descriptors(pid) - before >= c.connections;
+      if (allOpen) {
+        c.leadInSeconds = (System.nanoTime() - leadIn) / 1e9;
+      }
       // The warm-up, on the open connections: the JIT's time (it has had the connects' time as well),
       // and on one CPU the compilers take it from the loop, so past the warm-up the window waits
-      // for them to go quiet.
+      // for them to go quiet. Connections still opening are counted on through it, so that the
+      // time to open them all is the real one, not the lead-in's limit (NaN if they never were).
       long warmStart = System.nanoTime();
-      Thread.sleep(Math.max(SETTLE.toMillis(), settings.warmup.toMillis()));
+      long warmEnd = warmStart + TimeUnit.MILLISECONDS.toNanos(Math.max(SETTLE.toMillis(), settings.warmup.toMillis()));
+      for (long now = warmStart; now < warmEnd; now = System.nanoTime()) {
+        Thread.sleep(Math.min(POLL_MILLIS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(warmEnd - now))));
+        if (!allOpen && descriptors(pid) - before >= c.connections) {
+          allOpen = true;
+          c.leadInSeconds = (System.nanoTime() - leadIn) / 1e9;
+        }
+      }
       if (!settings.quick) { // a quick run is indicative only, and its server has barely begun to compile
         awaitQuietCompilers(pid, System.nanoTime() + MAX_JIT_WAIT.toNanos());
       }

@@ -53,7 +53,7 @@ final class RunPlan {
         cell = cell.plus(phases).plus(IDLE_EXTRA); // the active clients run twice: alone, then beside the idle ones
       }
       if (sc.kind == Scenario.Kind.WRK) {
-        cell = cell.plus(PinnedWrkScenario.TYPICAL_LEAD_IN); // the connects, before the warm-up
+        cell = cell.plus(PinnedWrkScenario.TYPICAL_LEAD_IN_PER_THOUSAND.multipliedBy(Math.max(1, n / 1_000))); // the connects, before the warm-up
       }
       if (sc.kind == Scenario.Kind.STATIC) {
         cell = cell.plus(s.warmup); // wrk's warm-up run, on top of its measured run

@@ -139,6 +139,9 @@ class PinnedWrkScenarioTest {
       assertThat(c.get("windowRps").asDouble()).as(c.toString()).isPositive();
       assertThat(c.get("serverCpuMicrosPerRequest").asDouble()).as(c.toString()).isPositive();
       assertThat(c.get("wrkRps").asDouble()).as(c.toString()).isPositive();
+      // The time to open every connection was seen, and is not past the warm-up's end.
+      assertThat(c.has("leadInSeconds")).as(c.toString()).isTrue();
+      assertThat(c.get("leadInSeconds").asDouble()).as(c.toString()).isBetween(0.0, c.get("warmSeconds").asDouble() + 60);
     }
     assertThat(Files.readString(results.resolve("smoke-hello-wrk/report.md")))
         .contains("httpd fiber ÷ raw Netty, requests/s, wrk on open connections, one CPU each, 20 conns");
