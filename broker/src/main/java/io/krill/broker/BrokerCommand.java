@@ -68,9 +68,11 @@ public final class BrokerCommand implements Callable<Integer> {
     KafkaBroker broker;
     try {
       broker = KafkaBroker.start(dir, settings.get(BrokerSettings.PORT));
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
+      return CommandOptions.ioError(err, "broker", "cannot start", e); // a path the message names, or the port
+    } catch (RuntimeException e) {
       err.println("krill broker: cannot start in " + dir + ": " + e.getMessage());
-      return 1;
+      return CommandOptions.FAILED;
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -71,8 +71,7 @@ final class ServeCommand implements Callable<Integer> {
     } catch (ConfigException e) {
       return CommandOptions.usageError(err, "serve", e);
     } catch (IOException e) {
-      err.println("krill serve: " + e.getMessage()); // names address:port, or what TLS set-up failed
-      return 1;
+      return CommandOptions.ioError(err, "serve", "", e); // names address:port, or what TLS set-up failed
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -1,7 +1,15 @@
 package io.krill.config;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -79,6 +87,50 @@ public final class CommandOptions {
     String command = name.isEmpty() ? LAUNCHER : LAUNCHER + " " + name;
     err.println(command + ": " + message + " (see " + command + " --help)");
     return USAGE;
+  }
+
+  /** Exit status of a command that failed at run time (a file it could not write, a port in use). */
+  public static final int FAILED = 1;
+
+  /**
+   * Prints the one line a krill command prints when a file or socket operation fails at run time:
+   * {@code krill NAME: DOING: WHAT}, and returns {@link #FAILED}.
+   *
+   * @param err where it goes
+   * @param name the subcommand as typed after {@code krill}
+   * @param doing what the command was doing, e.g. {@code cannot start the output}; empty for none
+   * @param e what failed
+   * @return {@link #FAILED}
+   */
+  public static int ioError(PrintStream err, String name, String doing, IOException e) {
+    err.println(LAUNCHER + " " + name + ": " + (doing.isEmpty() ? "" : doing + ": ") + describe(e));
+    return FAILED;
+  }
+
+  /**
+   * Says what an I/O failure was in words: a file system exception's message is often only the
+   * path ({@code /proc/x}), so the path comes with what went wrong with it.
+   *
+   * @param e the failure
+   * @return e.g. {@code /proc/x: no such file or directory}, or the message of another exception
+   */
+  public static String describe(IOException e) {
+    if (e instanceof FileSystemException) {
+      FileSystemException f = (FileSystemException) e;
+      String what = f.getReason() != null ? f.getReason()
+          : e instanceof NoSuchFileException ? "no such file or directory"
+          : e instanceof AccessDeniedException ? "permission denied"
+          : e instanceof FileAlreadyExistsException ? "already exists"
+          : e instanceof NotDirectoryException ? "not a directory"
+          : e instanceof DirectoryNotEmptyException ? "directory not empty"
+          : e instanceof FileSystemLoopException ? "a loop of links"
+          : e.getClass().getSimpleName();
+      String file = f.getFile() == null ? "" : f.getFile();
+      String other = f.getOtherFile() == null ? "" : " -> " + f.getOtherFile();
+      return file.isEmpty() && other.isEmpty() ? what : file + other + ": " + what;
+    }
+    String m = e.getMessage();
+    return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
   }
 
   /**

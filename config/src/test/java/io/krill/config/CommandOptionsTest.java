@@ -5,11 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.krill.testkit.CapturedRun;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -134,4 +141,22 @@ class CommandOptionsTest {
             + " (see krill serve --help)",
         "krill serve: t.includ: a (unknown key; did you mean t.include?) from flag --set (see krill serve --help)");
   }
+  @Test
+  void ioError_fileSystemFailures_pathWithWhatWentWrong_exitOne(@TempDir Path dir) throws IOException {
+    Path file = Files.writeString(dir.resolve("plain.txt"), "x");
+    IOException missing = catchThrowableOfType(() -> Files.readString(dir.resolve("gone.txt")), IOException.class);
+    IOException underFile = catchThrowableOfType(() -> Files.createDirectories(file.resolve("sub")), FileSystemException.class);
+    assertThat(missing.getMessage()).isEqualTo(dir.resolve("gone.txt").toString()); // the JDK's message alone: only the path
+    assertThat(CommandOptions.describe(missing)).isEqualTo(dir.resolve("gone.txt") + ": no such file or directory");
+    assertThat(CommandOptions.describe(underFile)).isEqualTo(file.resolve("sub") + ": Not a directory");
+    assertThat(CommandOptions.describe(new IOException("port 8080 is in use"))).isEqualTo("port 8080 is in use");
+    assertThat(CommandOptions.describe(new IOException())).isEqualTo("IOException");
+
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int status = CommandOptions.ioError(new PrintStream(bytes, true, StandardCharsets.UTF_8), "crawl", "cannot start", missing);
+    assertThat(status).isEqualTo(1);
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .isEqualTo("krill crawl: cannot start: " + dir.resolve("gone.txt") + ": no such file or directory" + System.lineSeparator());
+  }
 }
+

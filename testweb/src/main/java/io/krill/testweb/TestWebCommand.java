@@ -75,8 +75,7 @@ public final class TestWebCommand implements Callable<Integer> {
     try {
       web = TestWeb.start(config);
     } catch (IOException e) {
-      err.println("krill testweb: cannot serve: " + e.getMessage());
-      return 1;
+      return CommandOptions.ioError(err, "testweb", "cannot serve", e);
     }
     describe(web, maxDepth);
     serve(web, duration);

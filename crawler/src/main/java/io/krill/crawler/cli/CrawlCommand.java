@@ -165,8 +165,7 @@ public final class CrawlCommand implements Callable<Integer> {
     } catch (BadUsage | IllegalArgumentException | IllegalStateException | UnsupportedOperationException e) {
       return usageError(e.getMessage());
     } catch (IOException e) {
-      stderr.println("krill crawl: " + e.getMessage());
-      return 1;
+      return CommandOptions.ioError(stderr, "crawl", "", e);
     }
   }
 

@@ -80,6 +80,14 @@ class CrawlCommandTest {
   }
 
   @Test
+  void call_outputUnderARegularFile_exit1OneLineSayingWhatFailed() throws Exception {
+    Path file = Files.writeString(tmp.resolve("plain.txt"), "x");
+    CapturedRun r = run("--out", file.resolve("out").toString(), "--progress", "off", "http://a.test/");
+    assertThat(r.code()).as(r.err()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("krill crawl: " + file.resolve("out") + ": Not a directory" + System.lineSeparator());
+  }
+
+  @Test
   void call_resumeOfEmptyDirectory_exit2() {
     assertUsageError(run("--resume", tmp.toString()), "holds no crawl");
   }

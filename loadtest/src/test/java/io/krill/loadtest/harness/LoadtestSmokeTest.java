@@ -108,6 +108,26 @@ class LoadtestSmokeTest {
     assertThat(run(out, "--console-tabs", "17", "--results", results.toString())).isEqualTo(2);
   }
 
+  @Test
+  void loadtest_resultsDirectoryItCannotWrite_oneLineAndStatus2BeforeAnyCell() throws IOException {
+    Path file = Files.writeString(results.resolve("plain.txt"), "x");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    java.io.PrintStream before = System.err;
+    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    int status;
+    try {
+      status = run(out, "--scenario", "hello", "--quick", "--results", file.resolve("r").toString());
+    } finally {
+      System.setErr(before);
+    }
+    assertThat(status).isEqualTo(2);
+    assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("krill loadtest: --results: "
+        + file.resolve("r") + " (expected: a directory krill can write; " + file.resolve("r") + ": Not a directory)"
+        + " (see krill loadtest --help)" + System.lineSeparator());
+    assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("estimated wall time");
+  }
+
   private static void assertPng(Path p) throws IOException {
     byte[] b = Files.readAllBytes(p);
     assertThat(b.length).as(p.toString()).isGreaterThan(1000);
