@@ -277,11 +277,14 @@ public final class Fiber extends Stack implements Runnable {
         s = state;
       } while (!STATE.compareAndSet(this, (byte) s, (byte) ((s & ~STATE_MASK) | RUNNABLE)));
       dispatch();
-    } else if (loop.inEventLoop()) {
-      STATE.setRelease(this, (byte) ((state & ~STATE_MASK) | RUNNABLE));
-      dispatch();
     } else {
-      request(START, loop);
+      CarrierThread c = homeCarrier(loop);
+      if (c != null) {
+        STATE.setRelease(this, (byte) ((state & ~STATE_MASK) | RUNNABLE));
+        dispatchOn(c, false);
+      } else {
+        request(START, loop);
+      }
     }
   }
 
@@ -441,25 +444,38 @@ public final class Fiber extends Stack implements Runnable {
 
   /* Makes a RUNNABLE fiber run: on the local queue when woken on its own loop inside a slice. */
   private void dispatch() {
-    dispatch(false);
+    CarrierThread c = homeCarrier(home);
+    if (c != null) {
+      dispatchOn(c, false);
+    } else {
+      sched().submit(this);
+    }
   }
 
-  /* handOff: run right after the current slice (LocalRunQueue's direct hand-off) instead of in FIFO order. */
-  private void dispatch(boolean handOff) {
+  /*
+   * The calling thread if it is the carrier that runs loop `home`, else null: a type check and a
+   * plain read of the carrier's field (Netty's inEventLoop() reads a volatile through two calls).
+   */
+  private static CarrierThread homeCarrier(Object home) {
     Thread t = Thread.currentThread();
-    if (t instanceof CarrierThread) {
-      CarrierThread c = (CarrierThread) t;
-      LocalRunQueue q = c.runQueue;
-      if (q != null && q.draining && c.loop() == home) {
-        if (handOff) {
-          q.handOff(this);
-        } else {
-          q.add(this);
-        }
-        return;
+    return t instanceof CarrierThread && ((CarrierThread) t).loop() == home ? (CarrierThread) t : null;
+  }
+
+  /*
+   * dispatch() from carrier c, which runs this fiber's home loop. handOff: run right after the
+   * current slice (LocalRunQueue's direct hand-off) instead of in FIFO order.
+   */
+  private void dispatchOn(CarrierThread c, boolean handOff) {
+    LocalRunQueue q = c.runQueue;
+    if (q != null && q.draining) {
+      if (handOff) {
+        q.handOff(this);
+      } else {
+        q.add(this);
       }
+    } else {
+      sched().submit(this);
     }
-    sched().submit(this);
   }
 
   void runSlice(CarrierThread carrier) {
@@ -798,8 +814,9 @@ public final class Fiber extends Stack implements Runnable {
     Object h = home;
     if (h instanceof CarrierLoop) {
       CarrierLoop loop = (CarrierLoop) h;
-      if (loop.inEventLoop()) {
-        unparkLocal();
+      CarrierThread c = homeCarrier(loop);
+      if (c != null) {
+        unparkLocal(c, false);
       } else if ((state & STATE_MASK) != DONE) {
         request(WAKE, loop);
       }
@@ -827,24 +844,21 @@ public final class Fiber extends Stack implements Runnable {
    */
   void unparkHandOff() {
     Object h = home;
-    if (h instanceof CarrierLoop && ((CarrierLoop) h).inEventLoop()) {
-      unparkLocal(true);
+    CarrierThread c = h instanceof CarrierLoop ? homeCarrier(h) : null;
+    if (c != null) {
+      unparkLocal(c, true);
     } else {
       unpark();
     }
   }
 
-  /* unpark() of a confined fiber on its own carrier: plain reads and release stores. */
-  private void unparkLocal() {
-    unparkLocal(false);
-  }
-
-  private void unparkLocal(boolean handOff) {
+  /* unpark() of a confined fiber on its own carrier c (the home loop's thread): plain reads and release stores. */
+  private void unparkLocal(CarrierThread c, boolean handOff) {
     int s = state;
     int st = s & STATE_MASK;
     if (st == PARKED) {
       STATE.setRelease(this, (byte) ((s & ~STATE_MASK) | RUNNABLE));
-      dispatch(handOff);
+      dispatchOn(c, handOff);
     } else if (st != DONE && (s & PERMIT) == 0) {
       STATE.setRelease(this, (byte) (s | PERMIT));
     }

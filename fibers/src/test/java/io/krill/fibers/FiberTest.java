@@ -539,6 +539,32 @@ class FiberTest {
   }
 
   @Test
+  void eventLoop_unparkFromItsOwnLoop_queuedLocally_runsBeforeTheWakerYieldsBack() {
+    try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
+      List<String> order = new CopyOnWriteArrayList<>();
+      Fiber main = Fiber.builder().scheduler(s).start(() -> {
+        Fiber parked = Fiber.start(() -> {
+          Fiber.park("woken locally");
+          order.add("woken");
+        });
+        while (!parked.isParked()) {
+          Fiber.yieldNow();
+        }
+        // On the home loop the wake goes to the carrier's run queue, behind which the waker
+        // yields: the woken fiber runs first. Through the loop's inbox (the path for other
+        // threads) it would run only after this slice's queue is empty, after the waker.
+        parked.unpark();
+        Fiber.yieldNow();
+        order.add("waker");
+        parked.join();
+      });
+      join(main);
+      assertThat(main.isDone()).isTrue();
+      assertThat(order).containsExactly("woken", "waker");
+    }
+  }
+
+  @Test
   void eventLoop_endlessPingPongOnOneLoop_doesNotStarveTheLoopsTasks() throws Exception {
     try (FiberScheduler s = FiberScheduler.eventLoop(1)) {
       EventLoopScheduler els = (EventLoopScheduler) s;
