@@ -102,6 +102,16 @@ final class CrawlDemo implements DemoWeb {
   }
 
   @Override
+  public String check(int maxDepth) {
+    try {
+      return "checked against the web's access log: "
+          + web.accessLog().check(web.groundTruth(Scope.builder().maxDepth(maxDepth).build())).describe();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      return "not checked against the web's access log: " + e.getMessage();
+    }
+  }
+
+  @Override
   public void close() {
     web.close();
   }

@@ -24,7 +24,8 @@ class CrawlDemoTest {
     CapturedRun r = Console.crawl("--demo", "--max-pages", "15", "--progress", "off", "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("krill crawl --demo: synthetic web of 20 hosts");
-    assertThat(r.out()).startsWith("crawl max-pages").contains("15 pages").contains("ground truth (depth 8)");
+    assertThat(r.out()).startsWith("crawl max-pages").contains("15 pages").contains("ground truth (depth 8)")
+        .containsPattern("checked against the web's access log: fetched \\d+ of \\d+ \\(not http://");
     assertThat(Files.exists(out.resolve("crawl.jsonl"))).isTrue();
   }
 
@@ -67,6 +68,8 @@ class CrawlDemoTest {
         .matcher(r.out());
     assertThat(truth.find()).as(r.out()).isTrue();
     assertThat(Long.parseLong(m.group(1))).isGreaterThanOrEqualTo(Long.parseLong(truth.group(1)));
+    // the web saw every expected URL requested (a fetch in flight at the kill may be answered twice)
+    assertThat(r.out()).contains("checked against the web's access log: fetched all " + truth.group(1));
   }
 
   @Test

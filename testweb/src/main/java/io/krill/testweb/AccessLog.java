@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -112,6 +113,76 @@ public final class AccessLog {
       out.add(SyntheticWeb.origin(e.host, port) + e.target);
     }
     return out;
+  }
+
+  /**
+   * What a crawl fetched, as this log saw it, against what it should have fetched.
+   *
+   * @param expected the URLs it should have requested ({@link GroundTruth#urls()})
+   * @param missing those it never requested, in order
+   * @param answeredTwice URLs answered in full (a status from 200 to 499 but 429) more than once: fetched again for nothing
+   * @param retried URLs requested again after a dropped connection, a 429 or a 5xx
+   * @param outside URLs requested that are not expected (robots.txt and sitemaps, which the
+   *     ground truth leaves out, not counted)
+   */
+  public record Check(Set<String> expected, List<String> missing, List<String> answeredTwice, List<String> retried,
+      List<String> outside) {
+    /** @return whether the crawl requested exactly the expected URLs, none answered twice */
+    public boolean exact() {
+      return missing.isEmpty() && answeredTwice.isEmpty() && outside.isEmpty();
+    }
+
+    /** @return one line: {@code fetched all 335 (7 retried), none answered twice, nothing else} or what differed, with an example each */
+    public String describe() {
+      int fetched = expected.size() - missing.size();
+      return "fetched " + (missing.isEmpty() ? "all " + fetched : fetched + " of " + expected.size() + " (not " + missing.get(0) + ")")
+          + (retried.isEmpty() ? "" : " (" + retried.size() + " retried)")
+          + (answeredTwice.isEmpty() ? ", none answered twice" : ", " + answeredTwice.size() + " answered twice (" + answeredTwice.get(0) + ")")
+          + (outside.isEmpty() ? ", nothing else" : ", " + outside.size() + " others (" + outside.get(0) + ")");
+    }
+  }
+
+  /**
+   * Compares the kept requests with a ground truth.
+   *
+   * @param truth what the crawl should have fetched
+   * @return the comparison
+   * @throws IllegalStateException if the log dropped requests beyond its limit (nothing to compare then)
+   */
+  public Check check(GroundTruth truth) {
+    if (total.get() > kept.get()) {
+      throw new IllegalStateException("the access log kept " + kept.get() + " of " + total.get()
+          + " requests (accessLogLimit): nothing to compare");
+    }
+    List<Entry> sorted = entries();
+    sorted.sort(Comparator.comparingLong(Entry::startNanos));
+    Map<String, int[]> byUrl = new LinkedHashMap<>(); // {requests, full answers}
+    for (Entry e : sorted) {
+      if (e.target.equals(SyntheticWeb.ROBOTS_PATH) || e.target.equals(SyntheticWeb.SITEMAP_PATH)) {
+        continue;
+      }
+      int[] n = byUrl.computeIfAbsent(SyntheticWeb.origin(e.host, port) + e.target, u -> new int[2]);
+      n[0]++;
+      if (e.status >= 200 && e.status < 500 && e.status != 429) {
+        n[1]++;
+      }
+    }
+    Set<String> expected = new LinkedHashSet<>(truth.urls());
+    List<String> missing = expected.stream().filter(u -> !byUrl.containsKey(u)).toList();
+    List<String> twice = new ArrayList<>();
+    List<String> retried = new ArrayList<>();
+    List<String> outside = new ArrayList<>();
+    byUrl.forEach((u, n) -> {
+      if (n[1] > 1) {
+        twice.add(u);
+      } else if (n[0] > 1) {
+        retried.add(u);
+      }
+      if (!expected.contains(u)) {
+        outside.add(u);
+      }
+    });
+    return new Check(expected, missing, twice, retried, outside);
   }
 
   /** @return for each server address, the most requests it was serving at one time */

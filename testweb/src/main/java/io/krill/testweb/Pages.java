@@ -61,7 +61,7 @@ final class Pages {
       sb.append("Crawl-delay: ").append(seconds(c.crawlDelay().toMillis())).append('\n');
     }
     if (c.sitemaps()) {
-      sb.append("Sitemap: ").append(SyntheticWeb.origin(host.name, port)).append("/sitemap.xml\n");
+      sb.append("Sitemap: ").append(SyntheticWeb.origin(host.name, port)).append(SyntheticWeb.SITEMAP_PATH).append('\n');
     }
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }

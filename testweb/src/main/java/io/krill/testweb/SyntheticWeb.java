@@ -41,6 +41,10 @@ public final class SyntheticWeb {
 
   static final String PAGE_PREFIX = "/page/";
   static final String PRIVATE_PREFIX = "/private/";
+  /** Every host's robots.txt. */
+  static final String ROBOTS_PATH = "/robots.txt";
+  /** Every host's sitemap, which its robots.txt names when the web has sitemaps. */
+  static final String SITEMAP_PATH = "/sitemap.xml";
   static final String MISSING_PREFIX = "/missing/";
   static final String CALENDAR_ENTRY = "/calendar/2026/01.html";
   static final String DEEP_ENTRY = "/deep/1/";
@@ -316,7 +320,7 @@ public final class SyntheticWeb {
     int q = target.indexOf('?');
     String path = q < 0 ? target : target.substring(0, q);
     String query = q < 0 ? null : target.substring(q + 1);
-    if (path.equals("/robots.txt") && query == null) {
+    if (path.equals(ROBOTS_PATH) && query == null) {
       switch (h.robots) {
         case NORMAL:
           return Resource.of(Resource.Kind.ROBOTS, h.index, target);
@@ -326,7 +330,7 @@ public final class SyntheticWeb {
           return Resource.of(Resource.Kind.NOT_FOUND, h.index, target);
       }
     }
-    if (path.equals("/sitemap.xml") && query == null && h.robots == Robots.NORMAL && config.sitemaps()) {
+    if (path.equals(SITEMAP_PATH) && query == null && h.robots == Robots.NORMAL && config.sitemaps()) {
       return Resource.of(Resource.Kind.SITEMAP, h.index, target);
     }
     if (path.startsWith(SHOP_PREFIX) && h.traps.contains(Trap.SESSION_IDS)) {

@@ -244,6 +244,7 @@ public final class CrawlCommand implements Callable<Integer> {
       stderr.println("krill crawl --demo: " + web.describe() + "; crawling into " + out);
       int code = crawl(settings, config(settings, false).resolver(web.newResolver()).build());
       stdout.println("  " + web.expectation(settings.get(CrawlSettings.MAX_DEPTH)));
+      stdout.println("  " + web.check(settings.get(CrawlSettings.MAX_DEPTH)));
       return code;
     }
   }
@@ -286,6 +287,7 @@ public final class CrawlCommand implements Callable<Integer> {
             ClusterSettings.DEFAULT_CONNECT_TIMEOUT, ClusterSettings.DEFAULT_HANDOVER_TIMEOUT), stdout, stderr);
         int code = demo.run(nodes, nodeArgs(demoImplied(web), web), out);
         stdout.println("  " + web.expectation(settings.get(CrawlSettings.MAX_DEPTH)));
+        stdout.println("  " + web.check(settings.get(CrawlSettings.MAX_DEPTH)));
         return code;
       }
     } catch (ClusterException e) {

@@ -74,6 +74,16 @@ public interface DemoWeb extends AutoCloseable {
    */
   String expectation(int maxDepth);
 
+  /**
+   * One line on what the crawl really fetched, as the web saw it, against {@link #expectation}:
+   * printed after a crawl this process ran from its start (not after a resume, whose earlier
+   * requests the web did not see).
+   *
+   * @param maxDepth the crawl's depth limit
+   * @return the line
+   */
+  String check(int maxDepth);
+
   /** Stops serving. */
   @Override
   void close();
