@@ -5,14 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.krill.crawler.frontier.Frontier;
 import io.krill.crawler.frontier.Scope;
 import io.krill.crawler.journal.Journal;
+import io.krill.testweb.AccessLog;
 import io.krill.testweb.GroundTruth;
 import io.krill.testweb.TestWeb;
 import io.krill.testweb.TestWebConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
@@ -62,11 +61,9 @@ class ExactDepthCrawlTest {
       CrawlSummary s = Crawler.create(b.build()).run();
       assertThat(s.stoppedBy()).isEqualTo("done");
       GroundTruth truth = web.groundTruth(io.krill.testweb.Scope.builder().maxDepth(depth).build());
-      Set<String> fetched = new TreeSet<>();
-      web.accessLog().entries().stream().filter(e -> !e.target().equals("/robots.txt"))
-          .forEach(e -> assertThat(fetched.add("http://" + e.host() + ":" + web.port() + e.target()))
-              .as("fetched once: %s", e.target()).isTrue());
-      assertThat(fetched).as("depth %d", depth).isEqualTo(new TreeSet<>(truth.urls()));
+      AccessLog.Check check = web.accessLog().check(truth); // exactly the truth, each URL requested once
+      assertThat(check.exact()).as("depth %d: %s", depth, check.describe()).isTrue();
+      assertThat(check.retried()).as("depth %d", depth).isEmpty();
       relaxedTotal += Files.readAllLines(out.resolve(Journal.FILE)).stream().filter(l -> l.startsWith("R\t")).count();
     }
     // the web does what it is for: pages fetched on a long path got a shorter one afterwards

@@ -9,12 +9,9 @@ import io.krill.testweb.TestWeb;
 import io.krill.testweb.TestWebConfig;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,28 +45,21 @@ class TestWebCrawlTest {
 
       GroundTruth truth = web.groundTruth(io.krill.testweb.Scope.builder().maxDepth(TestWeb.DEMO_MAX_DEPTH).build());
       AccessLog log = web.accessLog();
-      Map<String, Integer> requests = new HashMap<>();
-      for (AccessLog.Entry e : log.entries()) {
-        if (!e.target().equals("/robots.txt")) {
-          requests.merge("http://" + e.host() + ":" + web.port() + e.target(), 1, Integer::sum);
-        }
-      }
-      Set<String> sitemaps = requests.keySet().stream().filter(u -> u.endsWith("/sitemap.xml"))
-          .collect(Collectors.toCollection(TreeSet::new));
-      Set<String> requested = new TreeSet<>(requests.keySet());
-      requested.removeAll(sitemaps);
-      // The reachable in-scope URLs, each once (a throttled page twice: 429, then 200). The
-      // ground truth gives every URL its smallest depth; the crawler keeps the depth at which it
-      // first met a URL, so inside a trap with several paths (the calendar links both ways) the
+      AccessLog.Check check = log.check(truth);
+      // The reachable in-scope URLs, each answered once (a throttled page retried: 429, then 200).
+      // The ground truth gives every URL its smallest depth; the crawler keeps the depth at which
+      // it first met a URL, so inside a trap with several paths (the calendar links both ways) the
       // depth limit may cut a URL the ground truth still reaches. Everything else is exact.
-      assertThat(truth.urls()).containsAll(requested);
-      Set<String> notRequested = new TreeSet<>(truth.urls());
-      notRequested.removeAll(requested);
-      assertThat(notRequested).allSatisfy(u -> assertThat(truth.fetches().get(u).trap()).as(u)
+      assertThat(check.outside()).isEmpty();
+      assertThat(check.answeredTwice()).isEmpty();
+      assertThat(check.missing()).allSatisfy(u -> assertThat(truth.fetches().get(u).trap()).as(u)
           .isIn(io.krill.testweb.Trap.CALENDAR, io.krill.testweb.Trap.SESSION_IDS,
               io.krill.testweb.Trap.DEEP_PATH));
-      Set<String> throttled = truth.urls(GroundTruth.Outcome.THROTTLED);
-      requests.forEach((url, n) -> assertThat(n).as(url).isEqualTo(throttled.contains(url) ? 2 : 1));
+      Set<String> requested = new TreeSet<>(truth.urls());
+      check.missing().forEach(requested::remove);
+      Set<String> throttled = new TreeSet<>(truth.urls(GroundTruth.Outcome.THROTTLED));
+      throttled.retainAll(requested);
+      assertThat(check.retried()).containsExactlyInAnyOrderElementsOf(throttled);
       // disallowed paths never requested
       assertThat(log.urls()).doesNotContainAnyElementsOf(truth.disallowed());
       // politeness from the server's side
