@@ -176,8 +176,8 @@ final class ClusterDemo {
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    out.printf(Locale.ROOT, "cluster: %d nodes%s requested %d distinct URLs from the web in %d requests (%d repeated after"
-        + " the kill); %d URLs in all with DNS and robots.txt outcomes; output in %s%s*%n", nodes,
+    out.printf(Locale.ROOT, "cluster: %d nodes%s requested %d distinct URLs from the web in %d requests their records show"
+        + " (%d twice, around the kill); %d URLs in all with DNS and robots.txt outcomes; output in %s%s*%n", nodes,
         killed ? " (1 killed part-way)" : "", distinct.size(), fetches, fetches - distinct.size(), all.size(), dir, File.separator);
   }
 
