@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
  * with status 2.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Serve the files under a directory over HTTP/1.1 (one fiber per connection).")
+    description = "Serve the files under a directory over HTTP/1.1, and HTTP/2 with --http2 (a fiber per connection"
+        + " or stream).")
 final class ServeCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", description = "HOCON settings file (see the table below)")
   Path config;

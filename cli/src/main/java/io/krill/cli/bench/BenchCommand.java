@@ -33,8 +33,8 @@ import picocli.CommandLine.Spec;
  * exits 2.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Runs the JMH suites (krill's fibers and continuations against virtual threads, platform threads and"
-        + " a hand-written state machine), every competitor interleaved in one run, and writes"
+    description = "Run the JMH suites (krill's fibers and continuations against virtual threads, platform threads and"
+        + " a hand-written state machine), every competitor interleaved in one run, and write"
         + " docs/results/<date>-<suite>.json and .md.")
 public final class BenchCommand implements Callable<Integer> {
   /** Default: interleaved rounds of a full run. */

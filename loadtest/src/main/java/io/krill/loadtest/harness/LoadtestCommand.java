@@ -38,8 +38,8 @@ public final class LoadtestCommand implements Callable<Integer> {
    */
   public static CommandLine commandLine() {
     LoadtestCommand command = new LoadtestCommand();
-    CommandSpec spec = CommandOptions.spec(command, NAME, "Compares krill fibers with platform threads, virtual"
-        + " threads and raw Netty under load, each server and generator in its own JVM, and writes report.md,"
+    CommandSpec spec = CommandOptions.spec(command, NAME, "Compare krill fibers with platform threads, virtual"
+        + " threads and raw Netty under load, each server and generator in its own JVM, and write report.md,"
         + " results.json and PNG charts.", LoadtestSettings.SCHEMA);
     spec.usageMessage().sortOptions(false);
     // Scenarios, counts and variants are comma-separated on the command line too (--connections 5,7);
