@@ -1,5 +1,6 @@
 package io.krill.broker;
 
+import io.krill.config.JvmOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -7,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -42,9 +42,7 @@ public final class BrokerProcess implements AutoCloseable {
   public static BrokerProcess start(Path dir, int port) throws IOException {
     Objects.requireNonNull(dir, "dir");
     Files.createDirectories(dir);
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx256m");
+    List<String> cmd = JvmOptions.javaCommand("-Xmx256m");
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(BrokerCommand.class.getName());

@@ -1,6 +1,7 @@
 package io.krill.cli.bench;
 
 import io.krill.config.CommandOptions;
+import io.krill.config.JvmOptions;
 import io.krill.fibers.Checks;
 import io.krill.loadtest.harness.RunEnvironment;
 import java.io.IOException;
@@ -172,13 +173,9 @@ public final class BenchCommand implements Callable<Integer> {
         .measurementIterations(s.iterations).warmupTime(TimeValue.milliseconds(s.warmupMillis))
         .measurementTime(TimeValue.milliseconds(s.iterationMillis))
         .jvm(s.javaHome.resolve("bin").resolve("java").toString());
-    if (s.javaFeature >= 23) {
-      // Netty on JDK 23+ runs without sun.misc.Unsafe unless allowed: the same flags as the load-test children.
-      // Prepended: the benchmarks' own @Fork(jvmArgsAppend) (one virtual-thread carrier) must stay.
-      o.jvmArgsPrepend("--sun-misc-unsafe-memory-access=allow", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-          "-Dio.netty.tryReflectionSetAccessible=true");
-    }
-    return o;
+    // The same options as the load-test children (Netty on JDK 23+ runs without sun.misc.Unsafe unless
+    // allowed). Prepended: the benchmarks' own @Fork(jvmArgsAppend) (one virtual-thread carrier) must stay.
+    return o.jvmArgsPrepend(JvmOptions.forJdk(s.javaFeature).toArray(new String[0]));
   }
 
   /**

@@ -2,6 +2,7 @@ package io.krill.crawler.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.krill.config.JvmOptions;
 import io.krill.crawler.cluster.ClusterCrawl;
 import io.krill.crawler.cluster.ClusterException;
 import java.io.BufferedReader;
@@ -98,10 +99,10 @@ final class ClusterDemo {
     }
   }
 
-  /* A node: this JVM's java and class path running krill crawl --kafka (main below). */
+  /* A node: this JVM's java, options and class path running krill crawl --kafka (main below). */
   private Process start(List<String> nodeArgs, Path dir) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", System.getProperty("java.class.path"), ClusterDemo.class.getName(),
+    List<String> cmd = JvmOptions.javaCommand("-Xmx512m");
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ClusterDemo.class.getName(),
         "--kafka", String.join(",", options.bootstrap()), "--crawl-id", options.crawlId(), "--out", dir.toString()));
     cmd.addAll(nodeArgs);
     return new ProcessBuilder(cmd).redirectErrorStream(true).start();

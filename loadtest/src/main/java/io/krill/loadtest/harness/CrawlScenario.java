@@ -1,5 +1,6 @@
 package io.krill.loadtest.harness;
 
+import io.krill.config.JvmOptions;
 import io.krill.loadtest.internal.ChildProcess;
 import java.io.File;
 import java.io.IOException;
@@ -351,6 +352,7 @@ final class CrawlScenario {
   private List<String> jvm(String heap) {
     List<String> cmd = new ArrayList<>(List.of(settings.java(), "-Xms" + heap, "-Xmx" + heap,
         "-Dkrill.fibers.track=false", "-XX:+UseG1GC"));
+    cmd.addAll(JvmOptions.forJdk(settings.javaFeature)); // as every load-test child
     cmd.addAll(settings.childJvmOptions);
     cmd.addAll(List.of("-cp", settings.classpath));
     return cmd;

@@ -1,5 +1,6 @@
 package io.krill.loadtest.harness;
 
+import io.krill.config.JvmOptions;
 import io.krill.fibers.spi.Carriers;
 import io.krill.loadtest.echo.EchoClientMain;
 import io.krill.loadtest.echo.EchoServerMain;
@@ -240,12 +241,9 @@ final class LoadtestRun {
     // sides, and the same as the runs before the default changed.
     List<String> cmd = new ArrayList<>(List.of(settings.java(), "-Xms" + settings.heap, "-Xmx" + settings.heap,
         "-Dkrill.fibers.track=false", "-D" + Carriers.IO_PROPERTY + "=nio", "-XX:+UseG1GC"));
-    if (settings.javaFeature >= 23) {
-      // Netty on JDK 23+ runs without sun.misc.Unsafe unless allowed, and without its selected-key
-      // set unless sun.nio.ch is open: a Netty shop turns both on; every child gets the same flags.
-      cmd.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-          "-Dio.netty.tryReflectionSetAccessible=true"));
-    }
+    // On JDK 23+ Netty runs without sun.misc.Unsafe unless allowed, and without its selected-key
+    // set unless sun.nio.ch is open: a Netty shop turns both on; every child gets the same options.
+    cmd.addAll(JvmOptions.forJdk(settings.javaFeature));
     cmd.addAll(settings.childJvmOptions);
     cmd.addAll(List.of("-cp", settings.classpath));
     return cmd;
