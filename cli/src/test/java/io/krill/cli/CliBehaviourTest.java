@@ -83,6 +83,12 @@ class CliBehaviourTest {
     lines.put(List.of("fibers", "dump", "0"), "krill fibers dump: PID: 0 (expected: > 0) (see krill fibers dump --help)");
     lines.put(List.of("demo", "--steps", "-1"), "krill demo: --steps: -1 (expected: 0..1000000) (see krill demo --help)");
     lines.put(List.of("loadtest", "--rounds", "0"), "krill loadtest: --rounds: 0 (expected: 1..20) (see krill loadtest --help)");
+    String noMatch = ": no benchmark matches (expected: continuations, fibers, all or a regular expression matching a"
+        + " benchmark's name, such as Ring or fibers\\.Ring; java -jar benchmarks/target/benchmarks.jar -l lists them)"
+        + " (see krill bench --help)";
+    lines.put(List.of("bench", "nope"), "krill bench: SUITE: nope" + noMatch);
+    lines.put(List.of("bench", "fibers", "--include", "Nope"), "krill bench: --include: Nope" + noMatch);
+    lines.put(List.of("bench", "Ring", "--include", "Nope"), "krill bench: SUITE: Ring with --include Nope" + noMatch);
     for (String command : List.of("bench", "loadtest")) {
       lines.put(List.of(command, "--date", "a/b"), "krill " + command + ": --date: a/b (expected: letters, digits, '.', '_'"
           + " or '-') (see krill " + command + " --help)");

@@ -12,12 +12,15 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.NoBenchmarksException;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -132,6 +135,13 @@ public final class BenchCommand implements Callable<Integer> {
     // JMH selects the benchmarks whose full name this finds: the suite's package, and the filter anywhere in the name.
     s.include = (filter == null ? "^" : "^(?=.*" + filter + ")")
         + BenchSettings.SUITES.getOrDefault(suite, BenchSettings.SUITES.get("all"));
+    if (filter != null && matching(s.include) == 0) {
+      String typed = BenchSettings.SUITES.containsKey(suite) ? "--include: " + include
+          : "SUITE: " + suite + (include == null ? "" : " with --include " + include);
+      throw new IllegalArgumentException(typed + ": no benchmark matches (expected: continuations, fibers, all or a"
+          + " regular expression matching a benchmark's name, such as Ring or fibers\\.Ring; java -jar"
+          + " benchmarks/target/benchmarks.jar -l lists them)");
+    }
     if (quick) {
       s.quick();
     }
@@ -157,6 +167,13 @@ public final class BenchCommand implements Callable<Integer> {
     s.command = ("krill bench " + String.join(" ", args)).trim();
     s.commit = RunEnvironment.commit();
     return s;
+  }
+
+  /* How many benchmarks JMH would select with this include pattern, read from the jar's benchmark list. */
+  private static int matching(String pattern) {
+    return BenchmarkList.defaultList()
+        .find(OutputFormatFactory.createFormatInstance(System.err, VerboseMode.SILENT), List.of(pattern), List.of())
+        .size();
   }
 
   private static void regex(String name, String value) {
