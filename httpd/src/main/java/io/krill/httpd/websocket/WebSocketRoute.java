@@ -160,6 +160,7 @@ public final class WebSocketRoute implements UpgradeHandler {
     channel.config().setWriteBufferWaterMark(
         new WriteBufferWaterMark(settings.sendQueueBytes() / 2, settings.sendQueueBytes()));
     p.replace(connectionHandler, "websocket", socket);
+    p.addBefore("websocket", "ws-rules", new FrameRules(deflate != null));
     if (deflate != null) {
       p.addBefore("websocket", "ws-deflate-decoder", deflate.newExtensionDecoder());
       p.addBefore("websocket", "ws-deflate-encoder", deflate.newExtensionEncoder());

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** WebSocket routes against the JDK's client and raw sockets on loopback. */
@@ -401,6 +402,45 @@ class WebSocketTest {
       s.getOutputStream().write(new byte[] {(byte) 0x81, 0x02, 'h', 'i'}); // a client frame must be masked
       assertThat(closeCode(s.getInputStream())).isEqualTo(1002);
     }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      // what the client sends (masked with a zero key)             | permessage-deflate offered | close code
+      "RSV1 on a text frame, no extension agreed: 0xC1 hi           | false | 1002",
+      "RSV2 on a text frame, permessage-deflate agreed: 0xA1 hi     | true  | 1002",
+      "RSV3 on a binary frame, permessage-deflate agreed: 0x92 hi   | true  | 1002",
+      "RSV1 on a continuation frame: 0x01 a 0xC0 b                  | true  | 1002",
+      "RSV1 on a ping: 0xC9 p                                       | true  | 1002",
+      "close code 5000, in no range RFC 6455 defines: 0x88 #5000    | false | 1002",
+      "close code 4999, the last private one, echoed: 0x88 #4999    | false | 4999",
+      "close code 1015, never sent in a frame: 0x88 #1015           | false | 1002"})
+  void protocolViolation_reservedBitsOrCloseCodes_closes1002(String frames, boolean deflate, int expected)
+      throws Exception {
+    HttpServer server = start(builder().get("/echo", WebSocketRoute.of(ECHO)));
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+      String head = handshake(s, "/echo", deflate ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : "");
+      assertThat(head).startsWith("HTTP/1.1 101");
+      assertThat(head.contains("permessage-deflate")).isEqualTo(deflate);
+      s.getOutputStream().write(frames(frames.substring(frames.indexOf(':') + 1).trim()));
+      assertThat(closeCode(s.getInputStream())).isEqualTo(expected);
+    }
+  }
+
+  /* "0xC1 hi 0x80 there": each 0x.. starts a frame (its first byte), the word after it is its payload ("#N" a close code). */
+  private static byte[] frames(String spec) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    String[] words = spec.split(" ");
+    for (int i = 0; i < words.length; i += 2) {
+      byte[] payload = words[i + 1].startsWith("#")
+          ? new byte[] {(byte) (Integer.parseInt(words[i + 1].substring(1)) >> 8), (byte) Integer.parseInt(words[i + 1].substring(1))}
+          : words[i + 1].getBytes(StandardCharsets.UTF_8);
+      out.write(Integer.parseInt(words[i].substring(2), 16));
+      out.write(0x80 | payload.length); // masked, with the key 0 0 0 0
+      out.writeBytes(new byte[4]);
+      out.writeBytes(payload);
+    }
+    return out.toByteArray();
   }
 
   /* Reads one server frame and returns its close code, or -1 if it is not a Close. */
