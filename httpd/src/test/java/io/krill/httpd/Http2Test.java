@@ -41,6 +41,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** HTTP/2: the three ways in, the same handlers on every stream, flow control, and every limit. */
@@ -476,6 +477,42 @@ class Http2Test {
       RawH2.Frame g = raw.await("GOAWAY");
       assertThat(g.errorCode()).isEqualTo(Http2Error.FRAME_SIZE_ERROR.code());
       raw.await(RawH2.CLOSED);
+    }
+  }
+
+  /* RFC 9113 8.2.1 and 8.3: a request with such a field is malformed, a stream error; the connection serves on. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "a space in a name           | x y        | a",
+      "an upper-case name          | X-Foo      | a",
+      "a colon inside a name       | x:y        | a",
+      "CR in a value               | x          | a{CR}b",
+      "LF in a value               | x          | a{LF}b",
+      "NUL in a value              | x          | a{NUL}b",
+      "a value that starts with SP | x          | ' a'",
+      "a value that ends with TAB  | x          | a{TAB}",
+      "a connection-specific field | connection | keep-alive",
+      "TE other than trailers      | te         | gzip",
+      "a space in the method       | :method    | GE T",
+      "an empty :path              | :path      | ''"})
+  void malformedField_streamResetProtocolError_connectionServesOn(String what, String name, String value)
+      throws Exception {
+    try (HttpServer server = h2().build().start(); RawH2 raw = new RawH2(server.port())) {
+      raw.preface().await("SETTINGS");
+      DefaultHttp2Headers bad = new DefaultHttp2Headers(false);
+      RawH2.get("/hello").forEach(e -> {
+        if (!name.contentEquals(e.getKey())) {
+          bad.add(e.getKey(), e.getValue());
+        }
+      });
+      bad.add(name, value.replace("{CR}", "\r").replace("{LF}", "\n").replace("{NUL}", "\u0000")
+          .replace("{TAB}", "\t"));
+      raw.headers(1, true, bad);
+      RawH2.Frame reset = raw.await(f -> f.streamId() == 1 && !f.type().equals("WINDOW_UPDATE"));
+      assertThat(reset.type()).as(what).isEqualTo("RST_STREAM");
+      assertThat(reset.errorCode()).isEqualTo(Http2Error.PROTOCOL_ERROR.code());
+      raw.headers(3, true, RawH2.get("/hello"));
+      assertThat(raw.await("HEADERS").status()).isEqualTo(200);
     }
   }
 

@@ -38,8 +38,11 @@ final class StreamCodec {
    *
    * Inbound, the request's fields are copied once, straight from the decoded Http2Headers into
    * the head's header map (:authority becomes Host, several cookie fields one, RFC 9113
-   * 8.2.3); the pseudo-header fields become the method and target. Names need no check (HPACK's
-   * decoder checked them, and HTTP/2 names are lower case); values keep the map's check. Like
+   * 8.2.3); the pseudo-header fields become the method and target. Each field is checked first
+   * against RFC 9113 8.2.1 (HPACK's decoder refuses only upper-case names): a name of visible
+   * lower-case ASCII without a colon, a value without NUL, CR or LF that neither starts nor ends
+   * with a space or tab, and a method that is a token; a request that breaks one is malformed and
+   * its stream is reset, as is one the map's own checks refuse. Like
    * HTTP/1.1's decoder, a request that ends with its HEADERS frame and has no Content-Length
    * gets no end marker (nothing will read it); one that goes on without a Content-Length is
    * marked chunked, so the exchange reads its body to the stream's end.
@@ -64,6 +67,9 @@ final class StreamCodec {
   static HttpRequest request(Http2Headers h, boolean endStream) {
     CharSequence method = h.method();
     if (method == null) {
+      return null;
+    }
+    if (!isToken(method) || !wellFormed(h)) {
       return null;
     }
     HttpMethod m = HttpMethod.valueOf(method.toString());
@@ -102,14 +108,65 @@ final class StreamCodec {
 
   /** @return the trailers that end a request body, or null if {@code h} is no trailer section (a request again) */
   static LastHttpContent trailers(Http2Headers h) {
-    if (h.method() != null) {
+    if (h.method() != null || !wellFormed(h)) {
       return null;
     }
     DefaultLastHttpContent last = new DefaultLastHttpContent();
     for (Map.Entry<CharSequence, CharSequence> e : h) {
+      if (e.getKey().length() > 0 && e.getKey().charAt(0) == ':') {
+        last.release();
+        return null; // RFC 9113 8.1: a trailer section has no pseudo-header fields
+      }
       last.trailingHeaders().add(e.getKey(), e.getValue());
     }
     return last;
+  }
+
+  /* RFC 9113 8.2.1: whether every field's name and value may appear in a request (pseudo-header fields' names aside). */
+  private static boolean wellFormed(Http2Headers h) {
+    for (Map.Entry<CharSequence, CharSequence> e : h) {
+      CharSequence name = e.getKey();
+      int from = name.length() > 0 && name.charAt(0) == ':' ? 1 : 0;
+      if (from == name.length()) {
+        return false;
+      }
+      for (int i = from; i < name.length(); i++) {
+        char c = name.charAt(i);
+        if (c <= 0x20 || c >= 0x7f || c >= 'A' && c <= 'Z' || c == ':') {
+          return false;
+        }
+      }
+      CharSequence value = e.getValue();
+      int n = value.length();
+      if (n > 0 && (isBlank(value.charAt(0)) || isBlank(value.charAt(n - 1)))) {
+        return false;
+      }
+      for (int i = 0; i < n; i++) {
+        char c = value.charAt(i);
+        if (c == 0 || c == '\r' || c == '\n') {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static boolean isBlank(char c) {
+    return c == ' ' || c == '\t';
+  }
+
+  /* RFC 9110 5.6.2: a token, as a method must be. */
+  private static boolean isToken(CharSequence s) {
+    if (s.length() == 0) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!(c > 0x20 && c < 0x7f && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** @return a body piece of a DATA frame's bytes (taken over, not retained) */
