@@ -78,6 +78,7 @@ public final class TestHttpServer implements AutoCloseable {
     boolean close;
     boolean reset;
     boolean silent;
+    final List<Map.Entry<Integer, String[]>> interim = new ArrayList<>();
 
     private Response() {}
 
@@ -149,6 +150,17 @@ public final class TestHttpServer implements AutoCloseable {
     /** Sends the body with chunked transfer encoding. */
     public Response chunked() {
       this.chunked = true;
+      return this;
+    }
+
+    /**
+     * Sends an interim (1xx) response before this one, e.g. 103 Early Hints; call again for more.
+     *
+     * @param code 100..199
+     * @param nameValues its header fields: name, value, name, value ...
+     */
+    public Response interim(int code, String... nameValues) {
+      interim.add(Map.entry(code, nameValues));
       return this;
     }
 
@@ -315,6 +327,13 @@ public final class TestHttpServer implements AutoCloseable {
         ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
         ctx.close();
         return;
+      }
+      for (Map.Entry<Integer, String[]> i : r.interim) {
+        FullHttpResponse head = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(i.getKey()));
+        for (int k = 0; k + 1 < i.getValue().length; k += 2) {
+          head.headers().add(i.getValue()[k], i.getValue()[k + 1]);
+        }
+        ctx.write(head);
       }
       HttpResponseStatus status = HttpResponseStatus.valueOf(r.status);
       boolean close = r.close || !keepAlive;

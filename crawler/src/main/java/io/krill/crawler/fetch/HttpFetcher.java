@@ -100,6 +100,8 @@ public final class HttpFetcher implements AutoCloseable {
   public static final int DEFAULT_MAX_HEADER_BYTES = 64 * 1024;
   /** Default redirect limit. */
   public static final int DEFAULT_MAX_REDIRECTS = 5;
+  /** Interim (1xx) responses skipped before a final one; one more fails the fetch as a protocol error. */
+  public static final int MAX_INTERIM_RESPONSES = 8;
   /** Default idle connections kept per origin. */
   public static final int DEFAULT_MAX_IDLE_PER_ORIGIN = 4;
   /** Default time an idle connection stays reusable. */
@@ -420,6 +422,8 @@ public final class HttpFetcher implements AutoCloseable {
     boolean complete = false;
     boolean keepAlive = false;
     boolean readToClose = false;
+    int interim = 0; // 1xx responses before the final one
+    boolean inInterim = false;
     String encoding = null;
     try {
       try {
@@ -461,8 +465,18 @@ public final class HttpFetcher implements AutoCloseable {
             Throwable cause = m.decoderResult().cause();
             throw new FetchException(FetchException.Kind.PROTOCOL, uri.toString(), "invalid HTTP response: " + cause, cause);
           }
+          if (m instanceof HttpResponse && isInterim(((HttpResponse) m).status().code())) {
+            // RFC 9110 15.2: 100 Continue, 103 Early Hints ... come before the final response; a client skips them.
+            if (++interim > MAX_INTERIM_RESPONSES) {
+              throw FetchException.of(FetchException.Kind.PROTOCOL, uri,
+                  "more than " + MAX_INTERIM_RESPONSES + " interim (1xx) responses before a final one");
+            }
+            inInterim = true;
+            continue;
+          }
           if (m instanceof HttpResponse) {
             HttpResponse r = (HttpResponse) m;
+            inInterim = false;
             headSeen = true;
             ex.firstByteNanos = System.nanoTime() - sent;
             ex.status = r.status().code();
@@ -480,6 +494,10 @@ public final class HttpFetcher implements AutoCloseable {
             if (declared > 0 && body.size() == 0) {
               body = new ByteArrayOutputStream((int) Math.min(declared, PRESIZE_LIMIT)); // no growth copies
             }
+          }
+          if (inInterim) {
+            inInterim = !(m instanceof LastHttpContent); // an interim response has no body: this ends it
+            continue;
           }
           if (m instanceof HttpContent) {
             ByteBuf content = ((HttpContent) m).content();
@@ -502,22 +520,51 @@ public final class HttpFetcher implements AutoCloseable {
         }
       }
     } catch (FetchException e) {
-      finish(ex, tap, body, e);
+      finish(ex, tap, body, interim, e);
       throw e;
     }
-    finish(ex, tap, body, null);
+    finish(ex, tap, body, interim, null);
     ex.body = ContentDecoding.decode(uri, encoding, ex.body, maxDecompressedBytes);
     return keepAlive && c.socket.isOpen();
   }
 
-  private static void finish(Exchange ex, WireTap tap, ByteArrayOutputStream body, FetchException failure) {
+  private static void finish(Exchange ex, WireTap tap, ByteArrayOutputStream body, int interim,
+      FetchException failure) {
     ex.requestBytes = tap.outbound();
-    byte[] in = tap.inbound();
+    byte[] in = withoutInterim(tap.inbound(), interim);
     tap.clear();
     ex.responseBytes = in.length == 0 ? null : in;
     ex.responseTruncation = truncation(failure, tap.overflowed());
     ex.body = body.toByteArray();
     ex.bodyBytes = ex.body.length;
+  }
+
+  /* 1xx except 101 Switching Protocols (never asked for: a 101 is taken as the final answer, and fails as one). */
+  private static boolean isInterim(int code) {
+    return code >= 100 && code < 200 && code != 101;
+  }
+
+  /*
+   * The response's bytes from its final status line on: the WARC record is the final response,
+   * as a reader of it expects. Each interim response is a head alone, ending at its blank line;
+   * bytes that do not show that many are kept whole.
+   */
+  static byte[] withoutInterim(byte[] in, int interim) {
+    int from = 0;
+    for (int k = 0; k < interim; k++) {
+      int end = -1;
+      for (int i = from; i + 1 < in.length; i++) {
+        if (in[i] == '\n' && (in[i + 1] == '\n' || in[i + 1] == '\r' && i + 2 < in.length && in[i + 2] == '\n')) {
+          end = in[i + 1] == '\n' ? i + 2 : i + 3;
+          break;
+        }
+      }
+      if (end < 0) {
+        return in;
+      }
+      from = end;
+    }
+    return from == 0 ? in : java.util.Arrays.copyOfRange(in, from, in.length);
   }
 
   /* Why the recorded bytes stop early: a deadline or the drip guard is time, a cap is length. */

@@ -93,6 +93,39 @@ class HttpFetcherTest {
   }
 
   @Test
+  void fetch_interimResponses_skippedForTheFinalOne_recordStartsAtIt() throws Exception {
+    try (TestHttpServer s = TestHttpServer.start("127.0.0.1", r -> Response.html("<p>final</p>")
+            .interim(100).interim(103, "Link", "</style.css>; rel=preload"));
+        HttpFetcher f = fetcher().build()) {
+      Exchange ex = get(f, base(s) + "/");
+      assertThat(ex.error()).isNull();
+      assertThat(ex.status()).isEqualTo(200);
+      assertThat(new String(ex.body(), StandardCharsets.UTF_8)).isEqualTo("<p>final</p>");
+      assertThat(new String(ex.responseBytes(), StandardCharsets.US_ASCII)).startsWith("HTTP/1.1 200 OK")
+          .doesNotContain("rel=preload").endsWith("<p>final</p>");
+      assertThat(get(f, base(s) + "/again").status()).as("the connection is reused after them").isEqualTo(200);
+      assertThat(s.connections()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void fetch_endlessInterimResponses_protocolError() throws Exception {
+    try (TestHttpServer s = TestHttpServer.start("127.0.0.1", r -> {
+          Response resp = Response.html("never reached");
+          for (int i = 0; i <= HttpFetcher.MAX_INTERIM_RESPONSES; i++) {
+            resp.interim(103, "Link", "</" + i + ".css>; rel=preload");
+          }
+          return resp;
+        });
+        HttpFetcher f = fetcher().build()) {
+      Exchange ex = get(f, base(s) + "/");
+      assertThat(ex.error()).isNotNull();
+      assertThat(ex.error().kind()).isEqualTo(FetchException.Kind.PROTOCOL);
+      assertThat(ex.error().getMessage()).contains("more than " + HttpFetcher.MAX_INTERIM_RESPONSES + " interim (1xx)");
+    }
+  }
+
+  @Test
   void fetch_threeRequests_reuseOneKeptAliveConnection() throws Exception {
     try (TestHttpServer s = TestHttpServer.start("127.0.0.1", r -> Response.html("x"));
         HttpFetcher f = fetcher().build()) {
