@@ -8,8 +8,10 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystemLoopException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -87,6 +89,29 @@ public final class CommandOptions {
     String command = name.isEmpty() ? LAUNCHER : LAUNCHER + " " + name;
     err.println(command + ": " + message + " (see " + command + " --help)");
     return USAGE;
+  }
+
+  /**
+   * Makes sure a command can write where it was told to before it spends any time: creates the
+   * directory if needed and checks that it is writable.
+   *
+   * @param option the option that named it, as typed (e.g. {@code --out})
+   * @param dir the directory, as given or the default
+   * @return {@code dir}
+   * @throws IllegalArgumentException naming {@code option} and what went wrong if it cannot be
+   *     created or written
+   */
+  public static Path writableDirectory(String option, Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(option + ": " + dir + " (expected: a directory krill can write; "
+          + describe(e) + ")", e);
+    }
+    if (!Files.isWritable(dir)) {
+      throw new IllegalArgumentException(option + ": " + dir + " (expected: a directory krill can write; it is read-only)");
+    }
+    return dir;
   }
 
   /** Exit status of a command that failed at run time (a file it could not write, a port in use). */

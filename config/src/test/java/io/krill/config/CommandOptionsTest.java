@@ -158,5 +158,21 @@ class CommandOptionsTest {
     assertThat(bytes.toString(StandardCharsets.UTF_8))
         .isEqualTo("krill crawl: cannot start: " + dir.resolve("gone.txt") + ": no such file or directory" + System.lineSeparator());
   }
+
+  @Test
+  void writableDirectory_missing_createdWithItsParents(@TempDir Path dir) {
+    Path out = dir.resolve("a/b");
+    assertThat(CommandOptions.writableDirectory("--out", out)).isEqualTo(out);
+    assertThat(out).isDirectory();
+  }
+
+  @Test
+  void writableDirectory_underARegularFile_namesTheOptionAndWhatFailed(@TempDir Path dir) throws IOException {
+    Path file = Files.writeString(dir.resolve("plain.txt"), "x");
+    assertThatThrownBy(() -> CommandOptions.writableDirectory("--results", file.resolve("r")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--results: " + file.resolve("r") + " (expected: a directory krill can write; " + file.resolve("r")
+            + ": Not a directory)");
+  }
 }
 

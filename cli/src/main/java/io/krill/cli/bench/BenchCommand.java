@@ -152,7 +152,7 @@ public final class BenchCommand implements Callable<Integer> {
       throw Checks.bad("--date", date, RunEnvironment.DATE_EXPECTED);
     }
     s.date = date != null ? date : RunEnvironment.today();
-    s.resultsDir = RunEnvironment.writableResultsDir(results != null ? results : RunEnvironment.resultsDir());
+    s.resultsDir = CommandOptions.writableDirectory("--results", results != null ? results : RunEnvironment.resultsDir());
     s.javaHome = RunEnvironment.pickJdk(jdk);
     s.javaFeature = RunEnvironment.feature(s.javaHome);
     try {

@@ -187,8 +187,7 @@ public final class CrawlCommand implements Callable<Integer> {
       throw new IllegalStateException("out: " + out + " holds a crawl already (use --resume " + out
           + " to continue it, or another directory)");
     }
-    Files.createDirectories(out);
-    return out;
+    return CommandOptions.writableDirectory("--out", out);
   }
 
   /**
@@ -432,8 +431,7 @@ public final class CrawlCommand implements Callable<Integer> {
       java.util.Collections.sort(sortedSeeds);
       fixed.put("URL", String.join(" ", sortedSeeds));
       ClusterCrawl node = ClusterCrawl.join(options, fixed, stderr);
-      Path out = node.outputDir(settings.get(CrawlSettings.OUT));
-      Files.createDirectories(out);
+      Path out = CommandOptions.writableDirectory("--out", node.outputDir(settings.get(CrawlSettings.OUT)));
       Files.write(out.resolve(ARGS_FILE), originalArgs(), StandardCharsets.UTF_8);
       Crawler crawler = Crawler.create(b.out(out).build());
       CrawlConsole console = startConsole(settings, crawler);

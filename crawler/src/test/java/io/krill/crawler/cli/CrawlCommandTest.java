@@ -80,11 +80,12 @@ class CrawlCommandTest {
   }
 
   @Test
-  void call_outputUnderARegularFile_exit1OneLineSayingWhatFailed() throws Exception {
+  void call_outputUnderARegularFile_exit2OneLineNamingTheFlagAndWhatFailed() throws Exception {
     Path file = Files.writeString(tmp.resolve("plain.txt"), "x");
     CapturedRun r = run("--out", file.resolve("out").toString(), "--progress", "off", "http://a.test/");
-    assertThat(r.code()).as(r.err()).isEqualTo(1);
-    assertThat(r.err()).isEqualTo("krill crawl: " + file.resolve("out") + ": Not a directory" + System.lineSeparator());
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("krill crawl: --out: " + file.resolve("out") + " (expected: a directory krill can write; "
+        + file.resolve("out") + ": Not a directory) (see krill crawl --help)" + System.lineSeparator());
   }
 
   @Test

@@ -64,7 +64,7 @@ public final class LoadtestCommand implements Callable<Integer> {
       Settings settings = CommandOptions.flags(spec, LoadtestSettings.SCHEMA, LoadtestSettings.SCHEMA.loader()).load();
       s = LoadtestSettings.runSettings(settings);
       chosen = LoadtestSettings.scenarios(settings);
-      RunEnvironment.writableResultsDir(s.resultsDir);
+      CommandOptions.writableDirectory("--results", s.resultsDir);
     } catch (ConfigException e) {
       return CommandOptions.usageError(System.err, NAME, e);
     } catch (IllegalArgumentException e) {

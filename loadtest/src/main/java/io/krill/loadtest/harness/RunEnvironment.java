@@ -1,6 +1,5 @@
 package io.krill.loadtest.harness;
 
-import io.krill.config.CommandOptions;
 import io.krill.loadtest.internal.Reports;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,27 +28,6 @@ public final class RunEnvironment {
   public static Path resultsDir() {
     String home = System.getenv("KRILL_HOME");
     return home != null ? Paths.get(home).resolve(RESULTS) : Paths.get(RESULTS);
-  }
-
-  /**
-   * Makes sure a run can write its results before it spends minutes measuring: creates the
-   * directory if needed and checks that it is writable.
-   *
-   * @param dir the results directory, as given or the default
-   * @return {@code dir}
-   * @throws IllegalArgumentException naming {@code --results} if it cannot be created or written
-   */
-  public static Path writableResultsDir(Path dir) {
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("--results: " + dir + " (expected: a directory krill can write; "
-          + CommandOptions.describe(e) + ")", e);
-    }
-    if (!Files.isWritable(dir)) {
-      throw new IllegalArgumentException("--results: " + dir + " (expected: a directory krill can write; it is read-only)");
-    }
-    return dir;
   }
 
   /** @return today's date in UTC, the date part of a result's name */
