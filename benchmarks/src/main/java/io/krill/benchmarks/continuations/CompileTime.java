@@ -17,6 +17,7 @@ import jdk.jfr.consumer.RecordedMethod;
 import jdk.jfr.consumer.RecordingFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -24,8 +25,13 @@ import picocli.CommandLine.Parameters;
  * ({@link PlainLoops}), from JFR's {@code jdk.Compilation} events.
  *
  * <pre>
- * java -Xbatch -XX:-TieredCompilation -cp benchmarks/target/benchmarks.jar io.krill.benchmarks.continuations.CompileTime [ROUNDS]
+ * java -Xbatch -XX:-TieredCompilation -cp benchmarks/target/benchmarks.jar io.krill.benchmarks.continuations.CompileTime [ROUNDS] [--paths both|capture|none]
  * </pre>
+ *
+ * <p>{@code --paths} chooses which of a woven method's suspension paths run, and so which C2
+ * compiles rather than leaving as uncommon traps: {@code both} (the default) suspends every other
+ * round and resumes; {@code capture} suspends as often but abandons the continuation instead of
+ * resuming it (the twins' results are then not compared); {@code none} never suspends.
  *
  * <p>Runs on a carrier thread. Each round calls every method of both classes, the woven ones in a continuation and,
  * every other round, with an element that makes them suspend and be resumed, so C2 sees the
@@ -41,6 +47,20 @@ import picocli.CommandLine.Parameters;
 public final class CompileTime implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "ROUNDS", description = "rounds, > 0 (default 30000)")
   int rounds = 30_000;
+
+  /** Which suspension paths of the woven loops run. */
+  enum Paths {
+    /** Suspend every other round and resume: capture and restore. */
+    both,
+    /** Suspend every other round and abandon the continuation: capture only. */
+    capture,
+    /** Never suspend. */
+    none
+  }
+
+  @Option(names = "--paths", paramLabel = "both|capture|none",
+      description = "suspension paths that run: both (default), capture (never resumed) or none")
+  Paths paths = Paths.both;
 
   static volatile long sink;
 
@@ -82,13 +102,14 @@ public final class CompileTime implements Callable<Integer> {
       try (BatchWorker worker = BatchWorker.carrier()) {
         worker.run(() -> {
           for (int k = 0; k < rounds; k++) {
-            int[] a = (k & 1) == 0 ? suspending : plain;
+            int[] a = (k & 1) == 0 && paths != Paths.none ? suspending : plain;
             int key = k;
             long s = 0;
-            s += same("tight", woven(() -> WovenLoops.tight(a)), PlainLoops.tight(a));
-            s += same("nested", woven(() -> WovenLoops.nested(a, 3)), PlainLoops.nested(a, 3));
-            s += same("retry", woven(() -> WovenLoops.retry(a)), PlainLoops.retry(a));
-            s += same("switched", woven(() -> WovenLoops.switched(a, key)), PlainLoops.switched(a, key));
+            boolean resume = paths != Paths.capture;
+            s += same("tight", woven(() -> WovenLoops.tight(a), resume), PlainLoops.tight(a), resume);
+            s += same("nested", woven(() -> WovenLoops.nested(a, 3), resume), PlainLoops.nested(a, 3), resume);
+            s += same("retry", woven(() -> WovenLoops.retry(a), resume), PlainLoops.retry(a), resume);
+            s += same("switched", woven(() -> WovenLoops.switched(a, key), resume), PlainLoops.switched(a, key), resume);
             sink += s;
           }
         });
@@ -123,9 +144,9 @@ public final class CompileTime implements Callable<Integer> {
     return 0;
   }
 
-  /* The twins compute the same: a cross-check that the woven loops resumed correctly. */
-  private static long same(String name, long woven, long plain) {
-    if (woven != plain) {
+  /* The twins compute the same: a cross-check that the woven loops resumed correctly (when they were resumed). */
+  private static long same(String name, long woven, long plain, boolean resumed) {
+    if (resumed && woven != plain) {
       throw new IllegalStateException(name + ": woven " + woven + ", unwoven " + plain);
     }
     return woven;
@@ -137,12 +158,13 @@ public final class CompileTime implements Callable<Integer> {
     long run() throws Suspendable;
   }
 
-  private static long woven(LongBody body) {
+  /* Runs the body to its end, or only until it first suspends unless resume. */
+  private static long woven(LongBody body, boolean resume) {
     long[] out = new long[1];
     Continuation c = new Continuation(() -> out[0] = body.run());
     do {
       c.run();
-    } while (!c.isDone());
+    } while (resume && !c.isDone());
     return out[0];
   }
 }

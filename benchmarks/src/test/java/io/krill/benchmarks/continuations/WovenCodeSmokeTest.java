@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -44,12 +45,14 @@ class WovenCodeSmokeTest {
         .hasMessage("loop: spiral (expected: tight or nested)");
   }
 
-  @Test
-  void compileTime_fewRounds_printsALinePerLoop() throws Exception {
+  @ParameterizedTest
+  @EnumSource(CompileTime.Paths.class)
+  void compileTime_fewRounds_printsALinePerLoop(CompileTime.Paths paths) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = System.out;
     CompileTime c = new CompileTime();
-    c.rounds = 200; // too few for C2: the cross-check of every round is what runs
+    c.paths = paths;
+    c.rounds = 200; // too few for C2: the cross-check of every resumed round is what runs
     int status;
     System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
     try {
