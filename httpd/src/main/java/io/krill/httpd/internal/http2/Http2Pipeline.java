@@ -614,10 +614,19 @@ public final class Http2Pipeline {
       ReferenceCountUtil.release(evt);
     }
 
-    /* The frame codec passes connection errors on before it answers them (GOAWAY with the error's code, close). */
+    /*
+     * The frame codec passes connection errors on before it answers them (GOAWAY with the error's
+     * code, close), and the socket's I/O errors come this way too: both are the peer's doing.
+     * Anything else is a failure of the server's own handlers, which must not pass unseen.
+     */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      LOG.debug("{}: HTTP/2 connection failed: {}", ctx.channel().remoteAddress(), cause.toString());
+      if (Http2CodecUtil.getEmbeddedHttp2Exception(cause) != null || cause instanceof java.io.IOException) {
+        LOG.debug("{}: HTTP/2 connection failed: {}", ctx.channel().remoteAddress(), cause.toString());
+      } else {
+        LOG.warn("{}: HTTP/2 connection: unexpected failure in the server's handlers", ctx.channel().remoteAddress(),
+            cause);
+      }
     }
   }
 }
