@@ -517,6 +517,21 @@ class Http2Test {
   }
 
   @Test
+  void malformedTrailer_streamResetProtocolError_connectionServesOn() throws Exception {
+    try (HttpServer server = h2().build().start(); RawH2 raw = new RawH2(server.port())) {
+      raw.preface().await("SETTINGS");
+      raw.headers(1, false, new DefaultHttp2Headers().method("POST").path("/echo").scheme("http").authority("localhost"));
+      raw.data(1, "abc".getBytes(StandardCharsets.US_ASCII), false);
+      raw.headers(1, true, new DefaultHttp2Headers(false).add("x-checksum", "a\rb"));
+      RawH2.Frame reset = raw.await(f -> f.streamId() == 1 && !f.type().equals("WINDOW_UPDATE"));
+      assertThat(reset.type()).isEqualTo("RST_STREAM");
+      assertThat(reset.errorCode()).isEqualTo(Http2Error.PROTOCOL_ERROR.code());
+      raw.headers(3, true, RawH2.get("/hello"));
+      assertThat(raw.await("HEADERS").status()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void limits_continuationWithinLimit_served() throws Exception {
     try (HttpServer server = h2(Http2Options.builder().maxContinuationFrames(8).build()).build().start();
         RawH2 raw = new RawH2(server.port())) {

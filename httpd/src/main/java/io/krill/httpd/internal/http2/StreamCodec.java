@@ -1,6 +1,7 @@
 package io.krill.httpd.internal.http2;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
@@ -9,6 +10,7 @@ import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValidationUtil;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpHeadersFactory;
@@ -38,11 +40,12 @@ final class StreamCodec {
    *
    * Inbound, the request's fields are copied once, straight from the decoded Http2Headers into
    * the head's header map (:authority becomes Host, several cookie fields one, RFC 9113
-   * 8.2.3); the pseudo-header fields become the method and target. Each field is checked first
-   * against RFC 9113 8.2.1 (HPACK's decoder refuses only upper-case names): a name of visible
-   * lower-case ASCII without a colon, a value without NUL, CR or LF that neither starts nor ends
-   * with a space or tab, and a method that is a token; a request that breaks one is malformed and
-   * its stream is reset, as is one the map's own checks refuse. Like
+   * 8.2.3); the pseudo-header fields become the method and target. Each field is checked as it
+   * is copied, once, with Netty's validators (the map's own are off): a name that is a token
+   * (HPACK's decoder refused upper case and unknown pseudo-header fields already), a value of
+   * field characters that neither starts nor ends with a space or tab (RFC 9113 8.2.1: no NUL,
+   * CR or LF), a method that is a token; a request that breaks one is malformed and its stream
+   * is reset. Like
    * HTTP/1.1's decoder, a request that ends with its HEADERS frame and has no Content-Length
    * gets no end marker (nothing will read it); one that goes on without a Content-Length is
    * marked chunked, so the exchange reads its body to the stream's end.
@@ -54,7 +57,9 @@ final class StreamCodec {
    * which ends the strand's reads and writes.
    */
   private static final HttpHeadersFactory REQUEST_HEADERS =
-      DefaultHttpHeadersFactory.headersFactory().withNameValidation(false);
+      DefaultHttpHeadersFactory.headersFactory().withValidation(false); // checked as they are copied
+  private static final HttpHeadersFactory TRAILERS =
+      DefaultHttpHeadersFactory.trailersFactory().withValidation(false);
   private static final AsciiString COOKIE_SEPARATOR = AsciiString.cached("; ");
 
   private StreamCodec() {}
@@ -69,7 +74,7 @@ final class StreamCodec {
     if (method == null) {
       return null;
     }
-    if (!isToken(method) || !wellFormed(h)) {
+    if (method.length() == 0 || HttpHeaderValidationUtil.validateToken(method) >= 0) {
       return null;
     }
     HttpMethod m = HttpMethod.valueOf(method.toString());
@@ -82,6 +87,9 @@ final class StreamCodec {
     for (Iterator<Map.Entry<CharSequence, CharSequence>> it = h.iterator(); it.hasNext(); ) {
       Map.Entry<CharSequence, CharSequence> e = it.next();
       CharSequence name = e.getKey();
+      if (!acceptable(name, e.getValue())) {
+        return null;
+      }
       if (name.length() > 0 && name.charAt(0) == ':') {
         if (Http2Headers.PseudoHeaderName.AUTHORITY.value().contentEquals(name)) {
           fields.add(HttpHeaderNames.HOST, e.getValue());
@@ -108,65 +116,36 @@ final class StreamCodec {
 
   /** @return the trailers that end a request body, or null if {@code h} is no trailer section (a request again) */
   static LastHttpContent trailers(Http2Headers h) {
-    if (h.method() != null || !wellFormed(h)) {
+    if (h.method() != null) {
       return null;
     }
-    DefaultLastHttpContent last = new DefaultLastHttpContent();
-    for (Map.Entry<CharSequence, CharSequence> e : h) {
-      if (e.getKey().length() > 0 && e.getKey().charAt(0) == ':') {
-        last.release();
-        return null; // RFC 9113 8.1: a trailer section has no pseudo-header fields
-      }
-      last.trailingHeaders().add(e.getKey(), e.getValue());
-    }
-    return last;
-  }
-
-  /* RFC 9113 8.2.1: whether every field's name and value may appear in a request (pseudo-header fields' names aside). */
-  private static boolean wellFormed(Http2Headers h) {
+    HttpHeaders fields = TRAILERS.newHeaders();
     for (Map.Entry<CharSequence, CharSequence> e : h) {
       CharSequence name = e.getKey();
-      int from = name.length() > 0 && name.charAt(0) == ':' ? 1 : 0;
-      if (from == name.length()) {
-        return false;
+      if (name.length() > 0 && name.charAt(0) == ':' || !acceptable(name, e.getValue())) {
+        return null; // malformed, or a pseudo-header field, which a trailer section may not have (RFC 9113 8.1)
       }
-      for (int i = from; i < name.length(); i++) {
-        char c = name.charAt(i);
-        if (c <= 0x20 || c >= 0x7f || c >= 'A' && c <= 'Z' || c == ':') {
-          return false;
-        }
+      if (HttpHeaderNames.CONTENT_LENGTH.contentEquals(name) || HttpHeaderNames.TRANSFER_ENCODING.contentEquals(name)
+          || HttpHeaderNames.TRAILER.contentEquals(name)) {
+        continue; // framing fields have no meaning as trailers: dropped, as HTTP/1.1's decoder drops them
       }
-      CharSequence value = e.getValue();
-      int n = value.length();
-      if (n > 0 && (isBlank(value.charAt(0)) || isBlank(value.charAt(n - 1)))) {
-        return false;
-      }
-      for (int i = 0; i < n; i++) {
-        char c = value.charAt(i);
-        if (c == 0 || c == '\r' || c == '\n') {
-          return false;
-        }
-      }
+      fields.add(name, e.getValue());
     }
-    return true;
+    return new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER, fields);
   }
 
-  private static boolean isBlank(char c) {
-    return c == ' ' || c == '\t';
-  }
-
-  /* RFC 9110 5.6.2: a token, as a method must be. */
-  private static boolean isToken(CharSequence s) {
-    if (s.length() == 0) {
+  /*
+   * RFC 9113 8.2.1: whether a field may appear in a request. A pseudo-header field's name is
+   * HPACK's decoder's to check; a value that ends with a space or tab is the one thing Netty's
+   * value check lets through that HTTP/2 does not.
+   */
+  private static boolean acceptable(CharSequence name, CharSequence value) {
+    if (!(name.length() > 0 && name.charAt(0) == ':') && HttpHeaderValidationUtil.validateToken(name) >= 0) {
       return false;
     }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (!(c > 0x20 && c < 0x7f && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0)) {
-        return false;
-      }
-    }
-    return true;
+    int n = value.length();
+    return HttpHeaderValidationUtil.validateValidHeaderValue(value) < 0
+        && (n == 0 || value.charAt(n - 1) != ' ' && value.charAt(n - 1) != '\t');
   }
 
   /** @return a body piece of a DATA frame's bytes (taken over, not retained) */

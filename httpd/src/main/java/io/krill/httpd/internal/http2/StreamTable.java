@@ -97,7 +97,7 @@ final class StreamTable extends ChannelDuplexHandler {
     Http2FrameStream fs = frame.stream();
     ServerStream s = streams.get(fs.id());
     if (s != null) {
-      LastHttpContent trailers = frame.isEndStream() ? trailers(frame) : null;
+      LastHttpContent trailers = frame.isEndStream() ? StreamCodec.trailers(frame.headers()) : null;
       if (trailers == null) {
         reset(fs, Http2Error.PROTOCOL_ERROR); // neither trailers nor a request: a stream carries one request
         return;
@@ -106,12 +106,7 @@ final class StreamTable extends ChannelDuplexHandler {
       s.receive(trailers);
       return;
     }
-    HttpRequest head;
-    try {
-      head = StreamCodec.request(frame.headers(), frame.isEndStream());
-    } catch (IllegalArgumentException e) { // a value the header map refuses
-      head = null;
-    }
+    HttpRequest head = StreamCodec.request(frame.headers(), frame.isEndStream());
     if (head == null) {
       reset(fs, Http2Error.PROTOCOL_ERROR); // malformed (RFC 9113 8.2.1), no method, or no :path (8.3.1)
       return;
@@ -131,15 +126,6 @@ final class StreamTable extends ChannelDuplexHandler {
       }
     }
     s.handler.start();
-  }
-
-  /* The trailers that end a stream's request, or null if they are none or malformed (a value the map refuses). */
-  private static LastHttpContent trailers(Http2HeadersFrame frame) {
-    try {
-      return StreamCodec.trailers(frame.headers());
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
   }
 
   private void data(Http2DataFrame frame) {
