@@ -43,7 +43,7 @@ public class Stack implements Serializable {
    * Frames are pushed innermost first and popped outermost first, so the store is a plain
    * LIFO over two parallel arrays: `prims` (ints, floats as raw bits, longs, doubles as raw
    * bits, and the frame headers) and `refs` (references, and one frame id per frame). A
-   * frame header is a long: bits 0..15 the resume index, 16..39 the frame's reference
+   * frame header is a long: bits 0..14 the resume index (15: WAITING), 16..39 the frame's reference
    * count, 40..63 its primitive count (header included). The counts let serialization walk
    * the frames and check each frame id without knowing the methods.
    *
@@ -98,6 +98,19 @@ public class Stack implements Serializable {
    */
   static final byte CAPTURING = -1;
   static final byte RESTORING = 1;
+
+  /*
+   * The resume index is a header's bits 0..14. Bit 15 marks a frame that was saved again in
+   * place by a method woven for lazy resume (savedAgainWaiting): it only waits for its callee.
+   * The three highest indices are not call sites (the weaver stops below them): a dormant block
+   * on top of the store, and a result that a frame's resume entry returns or throws (see
+   * LazyResume).
+   */
+  static final int INDEX_MASK = 0x7FFF;
+  static final long WAITING = 0x8000L;
+  static final int DORMANT = 0x7FFD;
+  static final int RESULT_THROWN = 0x7FFE;
+  static final int RESULT_VALUE = 0x7FFF;
 
   /**
    * For generated code: which way the frames move. Negative while they unwind (a primitive
@@ -232,28 +245,72 @@ public class Stack implements Serializable {
     state = RUNNING;
     flow = st == SUSPENDED ? RESTORING : 0;
     int saved = refTop; // the slots the restore reads and leaves as they are
+    if (st == SUSPENDED && primTop > 0 && (prims[primTop - 1] & INDEX_MASK) == DORMANT) {
+      runBelowWaiting(keepBound, previous, saved);
+      return;
+    }
     try {
       body.run();
     } catch (Throwable e) {
+      throw failed(keepBound, previous, e);
+    }
+    ran(keepBound, previous, saved, null);
+  }
+
+  private RuntimeException failed(boolean keepBound, Stack previous, Throwable e) {
+    bind(keepBound ? NONE : previous);
+    finish();
+    return Stack.<RuntimeException>sneaky(e);
+  }
+
+  /*
+   * The body returned: it finished, or a capture ended. Then the stack keeps its frames and
+   * nothing dead above them, and its waiting frames go aside (again, when `aside` holds them).
+   */
+  private void ran(boolean keepBound, Stack previous, int saved, LazyResume.Dormant aside) {
+    if (flow >= 0) {
       bind(keepBound ? NONE : previous);
       finish();
-      throw Stack.<RuntimeException>sneaky(e);
+      return;
     }
-    if (flow < 0) {
-      if (!keepBound) {
-        bind(previous);
-      }
-      flow = 0;
-      if (state == RUNNING_IN_SCRATCH) {
-        leaveScratch(); // arrays of exactly the capture's size: the old ones, and what they held, are dropped
-      } else if (refTop < saved) { // a capture smaller than the last: what the resumed frames held above it is dead
-        java.util.Arrays.fill(refs, refTop, saved, null);
-      }
-      state = SUSPENDED;
-    } else {
-      bind(keepBound ? NONE : previous);
-      finish();
+    if (!keepBound) {
+      bind(previous);
     }
+    if (aside != null) {
+      LazyResume.pushDormant(this, aside);
+    } else if (primTop > 0 && (prims[primTop - 1] & WAITING) != 0) {
+      LazyResume.form(this);
+    }
+    flow = 0;
+    if (state == RUNNING_IN_SCRATCH) {
+      leaveScratch(); // arrays of exactly the capture's size: the old ones, and what they held, are dropped
+    } else if (refTop < saved) { // a capture smaller than the last: what the resumed frames held above it is dead
+      java.util.Arrays.fill(refs, refTop, saved, null);
+    }
+    state = SUSPENDED;
+  }
+
+  /*
+   * runStack for a stack whose waiting frames were set aside (LazyResume): resumes the frames
+   * below them, and when those return, the whole stack.
+   */
+  @Primitive
+  private void runBelowWaiting(boolean keepBound, Stack previous, int saved) {
+    LazyResume.Dormant dormant = (LazyResume.Dormant) refs[refTop - 1];
+    primTop--;
+    refTop--;
+    boolean aside;
+    try {
+      aside = LazyResume.resumeTop(this, dormant);
+      if (!aside) { // the frames it resumed returned: their callers take over
+        saved = refTop;
+        flow = RESTORING;
+        body.run();
+      }
+    } catch (Throwable e) {
+      throw failed(keepBound, previous, e);
+    }
+    ran(keepBound, previous, saved, aside ? dormant : null);
   }
 
   private void finish() {
@@ -433,7 +490,7 @@ public class Stack implements Serializable {
    * taking what it wrote so far along, and grows them if the capture outgrows them too. Both
    * arrays move together, so reserveFrame reads refs after growPrims returns.
    */
-  private long[] growPrims(int needed) {
+  long[] growPrims(int needed) {
     Scratch sc = moveToScratch();
     if (needed > sc.prims.length) {
       sc.prims = java.util.Arrays.copyOf(sc.prims, Math.max(needed, sc.prims.length * 2));
@@ -442,7 +499,7 @@ public class Stack implements Serializable {
     return prims;
   }
 
-  private Object[] growRefs(int needed) {
+  Object[] growRefs(int needed) {
     Scratch sc = moveToScratch();
     if (needed > sc.refs.length) {
       sc.refs = java.util.Arrays.copyOf(sc.refs, Math.max(needed, sc.refs.length * 2));
@@ -566,7 +623,7 @@ public class Stack implements Serializable {
     }
     s.primTop = pt + 1 - (int) (header >>> 40);
     s.refTop = rt + 1 - (int) ((header >>> 16) & 0xFFFFFF);
-    return (int) (header & 0xFFFF);
+    return (int) (header & INDEX_MASK);
   }
 
   /**
@@ -611,7 +668,7 @@ public class Stack implements Serializable {
     }
     s.primTop = pt + 1 - np;
     s.refTop = rt + 1 - nr;
-    return (int) (header & 0xFFFF);
+    return (int) (header & INDEX_MASK);
   }
 
   private static void checkFrameId(Object id, String frameId, Stack s) {
@@ -664,6 +721,54 @@ public class Stack implements Serializable {
     return false;
   }
 
+  /**
+   * For generated code woven for lazy resume: {@link #savedAgain}, and when the frame is saved
+   * again it is also marked as one that only waits (a header bit), so that the end of the
+   * capture can leave the waiting frames out of the next resume ({@code LazyResume}).
+   *
+   * @param s the stack
+   * @param primBase as for {@link #savedAgain}
+   * @param refBase as for {@link #savedAgain}
+   * @param prims as for {@link #savedAgain}
+   * @param refs as for {@link #savedAgain}
+   * @return true if the frame is saved again: the caller returns at once
+   */
+  public static boolean savedAgainWaiting(Stack s, int primBase, int refBase, int prims, int refs) {
+    if (s.flow < 0 && s.primTop == primBase && s.refTop == refBase) {
+      int pt = primBase + prims;
+      s.prims[pt - 1] |= WAITING;
+      s.primTop = pt;
+      s.refTop = refBase + refs;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * For generated code woven for lazy resume, at the resume dispatch of a frame whose index is
+   * no call site: the frame is the result that its method's run returned or threw while its
+   * callers waited in the store ({@code LazyResume}). Ends the restore and returns the result
+   * (boxed, for the method to unbox and return) or throws it.
+   *
+   * @param index the resume index that {@link #openFrame} returned
+   * @param frameId the id constant of the method that restores
+   * @param s the stack
+   * @return the method's result, boxed; null for void
+   * @throws IllegalStateException when the index names neither a call site nor a result
+   */
+  public static Object resumeResult(int index, String frameId, Stack s) {
+    s.flow = 0;
+    if (index == RESULT_VALUE || index == RESULT_THROWN) {
+      Object v = s.refs[s.refTop];
+      s.refs[s.refTop] = null;
+      if (index == RESULT_VALUE) {
+        return v;
+      }
+      throw Stack.<RuntimeException>sneaky((Throwable) v);
+    }
+    throw new IllegalStateException("restore: bad resume index " + index + " in " + frameId);
+  }
+
   /** @return how many frames are saved (0 unless suspended) */
   protected final int savedFrameCount() {
     return frameIds().size();
@@ -685,6 +790,18 @@ public class Stack implements Serializable {
     if (pa == null || ra == null) {
       return ids;
     }
+    if (p > 0 && p <= pa.length && r > 0 && r <= ra.length && ra[r - 1] instanceof LazyResume.Dormant) {
+      LazyResume.Dormant d = (LazyResume.Dormant) ra[r - 1]; // the waiting frames, outermost, kept aside
+      frameIds(d.prims, d.refs, d.prims.length, d.refs.length, ids);
+      p--;
+      r--;
+    }
+    frameIds(pa, ra, p, r, ids);
+    return ids;
+  }
+
+  /* Appends the ids of the frames below tops p and r, outermost first, up to the first inconsistency. */
+  static void frameIds(long[] pa, Object[] ra, int p, int r, List<String> ids) {
     while (p > 0 && p <= pa.length && r > 0 && r <= ra.length) {
       long header = pa[p - 1];
       Object id = ra[r - 1];
@@ -697,7 +814,6 @@ public class Stack implements Serializable {
       p -= np;
       r -= nr;
     }
-    return ids;
   }
 
   // ---------------------------------------------------------------- serialization
@@ -707,13 +823,28 @@ public class Stack implements Serializable {
       throw new IOException("continuation: running (expected: new, suspended or done)");
     }
     out.defaultWriteObject();
-    out.writeInt(primTop);
-    for (int i = 0; i < primTop; i++) {
-      out.writeLong(prims[i]);
+    long[] p = prims;
+    Object[] r = refs;
+    int pt = primTop;
+    int rt = refTop;
+    if (rt > 0 && r[rt - 1] instanceof LazyResume.Dormant) { // written as one store: a reader resumes every frame
+      LazyResume.Dormant d = (LazyResume.Dormant) r[rt - 1];
+      pt--;
+      rt--;
+      p = java.util.Arrays.copyOf(p, pt + d.prims.length);
+      System.arraycopy(d.prims, 0, p, pt, d.prims.length);
+      r = java.util.Arrays.copyOf(r, rt + d.refs.length);
+      System.arraycopy(d.refs, 0, r, rt, d.refs.length);
+      pt += d.prims.length;
+      rt += d.refs.length;
     }
-    out.writeInt(refTop);
-    for (int i = 0; i < refTop; i++) {
-      out.writeObject(refs[i]);
+    out.writeInt(pt);
+    for (int i = 0; i < pt; i++) {
+      out.writeLong(p[i]);
+    }
+    out.writeInt(rt);
+    for (int i = 0; i < rt; i++) {
+      out.writeObject(r[i]);
     }
   }
 

@@ -67,8 +67,32 @@ class ContinuationFuzzTest {
 
   @Test
   void weave_randomPrograms_suspendingRunMatchesPlainRun() throws Exception {
+    fuzz(Integer.getInteger("krill.fuzz.count", 500), "");
+  }
+
+  /*
+   * The first programs again, woven for lazy resume: their waiting frames stay aside while the
+   * frames below them run on (the fibers module's tests make a dormant block of one waiting
+   * frame, krill.lazyResume.minFrames=1, so that most programs form one), and a frame that
+   * returns or throws hands its result to its waiting caller.
+   */
+  @Test
+  void weave_randomProgramsForLazyResume_suspendingRunMatchesPlainRun() throws Exception {
+    String before = System.getProperty("krill.weave.lazyResume");
+    System.setProperty("krill.weave.lazyResume", "true");
+    try {
+      fuzz(Integer.getInteger("krill.fuzz.lazyCount", 150), " (woven for lazy resume)");
+    } finally {
+      if (before == null) {
+        System.clearProperty("krill.weave.lazyResume");
+      } else {
+        System.setProperty("krill.weave.lazyResume", before);
+      }
+    }
+  }
+
+  private void fuzz(int count, String label) throws Exception {
     long seed = Long.getLong("krill.fuzz.seed", 20261121L);
-    int count = Integer.getInteger("krill.fuzz.count", 500);
     Integer only = Integer.getInteger("krill.fuzz.index");
     int from = only == null ? 0 : only;
     int to = only == null ? count : only + 1;
@@ -90,10 +114,10 @@ class ContinuationFuzzTest {
     } finally {
       javac.close();
     }
-    System.out.printf("krill fuzz: seed %d, %d programs in %d ms: %s%n", seed, to - from,
+    System.out.printf("krill fuzz%s: seed %d, %d programs in %d ms: %s%n", label, seed, to - from,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), stats);
     assertThat(failed[0])
-        .withFailMessage(() -> failed[0] + " of " + (to - from) + " programs failed " + stats.failures + " (seed " + seed + "; the first "
+        .withFailMessage(() -> failed[0] + " of " + (to - from) + " programs" + label + " failed " + stats.failures + " (seed " + seed + "; the first "
             + failures.size() + " follow)\n\n" + String.join("\n\n", failures))
         .isZero();
     if (only == null) {

@@ -133,7 +133,7 @@ public final class ClassWeaver {
 
     java.util.function.Predicate<MethodInsnNode> passesStack =
         call -> hierarchy.hasStackEntry(call.getOpcode(), call.owner, call.name, call.desc);
-    String version = version(original) + ABI_TAG + Names.WOVEN_ABI;
+    String version = version(original) + ABI_TAG + Names.WOVEN_ABI + (lazyResume() ? Names.LAZY_RESUME : "");
     StringBuilder marker = new StringBuilder(version);
     List<MethodNode> added = new ArrayList<>();
     for (MethodNode m : toWeave) {
@@ -472,6 +472,21 @@ public final class ClassWeaver {
     return -1;
   }
 
+  /** The build-time property that weaves classes for lazy resume: true or false (the default). */
+  static final String LAZY_RESUME_PROPERTY = "krill.weave.lazyResume";
+
+  /** @throws IllegalArgumentException naming the property, for a value other than true or false */
+  static boolean lazyResume() {
+    String v = System.getProperty(LAZY_RESUME_PROPERTY, "false").trim();
+    if (v.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (v.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new IllegalArgumentException(LAZY_RESUME_PROPERTY + ": " + v + " (expected: true or false)");
+  }
+
   /** Separates a woven class's version hash from its woven ABI: "hash/abi3". */
   private static final String ABI_TAG = "/abi";
 
@@ -490,6 +505,9 @@ public final class ClassWeaver {
     }
     int tag = version.lastIndexOf(ABI_TAG);
     String abi = tag < 0 ? "1" : version.substring(tag + ABI_TAG.length());
+    if (abi.endsWith(Names.LAZY_RESUME)) { // the same ABI, frames that can also be resumed lazily
+      abi = abi.substring(0, abi.length() - Names.LAZY_RESUME.length());
+    }
     if (!abi.equals(Integer.toString(Names.WOVEN_ABI))) {
       throw new WeaveFailure(className, null, null, -1, "woven by another krill weaver (woven ABI " + abi
           + ", this weaver's is " + Names.WOVEN_ABI + "); rebuild clean (mvn clean) so that it is woven from"

@@ -160,6 +160,9 @@ final class MethodWeaver {
     }
   }
 
+  /** The most call sites a method may have: the resume indices above are the runtime's (see Stack). */
+  static final int MAX_SITES = 0x7FFC;
+
   private final ColdFrames cold = ColdFrames.fromProperty(); // per weave: a bad value fails each, not the class's initialization
 
   private final ClassHierarchy hierarchy;
@@ -169,6 +172,8 @@ final class MethodWeaver {
   private final String frameId;
   private final int stackParam;
   private final java.util.function.Predicate<MethodInsnNode> passesStack;
+  /** Woven for lazy resume (the frame id's version says so): see {@link Names#LAZY_RESUME}. */
+  private final boolean lazy;
   private int nextLocal;
   private Scratch scratch;
 
@@ -186,6 +191,7 @@ final class MethodWeaver {
     this.frameId = frameId;
     this.stackParam = stackParam;
     this.passesStack = passesStack;
+    this.lazy = frameId.endsWith(Names.LAZY_RESUME);
   }
 
   private WeaveFailure fail(AbstractInsnNode at, String reason) {
@@ -350,6 +356,7 @@ final class MethodWeaver {
         localPos[l] = kd == Kind.NULL ? -1 : kd == Kind.REF ? refs++ - 1 : prims++ - 1;
       }
       int recvPos = hasReceiver && recvCopy < 0 ? refs++ - 1 : -1;
+      int selfPos = lazy ? refs++ - 1 : -1; // lazy resume: the method's own receiver or class, below the id
       if (refs > 0xFFFFFF || prims > 0xFFFFFF) {
         throw fail(call, "frame too large to save");
       }
@@ -402,6 +409,10 @@ final class MethodWeaver {
       }
       if (recvPos >= 0) {
         storeRef(tail, recvPos, new VarInsnNode(Opcodes.ALOAD, recvLocal));
+      }
+      if (selfPos >= 0) { // a method that writes slot 0 saves null: its frame is never a lazy resume's entry
+        storeRef(tail, selfPos, isStatic ? new LdcInsnNode(Type.getObjectType(owner.name))
+            : writesThis ? new InsnNode(Opcodes.ACONST_NULL) : new VarInsnNode(Opcodes.ALOAD, 0));
       }
       tail.add(dummyReturn(Type.getReturnType(method.desc)));
 
@@ -553,8 +564,8 @@ final class MethodWeaver {
       return;
     }
 
-    if (index > 0xFFFF) {
-      throw fail(null, "more than 65535 suspendable call sites");
+    if (index > MAX_SITES) {
+      throw fail(null, "more than " + MAX_SITES + " suspendable call sites");
     }
 
     // -- entry
@@ -587,7 +598,22 @@ final class MethodWeaver {
       tail.add(new InsnNode(Opcodes.DUP));
       tail.add(new VarInsnNode(Opcodes.ISTORE, resumeLocal));
     }
-    tail.add(new TableSwitchInsnNode(0, index - 1, bad, entries.toArray(new LabelNode[0])));
+    LabelNode noSite = bad;
+    InsnList resultCode = new InsnList();
+    if (lazy) { // an index that is no call site: the result of this method's lazily resumed run
+      int indexLocal = nextLocal++;
+      tail.add(new InsnNode(Opcodes.DUP));
+      tail.add(new VarInsnNode(Opcodes.ISTORE, indexLocal));
+      noSite = new LabelNode();
+      resultCode.add(noSite);
+      resultCode.add(new VarInsnNode(Opcodes.ILOAD, indexLocal));
+      resultCode.add(new LdcInsnNode(frameId));
+      resultCode.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+      resultCode.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "resumeResult",
+          "(ILjava/lang/String;" + Names.STACK_DESC + ")Ljava/lang/Object;", false));
+      resultCode.add(unboxedReturn(Type.getReturnType(method.desc)));
+    }
+    tail.add(new TableSwitchInsnNode(0, index - 1, noSite, entries.toArray(new LabelNode[0])));
     for (LoopGuard g : guards.values()) {
       Frame<BasicValue> at = frames[g.index];
       // At the header: one test of a local per iteration, and a restore enters the loop here.
@@ -622,6 +648,7 @@ final class MethodWeaver {
     tail.add(new LdcInsnNode("restore: bad resume index in " + frameId));
     tail.add(new MethodInsnNode(Opcodes.INVOKESPECIAL, "java/lang/IllegalStateException", "<init>", "(Ljava/lang/String;)V", false));
     tail.add(new InsnNode(Opcodes.ATHROW));
+    tail.add(resultCode);
     tail.add(restoreCode);
     InsnList copyCode = new InsnList();
     for (IterationCopy c : iterationCopies) {
@@ -945,7 +972,7 @@ final class MethodWeaver {
     out.add(new VarInsnNode(Opcodes.ILOAD, scratch.refBase));
     out.add(intConstant(prims));
     out.add(intConstant(refs));
-    out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, "savedAgain",
+    out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.STACK, lazy ? "savedAgainWaiting" : "savedAgain",
         "(" + Names.STACK_DESC + "IIII)Z", false));
     out.add(new JumpInsnNode(Opcodes.IFEQ, rejoin));
     out.add(dummyReturn(Type.getReturnType(method.desc)));
@@ -1336,6 +1363,37 @@ final class MethodWeaver {
       default:
         return new InsnNode(Opcodes.ICONST_0);
     }
+  }
+
+  /* Returns the boxed Object on the operand stack as the method's return type (void: drops it). */
+  private static InsnList unboxedReturn(Type ret) {
+    InsnList out = new InsnList();
+    String box;
+    String unbox;
+    switch (ret.getSort()) {
+      case Type.VOID:
+        out.add(new InsnNode(Opcodes.POP));
+        out.add(new InsnNode(Opcodes.RETURN));
+        return out;
+      case Type.BOOLEAN: box = "java/lang/Boolean"; unbox = "booleanValue"; break;
+      case Type.BYTE: box = "java/lang/Byte"; unbox = "byteValue"; break;
+      case Type.CHAR: box = "java/lang/Character"; unbox = "charValue"; break;
+      case Type.SHORT: box = "java/lang/Short"; unbox = "shortValue"; break;
+      case Type.INT: box = "java/lang/Integer"; unbox = "intValue"; break;
+      case Type.LONG: box = "java/lang/Long"; unbox = "longValue"; break;
+      case Type.FLOAT: box = "java/lang/Float"; unbox = "floatValue"; break;
+      case Type.DOUBLE: box = "java/lang/Double"; unbox = "doubleValue"; break;
+      default:
+        if (!"java/lang/Object".equals(ret.getInternalName())) {
+          out.add(new TypeInsnNode(Opcodes.CHECKCAST, ret.getInternalName()));
+        }
+        out.add(new InsnNode(Opcodes.ARETURN));
+        return out;
+    }
+    out.add(new TypeInsnNode(Opcodes.CHECKCAST, box));
+    out.add(new MethodInsnNode(Opcodes.INVOKEVIRTUAL, box, unbox, "()" + ret.getDescriptor(), false));
+    out.add(new InsnNode(ret.getOpcode(Opcodes.IRETURN)));
+    return out;
   }
 
   private static InsnList dummyReturn(Type ret) {

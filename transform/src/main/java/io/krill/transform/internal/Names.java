@@ -41,6 +41,14 @@ public final class Names {
    * through an interface is saved again in place as well.
    */
   public static final int WOVEN_ABI = 8;
+  /**
+   * Appended to the woven ABI in the version of a class woven for lazy resume
+   * ({@code -Dkrill.weave.lazyResume=true}): each frame also saves its method's receiver (or,
+   * static, its class) in the slot below its id, a frame saved again in place is marked as
+   * waiting ({@code Stack.savedAgainWaiting}), and the resume dispatch hands an index that is
+   * no call site to {@code Stack.resumeResult}.
+   */
+  public static final String LAZY_RESUME = "+lazy";
   /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
   public static final String FLOW = "flow";
 

@@ -1,0 +1,334 @@
+package io.krill.fibers;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Lazy resume: a stack whose outer frames only wait resumes without re-entering them.
+ *
+ * <p>Only frames of classes woven with {@code -Dkrill.weave.lazyResume=true} take part; the
+ * runtime needs nothing switched on. See docs/transform.md.
+ */
+final class LazyResume {
+  /*
+   * Implementation notes.
+   *
+   * A resume re-enters every saved frame, outermost first: each restores its values and calls
+   * its callee again. A frame that only waits (a loop's callers: a framework's dispatch, a
+   * handler's outer methods) is re-entered and saved again in place on every hop, ~5-10 ns a
+   * frame. Lazy resume leaves such frames in the store:
+   *
+   * - Marking. A method woven for lazy resume marks its frame WAITING (a header bit) when the
+   *   restore's own call suspends again and the frame is saved again in place
+   *   (Stack.savedAgainWaiting): it ran no code of its own since it was saved.
+   * - Forming. When a capture ends with marked frames on top (runStack), and at least
+   *   MIN_WAITING of them, the frames are moved aside into a Dormant block, which takes their
+   *   place on top of the store as one pseudo-frame (index DORMANT). The frame below them, the
+   *   first that ran code of its own, is the resume's entry: its method must be woven for
+   *   lazy resume (its id ends in +lazy), which saves the method's own receiver (or, static,
+   *   its class) in the slot below its id, and its method must be callable through a method
+   *   handle from here.
+   * - Resuming. runStack pops the pseudo-frame and calls the entry's method with zero and null
+   *   arguments on that receiver, non-virtually: the method restores itself as if its caller
+   *   had called it, and the frames below it follow. If they suspend again, the pseudo-frame is
+   *   pushed back on top of the new capture: the waiting frames were never touched.
+   * - Returning. When the entry's method returns (or throws), its caller must go on with that
+   *   result. The store becomes a result frame (the entry's id, index RESULT_VALUE or
+   *   RESULT_THROWN, the boxed value or the exception) with the waiting frames back on top,
+   *   and the body is re-entered eagerly: the waiting frames restore, and the one that called
+   *   the entry's method calls it again; that method's dispatch finds the result frame and
+   *   returns the value (Stack.resumeResult, called from the tableswitch's default) or throws
+   *   the exception into its caller's handlers. From there on the stack runs as always.
+   *
+   * What it changes for users: an exception thrown while the waiting frames are aside carries
+   * a stack trace that ends at the entry's method (the frames above it are not on the thread's
+   * stack); once it reaches them it propagates through them as always. Fiber dumps, frameIds()
+   * and serialization see every frame (a serialized stack is written as one store and resumes
+   * eagerly).
+   */
+
+  /** How many waiting frames on top of a capture make a dormant block. */
+  static final int MIN_WAITING = minWaiting(System.getProperty("krill.lazyResume.minFrames", "2"));
+
+  /** The suffix of a frame id whose class was woven for lazy resume. */
+  static final String LAZY_ABI = "+lazy";
+
+  private static final long DORMANT_HEADER = Stack.DORMANT | (1L << 16) | (1L << 40);
+
+  private static final MethodType ENTRY_TYPE = MethodType.methodType(Object.class, Object.class);
+
+  /* Per declaring class: frame id -> the entry's handle, or NO_ENTRY. */
+  private static final ClassValue<ConcurrentHashMap<String, Object>> ENTRIES =
+      new ClassValue<ConcurrentHashMap<String, Object>>() {
+        @Override
+        protected ConcurrentHashMap<String, Object> computeValue(Class<?> type) {
+          return new ConcurrentHashMap<>();
+        }
+      };
+
+  private static final Object NO_ENTRY = new Object();
+
+  private LazyResume() {}
+
+  static int minWaiting(String v) {
+    try {
+      int n = Integer.parseInt(v.trim());
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("krill.lazyResume.minFrames: " + v + " (expected: an integer >= 1)");
+  }
+
+  /** The waiting frames of a suspended stack, kept aside as they lay in its store. */
+  static final class Dormant {
+    final long[] prims;
+    final Object[] refs;
+    /** The method of the frame below them: (receiver or class) -> boxed result. */
+    final MethodHandle entry;
+    final String entryId;
+
+    Dormant(long[] prims, Object[] refs, MethodHandle entry, String entryId) {
+      this.prims = prims;
+      this.refs = refs;
+      this.entry = entry;
+      this.entryId = entryId;
+    }
+  }
+
+  /**
+   * Resumes the frames below the dormant block, whose pseudo-frame runStack took off.
+   *
+   * @return true if they suspended again; false if the entry's method returned or threw, and
+   *     the store now holds its result below the waiting frames, to be re-entered eagerly
+   */
+  @Primitive
+  static boolean resumeTop(Stack s, Dormant d) throws Throwable {
+    Object self = s.refs[s.refTop - 2]; // the entry's receiver, or its class: below its id
+    Object v;
+    boolean threw = false;
+    try {
+      v = d.entry.invokeExact(self);
+    } catch (Throwable t) {
+      if (s.flow < 0) {
+        throw t; // a capture that failed half-way: the stack fails
+      }
+      withWaitingFrames(t, d);
+      v = t;
+      threw = true;
+    }
+    if (s.flow < 0) {
+      return true;
+    }
+    wake(s, d, v, threw);
+    return false;
+  }
+
+  /*
+   * An exception leaving the entry's method was thrown while the waiting frames were aside, so
+   * its stack trace ends at the entry's method (then this class and runStack). The waiting
+   * frames are put where they stand, innermost first, named by their frame ids (no line
+   * numbers: only their methods are known), so a trace reads as it would without lazy resume.
+   */
+  static void withWaitingFrames(Throwable t, Dormant d) {
+    StackTraceElement[] trace = t.getStackTrace();
+    int at = -1;
+    for (int i = 0; i < trace.length; i++) {
+      if (trace[i].getClassName().equals(LazyResume.class.getName())) {
+        at = i;
+        break;
+      }
+    }
+    if (at < 0) { // no trace written, or a trace of another stack
+      return;
+    }
+    java.util.List<String> ids = new java.util.ArrayList<>();
+    Stack.frameIds(d.prims, d.refs, d.prims.length, d.refs.length, ids); // outermost first
+    StackTraceElement[] spliced = new StackTraceElement[trace.length + ids.size()];
+    System.arraycopy(trace, 0, spliced, 0, at);
+    for (int k = 0; k < ids.size(); k++) {
+      String id = ids.get(ids.size() - 1 - k);
+      int paren = id.indexOf('(');
+      int dot = id.lastIndexOf('.', paren);
+      spliced[at + k] = new StackTraceElement(id.substring(0, dot).replace('/', '.'), id.substring(dot + 1, paren),
+          null, -1);
+    }
+    System.arraycopy(trace, at, spliced, at + ids.size(), trace.length - at);
+    t.setStackTrace(spliced);
+  }
+
+  /* The store: [what is below] [result frame of the entry] [the waiting frames]. */
+  private static void wake(Stack s, Dormant d, Object v, boolean threw) {
+    int pt = s.primTop;
+    int rt = s.refTop;
+    int np = pt + 1 + d.prims.length;
+    int nr = rt + 2 + d.refs.length;
+    long[] p = s.prims;
+    Object[] r = s.refs;
+    if (p.length < np) {
+      p = Arrays.copyOf(p, np);
+      s.prims = p;
+    }
+    if (r.length < nr) {
+      r = Arrays.copyOf(r, nr);
+      s.refs = r;
+    }
+    p[pt] = (threw ? Stack.RESULT_THROWN : Stack.RESULT_VALUE) | (2L << 16) | (1L << 40);
+    r[rt] = v;
+    r[rt + 1] = d.entryId;
+    System.arraycopy(d.prims, 0, p, pt + 1, d.prims.length);
+    System.arraycopy(d.refs, 0, r, rt + 2, d.refs.length);
+    s.primTop = np;
+    s.refTop = nr;
+  }
+
+  /** After a capture of the frames below a dormant block: the block goes back on top. */
+  static void pushDormant(Stack s, Dormant d) {
+    int pt = s.primTop;
+    int rt = s.refTop;
+    if (s.prims == null || pt >= s.prims.length) {
+      s.growPrims(pt + 1);
+    }
+    if (s.refs == null || rt >= s.refs.length) {
+      s.growRefs(rt + 1); // may move both arrays: read them after
+    }
+    long[] p = s.prims;
+    Object[] r = s.refs;
+    p[pt] = DORMANT_HEADER;
+    if (r[rt] != d) {
+      r[rt] = d;
+    }
+    s.primTop = pt + 1;
+    s.refTop = rt + 1;
+  }
+
+  /**
+   * At the end of a capture whose top frame waits: if enough frames on top wait and the frame
+   * below them can be called as the resume's entry, moves them aside into a dormant block.
+   */
+  static void form(Stack s) {
+    long[] p = s.prims;
+    Object[] r = s.refs;
+    int pt = s.primTop;
+    int rt = s.refTop;
+    int waiting = 0;
+    while (pt > 0 && (p[pt - 1] & Stack.WAITING) != 0) {
+      long h = p[pt - 1];
+      pt -= (int) (h >>> 40);
+      rt -= (int) ((h >>> 16) & 0xFFFFFF);
+      waiting++;
+    }
+    if (waiting < MIN_WAITING || pt <= 0 || rt < 2) {
+      return;
+    }
+    Object id = r[rt - 1];
+    if (!(id instanceof String) || !((String) id).endsWith(LAZY_ABI)) {
+      return;
+    }
+    MethodHandle entry = entry((String) id, r[rt - 2]);
+    if (entry == null) {
+      return;
+    }
+    Dormant d = new Dormant(Arrays.copyOfRange(p, pt, s.primTop), Arrays.copyOfRange(r, rt, s.refTop), entry,
+        (String) id);
+    Arrays.fill(r, rt + 1, s.refTop, null);
+    p[pt] = DORMANT_HEADER;
+    r[rt] = d;
+    s.primTop = pt + 1;
+    s.refTop = rt + 1;
+  }
+
+  /*
+   * The handle that re-enters the method of frame id on self (its receiver, or its class when
+   * static): non-virtual, zeros and nulls for the arguments (a resuming method reads its own
+   * values from its frame), the result boxed. Null when it cannot be made: the stack then
+   * resumes every frame, as without lazy resume.
+   */
+  static MethodHandle entry(String id, Object self) {
+    if (self == null) {
+      return null;
+    }
+    int hash = id.lastIndexOf('#');
+    int paren = id.indexOf('(');
+    int dot = paren < 0 ? -1 : id.lastIndexOf('.', paren);
+    if (hash < 0 || dot < 0) {
+      return null;
+    }
+    String owner = id.substring(0, dot).replace('/', '.');
+    Class<?> c = self instanceof Class && ((Class<?>) self).getName().equals(owner) ? (Class<?>) self
+        : declaring(self.getClass(), owner);
+    if (c == null) {
+      return null;
+    }
+    ConcurrentHashMap<String, Object> known = ENTRIES.get(c);
+    Object h = known.get(id);
+    if (h == null) {
+      h = handle(c, id.substring(dot + 1, paren), id.substring(paren, hash));
+      known.putIfAbsent(id, h);
+    }
+    return h == NO_ENTRY ? null : (MethodHandle) h;
+  }
+
+  private static final Double DOUBLE_ZERO = 0.0;
+  private static final Float FLOAT_ZERO = 0.0f;
+
+  /* Long, Integer and the smaller boxes of 0 are cached by valueOf; Double and Float are not. */
+  private static Object boxDouble(double v) {
+    return Double.doubleToRawLongBits(v) == 0L ? DOUBLE_ZERO : Double.valueOf(v);
+  }
+
+  private static Object boxFloat(float v) {
+    return Float.floatToRawIntBits(v) == 0 ? FLOAT_ZERO : Float.valueOf(v);
+  }
+
+  private static Class<?> declaring(Class<?> c, String name) {
+    for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+      if (k.getName().equals(name)) {
+        return k;
+      }
+      for (Class<?> i : k.getInterfaces()) {
+        Class<?> found = declaring(i, name);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static Object handle(Class<?> c, String name, String desc) {
+    try {
+      MethodType type = MethodType.fromMethodDescriptorString(desc, c.getClassLoader());
+      Method m = c.getDeclaredMethod(name, type.parameterArray());
+      boolean isStatic = Modifier.isStatic(m.getModifiers());
+      MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(c, MethodHandles.lookup());
+      MethodHandle h = isStatic || Modifier.isPrivate(m.getModifiers()) ? lookup.unreflect(m)
+          : lookup.unreflectSpecial(m, c);
+      Class<?>[] params = type.parameterArray();
+      Object[] zeros = new Object[params.length];
+      for (int i = 0; i < params.length; i++) {
+        zeros[i] = params[i].isPrimitive() ? Array.get(Array.newInstance(params[i], 1), 0) : null;
+      }
+      h = MethodHandles.insertArguments(h, isStatic ? 0 : 1, zeros);
+      if (isStatic) {
+        h = MethodHandles.dropArguments(h, 0, Object.class);
+      }
+      Class<?> ret = type.returnType();
+      if (ret == double.class || ret == float.class) { // the dummy a suspended run returns, boxed without allocating
+        h = MethodHandles.filterReturnValue(h, MethodHandles.lookup().findStatic(LazyResume.class,
+            ret == double.class ? "boxDouble" : "boxFloat", MethodType.methodType(Object.class, ret)));
+      }
+      return h.asType(ENTRY_TYPE);
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return NO_ENTRY;
+    }
+  }
+}
