@@ -278,7 +278,7 @@ public class Stack implements Serializable {
     }
     if (aside != null) {
       LazyResume.pushDormant(this, aside);
-    } else if (primTop > 0 && (prims[primTop - 1] & WAITING) != 0) {
+    } else if (primTop > 0 && (prims[primTop - 1] & WAITING) != 0 && waitingBelowTop()) {
       LazyResume.form(this);
     }
     flow = 0;
@@ -288,6 +288,19 @@ public class Stack implements Serializable {
       java.util.Arrays.fill(refs, refTop, saved, null);
     }
     state = SUSPENDED;
+  }
+
+  /*
+   * The top frame waits: whether enough do to set them aside. The second is tested here, not in
+   * a call: most fibers have one waiting frame of their own on top (a wrapper that catches what
+   * the body throws), which the default of two leaves in place on every hop.
+   */
+  private boolean waitingBelowTop() {
+    if (LazyResume.MIN_WAITING <= 1) {
+      return true;
+    }
+    int p = primTop - (int) (prims[primTop - 1] >>> 40);
+    return p > 0 && (prims[p - 1] & WAITING) != 0;
   }
 
   /*
