@@ -120,6 +120,9 @@ public final class CompileTime implements Callable<Integer> {
     Map<String, long[]> byMethod = new TreeMap<>(); // name -> {wovenNanos, plainNanos, wovenBytes, plainBytes, wovenCompiles, plainCompiles}
     for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
       RecordedMethod m = e.getValue("method");
+      if (m == null) { // JFR records no method for some compilations (a class unloaded before the dump)
+        continue;
+      }
       int level = e.getInt("compileLevel");
       String owner = m.getType().getName();
       boolean isWoven = owner.endsWith(".WovenLoops");
