@@ -121,7 +121,7 @@ final class LazyResume {
       if (s.flow < 0) {
         throw t; // a capture that failed half-way: the stack fails
       }
-      withWaitingFrames(t, d);
+      withWaitingFrames(t, d, self);
       v = t;
       threw = true;
     }
@@ -135,10 +135,10 @@ final class LazyResume {
   /*
    * An exception leaving the entry's method was thrown while the waiting frames were aside, so
    * its stack trace ends at the entry's method (then this class and runStack). The waiting
-   * frames are put where they stand, innermost first, named by their frame ids (no line
-   * numbers: only their methods are known), so a trace reads as it would without lazy resume.
+   * frames are put where they stand, innermost first, each with the line of the call it waits
+   * in (FrameLines), so a trace reads as it would without lazy resume.
    */
-  static void withWaitingFrames(Throwable t, Dormant d) {
+  static void withWaitingFrames(Throwable t, Dormant d, Object entrySelf) {
     StackTraceElement[] trace = t.getStackTrace();
     int at = -1;
     for (int i = 0; i < trace.length; i++) {
@@ -150,18 +150,29 @@ final class LazyResume {
     if (at < 0) { // no trace written, or a trace of another stack
       return;
     }
-    java.util.List<String> ids = new java.util.ArrayList<>();
-    Stack.frameIds(d.prims, d.refs, d.prims.length, d.refs.length, ids); // outermost first
-    StackTraceElement[] spliced = new StackTraceElement[trace.length + ids.size()];
-    System.arraycopy(trace, 0, spliced, 0, at);
-    for (int k = 0; k < ids.size(); k++) {
-      String id = ids.get(ids.size() - 1 - k);
-      int paren = id.indexOf('(');
-      int dot = id.lastIndexOf('.', paren);
-      spliced[at + k] = new StackTraceElement(id.substring(0, dot).replace('/', '.'), id.substring(dot + 1, paren),
-          null, -1);
+    ClassLoader loader = (entrySelf instanceof Class ? (Class<?>) entrySelf : entrySelf.getClass()).getClassLoader();
+    java.util.List<StackTraceElement> waiting = new java.util.ArrayList<>(); // outermost first
+    long[] pa = d.prims;
+    Object[] ra = d.refs;
+    int p = pa.length;
+    int r = ra.length;
+    while (p > 0 && r > 1) {
+      long header = pa[p - 1];
+      int np = (int) (header >>> 40);
+      int nr = (int) ((header >>> 16) & 0xFFFFFF);
+      if (!(ra[r - 1] instanceof String) || np < 1 || nr < 1) {
+        break;
+      }
+      waiting.add(FrameLines.element((String) ra[r - 1], (int) (header & Stack.INDEX_MASK), ra[r - 2], loader));
+      p -= np;
+      r -= nr;
     }
-    System.arraycopy(trace, at, spliced, at + ids.size(), trace.length - at);
+    StackTraceElement[] spliced = new StackTraceElement[trace.length + waiting.size()];
+    System.arraycopy(trace, 0, spliced, 0, at);
+    for (int k = 0; k < waiting.size(); k++) {
+      spliced[at + k] = waiting.get(waiting.size() - 1 - k);
+    }
+    System.arraycopy(trace, at, spliced, at + waiting.size(), trace.length - at);
     t.setStackTrace(spliced);
   }
 
@@ -289,7 +300,7 @@ final class LazyResume {
     return Float.floatToRawIntBits(v) == 0 ? FLOAT_ZERO : Float.valueOf(v);
   }
 
-  private static Class<?> declaring(Class<?> c, String name) {
+  static Class<?> declaring(Class<?> c, String name) {
     for (Class<?> k = c; k != null; k = k.getSuperclass()) {
       if (k.getName().equals(name)) {
         return k;

@@ -52,7 +52,8 @@ class LazyResumeTest {
       "    } catch (IllegalStateException e) {",
       "      StringBuilder b = new StringBuilder(\"caught:\" + e.getMessage() + \" trace:\");",
       "      for (StackTraceElement t : e.getStackTrace()) {",
-      "        if (t.getClassName().equals(\"gen.Deep\")) b.append(' ').append(t.getMethodName());",
+      "        if (t.getClassName().equals(\"gen.Deep\")) b.append(' ').append(t.getMethodName()).append('(')",
+      "            .append(t.getFileName()).append(':').append(t.getLineNumber()).append(')');",
       "      }",
       "      result = b.toString();",
       "    }",
@@ -109,6 +110,22 @@ class LazyResumeTest {
       "  }",
       "}",
       "");
+
+  /* The source lines (1-based) of SOURCE's calls that a trace of the "throw" mode names. */
+  private static final int RUN_CALLS_OUTER = lineOf("result = \"run:\" + outer(above);");
+  private static final int OUTER_CALLS_LOOP = lineOf("case \"long\": case \"throw\": return loop();");
+  private static final int OUTER_RECURSES = lineOf("long r = outer(n - 1);");
+  private static final int LOOP_THROWS = lineOf("if (mode.equals(\"throw\")) throw");
+
+  private static int lineOf(String code) {
+    String[] lines = SOURCE.split("\n");
+    for (int i = 0; i < lines.length; i++) {
+      if (lines[i].contains(code)) {
+        return i + 1;
+      }
+    }
+    throw new AssertionError(code);
+  }
 
   private static Map<String, byte[]> woven;
 
@@ -201,12 +218,13 @@ class LazyResumeTest {
       assertThat(later).containsOnly(above + 1);
     }
     if (mode.equals("throw")) {
-      // the trace names the waiting frames it passed while they were aside
-      StringBuilder trace = new StringBuilder("caught:after 30 trace: loop");
-      for (int i = 0; i <= above; i++) {
-        trace.append(" outer");
+      // the trace names the waiting frames it passed while they were aside, with the lines they wait at
+      StringBuilder trace = new StringBuilder("caught:after 30 trace: loop(Deep.java:" + LOOP_THROWS + ")");
+      trace.append(" outer(Deep.java:" + OUTER_CALLS_LOOP + ")");
+      for (int i = 0; i < above; i++) {
+        trace.append(" outer(Deep.java:" + OUTER_RECURSES + ")");
       }
-      trace.append(" run");
+      trace.append(" run(Deep.java:" + RUN_CALLS_OUTER + ")");
       assertThat(result(p)).isEqualTo(trace.toString());
       assertThat(expected[0]).isEqualTo(trace.toString());
     } else {

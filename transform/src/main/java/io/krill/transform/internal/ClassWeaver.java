@@ -135,9 +135,11 @@ public final class ClassWeaver {
         call -> hierarchy.hasStackEntry(call.getOpcode(), call.owner, call.name, call.desc);
     String version = version(original) + ABI_TAG + Names.WOVEN_ABI + (lazyResume() ? Names.LAZY_RESUME : "");
     StringBuilder marker = new StringBuilder(version);
+    StringBuilder lines = new StringBuilder(cn.sourceFile == null ? "" : cn.sourceFile.replace("|", ""));
     List<MethodNode> added = new ArrayList<>();
     for (MethodNode m : toWeave) {
       String frameId = cn.name + "." + m.name + m.desc + "#" + version;
+      String key = m.name + m.desc;
       Set<AbstractInsnNode> sites = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
       sites.addAll(calls.get(m));
       MethodInsnNode first = calls.get(m).get(0);
@@ -151,7 +153,13 @@ public final class ClassWeaver {
         marker.append('|').append(m.name).append(m.desc);
       }
       if (!pure) {
-        new MethodWeaver(hierarchy, cn, m, sites, frameId, stackParam, passesStack).weave();
+        MethodWeaver weaver = new MethodWeaver(hierarchy, cn, m, sites, frameId, stackParam, passesStack);
+        weaver.weave();
+        lines.append('|').append(key).append(':');
+        List<Integer> at = weaver.siteLines();
+        for (int i = 0; i < at.size(); i++) {
+          lines.append(i == 0 ? "" : ",").append(at.get(i));
+        }
       } else if (stackParam >= 0 && passesStack.test(first)) {
         m.instructions.insertBefore(first, new VarInsnNode(Opcodes.ALOAD, stackParam));
         m.instructions.insertBefore(first, new VarInsnNode(Opcodes.ILOAD, stackParam + 1)); // a resume passes through
@@ -161,6 +169,10 @@ public final class ClassWeaver {
     cn.methods.addAll(added);
     int fieldAccess = Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC;
     cn.fields.add(new FieldNode(fieldAccess, Names.WOVEN_FIELD, "Ljava/lang/String;", null, marker.toString()));
+    String table = lines.toString();
+    if (table.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 65535) { // a constant's limit; without the table, traces and dumps name no lines
+      cn.fields.add(new FieldNode(fieldAccess, Names.LINES_FIELD, "Ljava/lang/String;", null, table));
+    }
 
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
       @Override

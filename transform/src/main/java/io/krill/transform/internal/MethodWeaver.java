@@ -176,6 +176,8 @@ final class MethodWeaver {
   private final boolean lazy;
   private int nextLocal;
   private Scratch scratch;
+  /** The source line of each resume index's call site (-1 where unknown), once woven. */
+  private final List<Integer> siteLines = new ArrayList<>();
 
   /**
    * @param stackParam the slot of the method's stack parameter when it is a stack entry
@@ -197,6 +199,11 @@ final class MethodWeaver {
   private WeaveFailure fail(AbstractInsnNode at, String reason) {
     String desc = stackParam >= 0 ? StackEntries.originalDesc(method.desc) : method.desc; // the name users wrote
     return new WeaveFailure(owner.name, method.name, desc, ClassWeaver.lineOf(at), reason);
+  }
+
+  /** @return the source line of each resume index's call site, -1 where unknown (after {@link #weave}) */
+  List<Integer> siteLines() {
+    return siteLines;
   }
 
   void weave() {
@@ -558,6 +565,7 @@ final class MethodWeaver {
           iterationCopies.add(new IterationCopy(chain, resume, toResume));
         }
       }
+      siteLines.add(ClassWeaver.lineOf(call));
       index++;
     }
     if (index == 0) {

@@ -17,6 +17,12 @@ public final class Names {
    */
   public static final String WOVEN_FIELD = "$krill$woven";
   /**
+   * The field that gives a woven class's call-site lines: "SourceFile|name+desc:l0,l1,...|...",
+   * the source line of each resume index (-1 where the class has no line numbers), for the
+   * frames that stack traces and dumps show from a frame store instead of the thread's stack.
+   */
+  public static final String LINES_FIELD = "$krill$lines";
+  /**
    * The version of the binary interface between woven code and {@code Stack}: the fields,
    * methods and frame layout that woven code uses. Raise it with every change to them, so
    * that the weaver refuses classes woven by an older weaver instead of skipping them.
