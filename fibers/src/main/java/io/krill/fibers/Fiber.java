@@ -364,17 +364,18 @@ public final class Fiber extends Stack implements Runnable {
     return b instanceof Failure ? null : b; // an outcome is no blocker
   }
 
-  /** @return the suspended frames while parked, innermost first, as "class.method"; empty otherwise */
+  /**
+   * @return the suspended frames while parked, innermost first, as a stack trace prints them:
+   *     "class.method(File.java:line)"; empty otherwise
+   */
   List<String> frames() {
     if (!isParked()) {
       return List.of();
     }
-    List<String> ids = frameIds();
-    List<String> out = new java.util.ArrayList<>(ids.size());
-    for (int i = ids.size() - 1; i >= 0; i--) {
-      String id = ids.get(i);
-      int hash = id.lastIndexOf('#');
-      out.add((hash < 0 ? id : id.substring(0, hash)).replace('/', '.'));
+    List<StackTraceElement> frames = frameElements();
+    List<String> out = new java.util.ArrayList<>(frames.size());
+    for (int i = frames.size() - 1; i >= 0; i--) {
+      out.add(frames.get(i).toString());
     }
     return out;
   }

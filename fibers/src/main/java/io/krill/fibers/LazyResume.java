@@ -152,21 +152,7 @@ final class LazyResume {
     }
     ClassLoader loader = (entrySelf instanceof Class ? (Class<?>) entrySelf : entrySelf.getClass()).getClassLoader();
     java.util.List<StackTraceElement> waiting = new java.util.ArrayList<>(); // outermost first
-    long[] pa = d.prims;
-    Object[] ra = d.refs;
-    int p = pa.length;
-    int r = ra.length;
-    while (p > 0 && r > 1) {
-      long header = pa[p - 1];
-      int np = (int) (header >>> 40);
-      int nr = (int) ((header >>> 16) & 0xFFFFFF);
-      if (!(ra[r - 1] instanceof String) || np < 1 || nr < 1) {
-        break;
-      }
-      waiting.add(FrameLines.element((String) ra[r - 1], (int) (header & Stack.INDEX_MASK), ra[r - 2], loader));
-      p -= np;
-      r -= nr;
-    }
+    Stack.frameElements(d.prims, d.refs, d.prims.length, d.refs.length, waiting, loader);
     StackTraceElement[] spliced = new StackTraceElement[trace.length + waiting.size()];
     System.arraycopy(trace, 0, spliced, 0, at);
     for (int k = 0; k < waiting.size(); k++) {

@@ -829,6 +829,51 @@ public class Stack implements Serializable {
     }
   }
 
+  /**
+   * Like {@link #frameIds()}, racy reads included, as stack-trace elements: each frame's class,
+   * method, source file and the line of the call it is suspended in.
+   *
+   * @return the saved frames, outermost first
+   */
+  protected final List<StackTraceElement> frameElements() {
+    List<StackTraceElement> out = new ArrayList<>();
+    long[] pa = prims;
+    Object[] ra = refs;
+    int p = primTop;
+    int r = refTop;
+    if (pa == null || ra == null) {
+      return out;
+    }
+    ClassLoader loader = body == null ? null : body.getClass().getClassLoader();
+    if (p > 0 && p <= pa.length && r > 0 && r <= ra.length && ra[r - 1] instanceof LazyResume.Dormant) {
+      LazyResume.Dormant d = (LazyResume.Dormant) ra[r - 1];
+      frameElements(d.prims, d.refs, d.prims.length, d.refs.length, out, loader);
+      p--;
+      r--;
+    }
+    frameElements(pa, ra, p, r, out, loader);
+    return out;
+  }
+
+  /* Appends the frames below tops p and r, outermost first, up to the first inconsistency. */
+  static void frameElements(long[] pa, Object[] ra, int p, int r, List<StackTraceElement> out, ClassLoader loader) {
+    while (p > 0 && p <= pa.length && r > 0 && r <= ra.length) {
+      long header = pa[p - 1];
+      Object id = ra[r - 1];
+      int np = (int) (header >>> 40);
+      int nr = (int) ((header >>> 16) & 0xFFFFFF);
+      if (!(id instanceof String) || np < 1 || nr < 1) {
+        break;
+      }
+      String frameId = (String) id;
+      // a lazily woven frame saves its receiver (or class) below its id; another frame, a value
+      Object self = r >= 2 && frameId.endsWith(LazyResume.LAZY_ABI) ? ra[r - 2] : null;
+      out.add(FrameLines.element(frameId, (int) (header & INDEX_MASK), self, loader));
+      p -= np;
+      r -= nr;
+    }
+  }
+
   // ---------------------------------------------------------------- serialization
 
   private void writeObject(ObjectOutputStream out) throws IOException {

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Lazy resume: a class woven with {@code krill.weave.lazyResume=true} resumes without
+ * Lazy resume: a class woven for it (the default, {@code krill.weave.lazyResume=true}) resumes without
  * re-entering the frames that only wait, and its results, exceptions, frame ids and serialized
  * form are those of a stack resumed whole.
  */
@@ -140,7 +140,11 @@ class LazyResumeTest {
 
   private static byte[] weaveWith(String lazy, byte[] plain) {
     String before = System.getProperty("krill.weave.lazyResume");
-    System.setProperty("krill.weave.lazyResume", lazy);
+    if (lazy == null) {
+      System.clearProperty("krill.weave.lazyResume");
+    } else {
+      System.setProperty("krill.weave.lazyResume", lazy);
+    }
     try {
       Weaver weaver = InMemoryCompiler.weaverFor(Map.of(), LazyResumeTest.class.getClassLoader());
       weaver.register(plain);
@@ -284,7 +288,7 @@ class LazyResumeTest {
   }
 
   @Test
-  void weave_lazyResumeNeitherTrueNorFalse_failsNamingTheProperty() throws Exception {
+  void weave_lazyResumeByDefault_andNeitherTrueNorFalse_failsNamingTheProperty() throws Exception {
     byte[] plain;
     try (InMemoryCompiler javac = new InMemoryCompiler(System.getProperty("java.class.path"))) {
       plain = javac.compileValid(Map.of(NAME, SOURCE), "--release", "17").get("gen/Deep");
@@ -293,7 +297,7 @@ class LazyResumeTest {
         .hasStackTraceContaining("krill.weave.lazyResume: yes (expected: true or false)");
     assertThat(new String(weaveWith("false", plain), java.nio.charset.StandardCharsets.ISO_8859_1))
         .contains("/abi").doesNotContain("+lazy");
-    assertThat(new String(woven.get("gen/Deep"), java.nio.charset.StandardCharsets.ISO_8859_1)).contains("+lazy");
+    assertThat(new String(weaveWith(null, plain), java.nio.charset.StandardCharsets.ISO_8859_1)).contains("+lazy");
   }
 
   @Test

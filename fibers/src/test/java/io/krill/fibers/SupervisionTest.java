@@ -125,11 +125,12 @@ class SupervisionTest {
       throws Exception {
     try (FiberScheduler s = factory.apply(2, true)) {
       Channel<String> ch = Channel.create(0, "dumped \"quoted\"");
-      Fiber f = Fiber.builder().scheduler(s).name("dumped").start(() -> ch.receive());
+      int line = new Throwable().getStackTrace()[0].getLineNumber(); Fiber f = Fiber.builder().scheduler(s).name("dumped").start(() -> ch.receive());
       awaitParked(f);
       assertThat(Fibers.dumpAll()).contains(s.name() + ":").contains("\"dumped\" #" + f.id() + " parked")
           .contains("waiting on Channel[dumped \"quoted\", capacity 0]")
-          .contains("at io.krill.fibers.SupervisionTest.lambda$");
+          .contains("at io.krill.fibers.SupervisionTest.lambda$")
+          .containsPattern("at io\\.krill\\.fibers\\.SupervisionTest\\.lambda\\$\\S+\\(SupervisionTest\\.java:" + line + "\\)"); // the line it parks at
       String json = Fibers.dumpAllJson();
       assertThat(json).startsWith("{\"schedulers\":[").contains("{\"name\":\"" + s.name() + "\",\"tracking\":true")
           .contains("{\"id\":" + f.id() + ",\"name\":\"dumped\",\"state\":\"parked\","

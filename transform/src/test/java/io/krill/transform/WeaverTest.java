@@ -125,7 +125,20 @@ class WeaverTest {
     assertThat(againFreshWeaver).isSameAs(once);
     List<FieldNode> markers = markerFields(once);
     assertThat(markers).hasSize(1);
-    assertThat((String) markers.get(0).value).matches("[0-9a-f]{16}/abi" + Names.WOVEN_ABI + "\\|run\\(I\\)I\\|run\\(ILio/krill/fibers/Stack;B\\)I");
+    assertThat((String) markers.get(0).value).matches("[0-9a-f]{16}/abi" + Names.WOVEN_ABI + "\\+lazy\\|run\\(I\\)I\\|run\\(ILio/krill/fibers/Stack;B\\)I");
+  }
+
+  /* Traces and dumps read a frame's line from the store: the class names each resume index's line. */
+  @Test
+  void weave_class_carriesTheLineOfEachCallSite() {
+    CompiledClasses classes = TestCompiler.compile(SIMPLE);
+    byte[] woven = classes.weaver().weave(classes.bytes("t/Simple"));
+
+    ClassNode cn = new ClassNode();
+    new ClassReader(woven).accept(cn, ClassReader.SKIP_CODE);
+    List<Object> lines = cn.fields.stream().filter(f -> Names.LINES_FIELD.equals(f.name)).map(f -> f.value)
+        .collect(Collectors.toList());
+    assertThat(lines).containsExactly("Simple.java|run(I)I:7"); // park() is on line 7 of SIMPLE
   }
 
   /*
@@ -138,7 +151,7 @@ class WeaverTest {
   void weave_classWovenByAnotherAbi_failsNamingTheClassAndSayingRebuildClean(String stamp, String abi) {
     CompiledClasses classes = TestCompiler.compile(SIMPLE);
     byte[] woven = classes.weaver().weave(classes.bytes("t/Simple"));
-    byte[] stale = CompiledClasses.restamp(woven, m -> m.replace("/abi" + Names.WOVEN_ABI + "|", stamp + "|"));
+    byte[] stale = CompiledClasses.restamp(woven, m -> m.replace("/abi" + Names.WOVEN_ABI + Names.LAZY_RESUME + "|", stamp + "|"));
 
     assertThatThrownBy(() -> classes.weaver().weave(stale))
         .isInstanceOf(TransformException.class)

@@ -71,17 +71,18 @@ class ContinuationFuzzTest {
   }
 
   /*
-   * The first programs again, woven for lazy resume: their waiting frames stay aside while the
-   * frames below them run on (the fibers module's tests make a dormant block of one waiting
-   * frame, krill.lazyResume.minFrames=1, so that most programs form one), and a frame that
-   * returns or throws hands its result to its waiting caller.
+   * The programs above are woven for lazy resume, the default: their waiting frames stay aside
+   * while the frames below them run on (the fibers module's tests make a dormant block of one
+   * waiting frame, krill.lazyResume.minFrames=1, so that most programs form one), and a frame
+   * that returns or throws hands its result to its waiting caller. The first programs again,
+   * woven with krill.weave.lazyResume=false: every resume re-enters every frame.
    */
   @Test
-  void weave_randomProgramsForLazyResume_suspendingRunMatchesPlainRun() throws Exception {
+  void weave_randomProgramsWithoutLazyResume_suspendingRunMatchesPlainRun() throws Exception {
     String before = System.getProperty("krill.weave.lazyResume");
-    System.setProperty("krill.weave.lazyResume", "true");
+    System.setProperty("krill.weave.lazyResume", "false");
     try {
-      fuzz(Integer.getInteger("krill.fuzz.lazyCount", 150), " (woven for lazy resume)");
+      fuzz(Integer.getInteger("krill.fuzz.eagerCount", 150), " (woven without lazy resume)");
     } finally {
       if (before == null) {
         System.clearProperty("krill.weave.lazyResume");

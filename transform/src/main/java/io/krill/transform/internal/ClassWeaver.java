@@ -484,12 +484,12 @@ public final class ClassWeaver {
     return -1;
   }
 
-  /** The build-time property that weaves classes for lazy resume: true or false (the default). */
+  /** The build-time property that weaves classes for lazy resume: true (the default) or false. */
   static final String LAZY_RESUME_PROPERTY = "krill.weave.lazyResume";
 
   /** @throws IllegalArgumentException naming the property, for a value other than true or false */
   static boolean lazyResume() {
-    String v = System.getProperty(LAZY_RESUME_PROPERTY, "false").trim();
+    String v = System.getProperty(LAZY_RESUME_PROPERTY, "true").trim();
     if (v.equalsIgnoreCase("true")) {
       return true;
     }

@@ -48,8 +48,8 @@ public final class Names {
    */
   public static final int WOVEN_ABI = 8;
   /**
-   * Appended to the woven ABI in the version of a class woven for lazy resume
-   * ({@code -Dkrill.weave.lazyResume=true}): each frame also saves its method's receiver (or,
+   * Appended to the woven ABI in the version of a class woven for lazy resume (the default;
+   * {@code -Dkrill.weave.lazyResume=false} turns it off): each frame also saves its method's receiver (or,
    * static, its class) in the slot below its id, a frame saved again in place is marked as
    * waiting ({@code Stack.savedAgainWaiting}), and the resume dispatch hands an index that is
    * no call site to {@code Stack.resumeResult}.
