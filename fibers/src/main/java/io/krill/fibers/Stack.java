@@ -14,9 +14,9 @@ import java.util.Objects;
  * The frame store of one continuation, and the binary interface that woven code calls.
  *
  * <p><b>For generated code, not API.</b> The static {@link #reserveFrame}, {@link #openFrame},
- * their cold variants {@link #reserveColdFrame} and {@link #openColdFrame}, and
- * {@link #putRef} methods, the store's arrays and tops, the {@link #flow} field and
- * {@link #current()} are used by
+ * their cold variants {@link #reserveColdFrame} and {@link #openColdFrame}, {@link #putRef},
+ * {@link #savedAgain} and {@link #savedAgainWaiting}, and {@link #resumeResult} methods, the
+ * store's arrays and tops, the {@link #flow} field and {@link #current()} are used by
  * methods that krill's weaver rewrote; their names and signatures are fixed by the weaver.
  * Users work with {@code io.krill.fibers.Continuation}, which extends this class.
  *

@@ -242,10 +242,17 @@ class LazyResumeTest {
     Continuation c = new Continuation((SuspendableRunnable) p);
     c.run();
     List<String> whole = c.frameIds(); // the first suspension: nothing aside yet
+    List<StackTraceElement> elements = c.frameElements();
     c.run();
     c.run();
     assertThat(outersPerRound(log(p))).containsExactly(4, 0);
     assertThat(c.frameIds()).isEqualTo(whole).hasSize(7); // run, outer x 4, loop, pause
+    // as a dump prints them: the frames aside and those below, each at the line of its call
+    assertThat(c.frameElements()).isEqualTo(elements);
+    assertThat(elements.get(0)).hasToString("gen.Deep.run(Deep.java:" + RUN_CALLS_OUTER + ")");
+    assertThat(elements.get(1)).hasToString("gen.Deep.outer(Deep.java:" + OUTER_RECURSES + ")");
+    assertThat(elements.get(4)).hasToString("gen.Deep.outer(Deep.java:" + OUTER_CALLS_LOOP + ")");
+    assertThat(elements.get(5).toString()).startsWith("gen.Deep.loop(Deep.java:");
     assertThat(whole.get(0)).startsWith("gen/Deep.run()V#").endsWith("+lazy");
     assertThat(whole.get(5)).startsWith("gen/Deep.loop()J#");
     assertThat(whole.get(6)).startsWith("gen/Deep.pause()V#");
