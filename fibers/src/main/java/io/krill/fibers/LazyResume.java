@@ -24,11 +24,16 @@ final class LazyResume {
    * handler's outer methods) is re-entered and saved again in place on every hop, ~5-10 ns a
    * frame. Lazy resume leaves such frames in the store:
    *
-   * - Marking. A method woven for lazy resume marks its frame WAITING (a header bit) when the
-   *   restore's own call suspends again and the frame is saved again in place
-   *   (Stack.savedAgainWaiting): it ran no code of its own since it was saved.
-   * - Forming. When a capture ends with marked frames on top (runStack), and at least
-   *   MIN_WAITING of them, the frames are moved aside into a Dormant block, which takes their
+   * - Counting. A method woven for lazy resume counts its frame as waiting (in Stack.flow,
+   *   which stays negative) when the restore's own call suspends again and the frame is saved
+   *   again in place (Stack.savedAgainWaiting): it ran no code of its own since it was saved.
+   *   Such frames are the top of the store when the capture ends: a frame saved fresh called
+   *   its callee fresh, so every frame below it was saved fresh too. (One exception: inside a
+   *   loop, a restore makes an interface call again at its own call instruction, so the caller
+   *   is saved fresh above a callee saved again. Any cut is correct, since every frame in the
+   *   store only waits for the one below it; the count only chooses where the cut falls.)
+   * - Forming. When a capture ends with at least MIN_WAITING such frames (runStack), they are
+   *   moved aside into a Dormant block, which takes their
    *   place on top of the store as one pseudo-frame (index DORMANT). The frame below them, the
    *   first that ran code of its own, is the resume's entry: its method must be woven for
    *   lazy resume (its id ends in +lazy), which saves the method's own receiver (or, static,
@@ -208,22 +213,26 @@ final class LazyResume {
   }
 
   /**
-   * At the end of a capture whose top frame waits: if enough frames on top wait and the frame
-   * below them can be called as the resume's entry, moves them aside into a dormant block.
+   * At the end of a capture that saved {@code waiting} frames again in place, the top of the
+   * store: if the frame below them can be called as the resume's entry, moves them aside into
+   * a dormant block.
    */
-  static void form(Stack s) {
+  static void form(Stack s, int waiting) {
     long[] p = s.prims;
     Object[] r = s.refs;
     int pt = s.primTop;
     int rt = s.refTop;
-    int waiting = 0;
-    while (pt > 0 && (p[pt - 1] & Stack.WAITING) != 0) {
-      long h = p[pt - 1];
-      pt -= (int) (h >>> 40);
-      rt -= (int) ((h >>> 16) & 0xFFFFFF);
-      waiting++;
+    for (int k = 0; k < waiting; k++) {
+      long h = pt > 0 ? p[pt - 1] : 0;
+      int np = (int) (h >>> 40);
+      int nr = (int) ((h >>> 16) & 0xFFFFFF);
+      if (np < 1 || nr < 1 || np > pt || nr > rt) {
+        return; // not a whole frame: leave the store as it is
+      }
+      pt -= np;
+      rt -= nr;
     }
-    if (waiting < MIN_WAITING || pt <= 0 || rt < 2) {
+    if (pt <= 0 || rt < 2) {
       return;
     }
     Object id = r[rt - 1];

@@ -43,7 +43,7 @@ public class Stack implements Serializable {
    * Frames are pushed innermost first and popped outermost first, so the store is a plain
    * LIFO over two parallel arrays: `prims` (ints, floats as raw bits, longs, doubles as raw
    * bits, and the frame headers) and `refs` (references, and one frame id per frame). A
-   * frame header is a long: bits 0..14 the resume index (15: WAITING), 16..39 the frame's reference
+   * frame header is a long: bits 0..14 the resume index (15 unused), 16..39 the frame's reference
    * count, 40..63 its primitive count (header included). The counts let serialization walk
    * the frames and check each frame id without knowing the methods.
    *
@@ -100,14 +100,22 @@ public class Stack implements Serializable {
   static final byte RESTORING = 1;
 
   /*
-   * The resume index is a header's bits 0..14. Bit 15 marks a frame that was saved again in
-   * place by a method woven for lazy resume (savedAgainWaiting): it only waits for its callee.
-   * The three highest indices are not call sites (the weaver stops below them): a dormant block
-   * on top of the store, and a result that a frame's resume entry returns or throws (see
-   * LazyResume).
+   * While a capture unwinds, flow also counts the frames of lazily woven methods saved again
+   * in place (savedAgainWaiting): CAPTURING minus one for each, down to Byte.MIN_VALUE. Those
+   * frames only wait for their callees, and they are the top of the store when the capture
+   * ends (a frame saved fresh has fresh frames below it), so runStack knows how many it may
+   * set aside (LazyResume) without walking the store.
+   */
+  static int waitingFrames(byte capturingFlow) {
+    return CAPTURING - capturingFlow;
+  }
+
+  /*
+   * The resume index is a header's bits 0..14. The three highest indices are not call sites
+   * (the weaver stops below them): a dormant block on top of the store, and a result that a
+   * frame's resume entry returns or throws (see LazyResume).
    */
   static final int INDEX_MASK = 0x7FFF;
-  static final long WAITING = 0x8000L;
   static final int DORMANT = 0x7FFD;
   static final int RESULT_THROWN = 0x7FFE;
   static final int RESULT_VALUE = 0x7FFF;
@@ -278,8 +286,8 @@ public class Stack implements Serializable {
     }
     if (aside != null) {
       LazyResume.pushDormant(this, aside);
-    } else if (primTop > 0 && (prims[primTop - 1] & WAITING) != 0 && waitingBelowTop()) {
-      LazyResume.form(this);
+    } else if (waitingFrames(flow) >= LazyResume.MIN_WAITING) {
+      LazyResume.form(this, waitingFrames(flow));
     }
     flow = 0;
     if (state == RUNNING_IN_SCRATCH) {
@@ -288,19 +296,6 @@ public class Stack implements Serializable {
       java.util.Arrays.fill(refs, refTop, saved, null);
     }
     state = SUSPENDED;
-  }
-
-  /*
-   * The top frame waits: whether enough do to set them aside. The second is tested here, not in
-   * a call: most fibers have one waiting frame of their own on top (a wrapper that catches what
-   * the body throws), which the default of two leaves in place on every hop.
-   */
-  private boolean waitingBelowTop() {
-    if (LazyResume.MIN_WAITING <= 1) {
-      return true;
-    }
-    int p = primTop - (int) (prims[primTop - 1] >>> 40);
-    return p > 0 && (prims[p - 1] & WAITING) != 0;
   }
 
   /*
@@ -736,8 +731,9 @@ public class Stack implements Serializable {
 
   /**
    * For generated code woven for lazy resume: {@link #savedAgain}, and when the frame is saved
-   * again it is also marked as one that only waits (a header bit), so that the end of the
-   * capture can leave the waiting frames out of the next resume ({@code LazyResume}).
+   * again it is also counted as one that only waits (in {@link #flow}, which stays negative),
+   * so that the end of the capture can leave the waiting frames out of the next resume
+   * ({@code LazyResume}).
    *
    * @param s the stack
    * @param primBase as for {@link #savedAgain}
@@ -747,11 +743,11 @@ public class Stack implements Serializable {
    * @return true if the frame is saved again: the caller returns at once
    */
   public static boolean savedAgainWaiting(Stack s, int primBase, int refBase, int prims, int refs) {
-    if (s.flow < 0 && s.primTop == primBase && s.refTop == refBase) {
-      int pt = primBase + prims;
-      s.prims[pt - 1] |= WAITING;
-      s.primTop = pt;
+    byte f = s.flow;
+    if (f < 0 && s.primTop == primBase && s.refTop == refBase) {
+      s.primTop = primBase + prims;
       s.refTop = refBase + refs;
+      s.flow = (byte) Math.max(f - 1, Byte.MIN_VALUE); // one more waiting frame
       return true;
     }
     return false;

@@ -368,6 +368,10 @@ final class MethodWeaver {
         throw fail(call, "frame too large to save");
       }
       tail.add(capture);
+      int line = ClassWeaver.lineOf(call);
+      if (line >= 0) { // the capture and restore code sit at the method's end: they name the call's line
+        tail.add(new org.objectweb.asm.tree.LineNumberNode(line, capture));
+      }
       Type ret = Type.getReturnType(call.desc);
       if (ret.getSize() == 2) {
         tail.add(new InsnNode(Opcodes.POP2));
@@ -451,6 +455,9 @@ final class MethodWeaver {
 
       // -- restore: the frame is open (DISPATCH took it off the store); read it at its offsets
       restoreCode.add(restore);
+      if (line >= 0) { // a trace through the restore's own call names the call's line, not the method's last
+        restoreCode.add(new org.objectweb.asm.tree.LineNumberNode(line, restore));
+      }
       boolean primsLeft = false; // what the ENTER blocks did not restore already
       boolean refsLeft = recvPos >= 0;
       for (int k = 0; k < stack.size(); k++) {
@@ -565,7 +572,7 @@ final class MethodWeaver {
           iterationCopies.add(new IterationCopy(chain, resume, toResume));
         }
       }
-      siteLines.add(ClassWeaver.lineOf(call));
+      siteLines.add(line);
       index++;
     }
     if (index == 0) {
