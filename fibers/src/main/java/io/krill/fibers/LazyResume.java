@@ -157,7 +157,8 @@ final class LazyResume {
     }
     ClassLoader loader = (entrySelf instanceof Class ? (Class<?>) entrySelf : entrySelf.getClass()).getClassLoader();
     java.util.List<StackTraceElement> waiting = new java.util.ArrayList<>(); // outermost first
-    Stack.frameElements(d.prims, d.refs, d.prims.length, d.refs.length, waiting, loader);
+    Stack.forEachFrame(d.prims, d.refs, d.prims.length, d.refs.length,
+        (header, id, below) -> waiting.add(Stack.element(header, id, below, loader)));
     StackTraceElement[] spliced = new StackTraceElement[trace.length + waiting.size()];
     System.arraycopy(trace, 0, spliced, 0, at);
     for (int k = 0; k < waiting.size(); k++) {

@@ -792,37 +792,8 @@ public class Stack implements Serializable {
    */
   protected final List<String> frameIds() {
     List<String> ids = new ArrayList<>();
-    long[] pa = prims;
-    Object[] ra = refs;
-    int p = primTop;
-    int r = refTop;
-    if (pa == null || ra == null) {
-      return ids;
-    }
-    if (p > 0 && p <= pa.length && r > 0 && r <= ra.length && ra[r - 1] instanceof LazyResume.Dormant) {
-      LazyResume.Dormant d = (LazyResume.Dormant) ra[r - 1]; // the waiting frames, outermost, kept aside
-      frameIds(d.prims, d.refs, d.prims.length, d.refs.length, ids);
-      p--;
-      r--;
-    }
-    frameIds(pa, ra, p, r, ids);
+    forEachFrame((header, id, below) -> ids.add(id));
     return ids;
-  }
-
-  /* Appends the ids of the frames below tops p and r, outermost first, up to the first inconsistency. */
-  static void frameIds(long[] pa, Object[] ra, int p, int r, List<String> ids) {
-    while (p > 0 && p <= pa.length && r > 0 && r <= ra.length) {
-      long header = pa[p - 1];
-      Object id = ra[r - 1];
-      int np = (int) (header >>> 40);
-      int nr = (int) ((header >>> 16) & 0xFFFFFF);
-      if (!(id instanceof String) || np < 1 || nr < 1) {
-        break;
-      }
-      ids.add((String) id);
-      p -= np;
-      r -= nr;
-    }
   }
 
   /**
@@ -833,26 +804,43 @@ public class Stack implements Serializable {
    */
   protected final List<StackTraceElement> frameElements() {
     List<StackTraceElement> out = new ArrayList<>();
+    ClassLoader loader = body == null ? null : body.getClass().getClassLoader();
+    forEachFrame((header, id, below) -> out.add(element(header, id, below, loader)));
+    return out;
+  }
+
+  /* A saved frame as a stack-trace element; below is what the frame saved under its id. */
+  static StackTraceElement element(long header, String id, Object below, ClassLoader loader) {
+    // a lazily woven frame saves its receiver (or class) below its id; another frame, a value
+    Object self = id.endsWith(LazyResume.LAZY_ABI) ? below : null;
+    return FrameLines.element(id, (int) (header & INDEX_MASK), self, loader);
+  }
+
+  /* A frame met by a walk of the store: its header, its id, and the slot below its id (or null). */
+  interface FrameVisitor {
+    void visit(long header, String id, Object below);
+  }
+
+  /* Visits the saved frames, outermost first: the waiting frames kept aside, then the store's. */
+  private void forEachFrame(FrameVisitor v) {
     long[] pa = prims;
     Object[] ra = refs;
     int p = primTop;
     int r = refTop;
     if (pa == null || ra == null) {
-      return out;
+      return;
     }
-    ClassLoader loader = body == null ? null : body.getClass().getClassLoader();
     if (p > 0 && p <= pa.length && r > 0 && r <= ra.length && ra[r - 1] instanceof LazyResume.Dormant) {
-      LazyResume.Dormant d = (LazyResume.Dormant) ra[r - 1];
-      frameElements(d.prims, d.refs, d.prims.length, d.refs.length, out, loader);
+      LazyResume.Dormant d = (LazyResume.Dormant) ra[r - 1]; // the waiting frames, outermost, kept aside
+      forEachFrame(d.prims, d.refs, d.prims.length, d.refs.length, v);
       p--;
       r--;
     }
-    frameElements(pa, ra, p, r, out, loader);
-    return out;
+    forEachFrame(pa, ra, p, r, v);
   }
 
-  /* Appends the frames below tops p and r, outermost first, up to the first inconsistency. */
-  static void frameElements(long[] pa, Object[] ra, int p, int r, List<StackTraceElement> out, ClassLoader loader) {
+  /* Visits the frames below tops p and r, outermost first, up to the first inconsistency. */
+  static void forEachFrame(long[] pa, Object[] ra, int p, int r, FrameVisitor v) {
     while (p > 0 && p <= pa.length && r > 0 && r <= ra.length) {
       long header = pa[p - 1];
       Object id = ra[r - 1];
@@ -861,10 +849,7 @@ public class Stack implements Serializable {
       if (!(id instanceof String) || np < 1 || nr < 1) {
         break;
       }
-      String frameId = (String) id;
-      // a lazily woven frame saves its receiver (or class) below its id; another frame, a value
-      Object self = r >= 2 && frameId.endsWith(LazyResume.LAZY_ABI) ? ra[r - 2] : null;
-      out.add(FrameLines.element(frameId, (int) (header & INDEX_MASK), self, loader));
+      v.visit(header, (String) id, r >= 2 ? ra[r - 2] : null);
       p -= np;
       r -= nr;
     }
