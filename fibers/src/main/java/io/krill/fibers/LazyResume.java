@@ -40,7 +40,8 @@ final class LazyResume {
    *   its class) in the slot below its id, and its method must be callable through a method
    *   handle from here.
    * - Resuming. runStack pops the pseudo-frame and calls the entry's method with zero and null
-   *   arguments on that receiver, non-virtually: the method restores itself as if its caller
+   *   arguments on that receiver, non-virtually, through the Stack.Entry its class made (see
+   *   entry(); an interface call the JIT inlines where few kinds of frame resume here): the method restores itself as if its caller
    *   had called it, and the frames below it follow. If they suspend again, the pseudo-frame is
    *   pushed back on top of the new capture: the waiting frames were never touched.
    * - Returning. When the entry's method returns (or throws), its caller must go on with that
@@ -59,7 +60,7 @@ final class LazyResume {
    */
 
   /** How many waiting frames on top of a capture make a dormant block. */
-  static final int MIN_WAITING = minWaiting(System.getProperty("krill.lazyResume.minFrames", "2"));
+  static final int MIN_WAITING = minWaiting(System.getProperty("krill.lazyResume.minFrames", "1"));
 
   /** The suffix of a frame id whose class was woven for lazy resume. */
   static final String LAZY_ABI = "+lazy";
@@ -78,6 +79,12 @@ final class LazyResume {
       };
 
   private static final Object NO_ENTRY = new Object();
+
+  /* The woven class's factory of entries (transform's ResumeEntries). */
+  private static final String ENTRY_FACTORY = "$krill$entry";
+
+  /* The woven class's switch into its methods: a frame of its own between the entry and resumeTop. */
+  static final String ENTER_METHOD = "$krill$enter";
 
   private LazyResume() {}
 
@@ -98,10 +105,10 @@ final class LazyResume {
     final long[] prims;
     final Object[] refs;
     /** The method of the frame below them: (receiver or class) -> boxed result. */
-    final MethodHandle entry;
+    final Stack.Entry entry;
     final String entryId;
 
-    Dormant(long[] prims, Object[] refs, MethodHandle entry, String entryId) {
+    Dormant(long[] prims, Object[] refs, Stack.Entry entry, String entryId) {
       this.prims = prims;
       this.refs = refs;
       this.entry = entry;
@@ -121,7 +128,7 @@ final class LazyResume {
     Object v;
     boolean threw = false;
     try {
-      v = d.entry.invokeExact(self);
+      v = d.entry.enter(self);
     } catch (Throwable t) {
       if (s.flow < 0) {
         throw t; // a capture that failed half-way: the stack fails
@@ -144,10 +151,10 @@ final class LazyResume {
    * in (FrameLines), so a trace reads as it would without lazy resume.
    */
   static void withWaitingFrames(Throwable t, Dormant d, Object entrySelf) {
-    StackTraceElement[] trace = t.getStackTrace();
+    StackTraceElement[] full = t.getStackTrace();
     int at = -1;
-    for (int i = 0; i < trace.length; i++) {
-      if (trace[i].getClassName().equals(LazyResume.class.getName())) {
+    for (int i = 0; i < full.length; i++) {
+      if (full[i].getClassName().equals(LazyResume.class.getName())) {
         at = i;
         break;
       }
@@ -155,6 +162,8 @@ final class LazyResume {
     if (at < 0) { // no trace written, or a trace of another stack
       return;
     }
+    StackTraceElement[] trace = withoutEntryFrames(full, at);
+    at -= full.length - trace.length;
     ClassLoader loader = (entrySelf instanceof Class ? (Class<?>) entrySelf : entrySelf.getClass()).getClassLoader();
     java.util.List<StackTraceElement> waiting = new java.util.ArrayList<>(); // outermost first
     Stack.forEachFrame(d.prims, d.refs, d.prims.length, d.refs.length,
@@ -166,6 +175,19 @@ final class LazyResume {
     }
     System.arraycopy(trace, at, spliced, at + waiting.size(), trace.length - at);
     t.setStackTrace(spliced);
+  }
+
+  /* The trace without the frames of the call into the entry's method, above `at`: its class's switch, a handle's. */
+  private static StackTraceElement[] withoutEntryFrames(StackTraceElement[] trace, int at) {
+    java.util.List<StackTraceElement> kept = new java.util.ArrayList<>(trace.length);
+    for (int i = 0; i < trace.length; i++) {
+      if (i < at && (trace[i].getMethodName().equals(ENTER_METHOD)
+          || trace[i].getClassName().equals(HandleEntry.class.getName()))) {
+        continue;
+      }
+      kept.add(trace[i]);
+    }
+    return kept.size() == trace.length ? trace : kept.toArray(new StackTraceElement[0]);
   }
 
   /* The store: [what is below] [result frame of the entry] [the waiting frames]. */
@@ -240,7 +262,7 @@ final class LazyResume {
     if (!(id instanceof String) || !((String) id).endsWith(LAZY_ABI)) {
       return;
     }
-    MethodHandle entry = entry((String) id, r[rt - 2]);
+    Stack.Entry entry = entry((String) id, r[rt - 2]);
     if (entry == null) {
       return;
     }
@@ -254,12 +276,13 @@ final class LazyResume {
   }
 
   /*
-   * The handle that re-enters the method of frame id on self (its receiver, or its class when
+   * The entry that re-enters the method of frame id on self (its receiver, or its class when
    * static): non-virtual, zeros and nulls for the arguments (a resuming method reads its own
-   * values from its frame), the result boxed. Null when it cannot be made: the stack then
+   * values from its frame), the result boxed. The class's own $krill$entry makes it where the
+   * weaver wrote one; otherwise a method handle. Null when neither can be made: the stack then
    * resumes every frame, as without lazy resume.
    */
-  static MethodHandle entry(String id, Object self) {
+  static Stack.Entry entry(String id, Object self) {
     if (self == null) {
       return null;
     }
@@ -278,22 +301,42 @@ final class LazyResume {
     ConcurrentHashMap<String, Object> known = ENTRIES.get(c);
     Object h = known.get(id);
     if (h == null) {
-      h = handle(c, id.substring(dot + 1, paren), id.substring(paren, hash));
-      known.putIfAbsent(id, h);
+      h = woven(c, id.substring(dot + 1, hash));
+      if (h == null) {
+        h = handle(c, id.substring(dot + 1, paren), id.substring(paren, hash));
+      }
+      Object had = known.putIfAbsent(id, h);
+      h = had != null ? had : h;
     }
-    return h == NO_ENTRY ? null : (MethodHandle) h;
+    return h == NO_ENTRY ? null : (Stack.Entry) h;
   }
 
-  private static final Double DOUBLE_ZERO = 0.0;
-  private static final Float FLOAT_ZERO = 0.0f;
-
-  /* Long, Integer and the smaller boxes of 0 are cached by valueOf; Double and Float are not. */
-  private static Object boxDouble(double v) {
-    return Double.doubleToRawLongBits(v) == 0L ? DOUBLE_ZERO : Double.valueOf(v);
+  /* The entry the class's $krill$entry makes for method name+desc, or null when it has none. */
+  private static Stack.Entry woven(Class<?> c, String method) {
+    try {
+      MethodHandle make = MethodHandles.privateLookupIn(c, MethodHandles.lookup())
+          .findStatic(c, ENTRY_FACTORY, MethodType.methodType(Stack.Entry.class, String.class));
+      return (Stack.Entry) make.invokeExact(method);
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) { // none (an older weaving, an interface), or a module that does not open the class
+      return null;
+    }
   }
 
-  private static Object boxFloat(float v) {
-    return Float.floatToRawIntBits(v) == 0 ? FLOAT_ZERO : Float.valueOf(v);
+  /* Calls a method handle: for a method whose class has no $krill$entry. */
+  private static final class HandleEntry implements Stack.Entry {
+    private final MethodHandle handle;
+
+    HandleEntry(MethodHandle handle) {
+      this.handle = handle;
+    }
+
+    @Override
+    @Primitive
+    public Object enter(Object self) throws Throwable {
+      return handle.invokeExact(self);
+    }
   }
 
   static Class<?> declaring(Class<?> c, String name) {
@@ -330,10 +373,10 @@ final class LazyResume {
       }
       Class<?> ret = type.returnType();
       if (ret == double.class || ret == float.class) { // the dummy a suspended run returns, boxed without allocating
-        h = MethodHandles.filterReturnValue(h, MethodHandles.lookup().findStatic(LazyResume.class,
+        h = MethodHandles.filterReturnValue(h, MethodHandles.lookup().findStatic(Stack.class,
             ret == double.class ? "boxDouble" : "boxFloat", MethodType.methodType(Object.class, ret)));
       }
-      return h.asType(ENTRY_TYPE);
+      return new HandleEntry(h.asType(ENTRY_TYPE));
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       return NO_ENTRY;
     }

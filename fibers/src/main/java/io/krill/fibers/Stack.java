@@ -754,6 +754,48 @@ public class Stack implements Serializable {
   }
 
   /**
+   * For generated code woven for lazy resume: the runtime's way into one woven method, made
+   * once per method by the method's own class ({@code $krill$entry}), so that the call is an
+   * interface call the JIT can inline rather than a method handle it cannot see through.
+   */
+  public interface Entry {
+    /**
+     * Re-enters the method: calls it with zeros and nulls for its arguments (a resuming method
+     * reads its own values from its frame), non-virtually on {@code self}, or statically.
+     *
+     * @param self the receiver the frame saved, or, for a static method, its class
+     * @return the method's result, boxed (null for void)
+     * @throws Throwable whatever the method throws
+     */
+    Object enter(Object self) throws Throwable;
+  }
+
+  private static final Double DOUBLE_ZERO = 0.0;
+  private static final Float FLOAT_ZERO = 0.0f;
+
+  /**
+   * For generated code woven for lazy resume: boxes a {@code double} result; a zero (what a
+   * suspended run returns) without allocating.
+   *
+   * @param v the value
+   * @return it, boxed
+   */
+  public static Object boxDouble(double v) {
+    return Double.doubleToRawLongBits(v) == 0L ? DOUBLE_ZERO : Double.valueOf(v);
+  }
+
+  /**
+   * For generated code woven for lazy resume: boxes a {@code float} result; a zero (what a
+   * suspended run returns) without allocating.
+   *
+   * @param v the value
+   * @return it, boxed
+   */
+  public static Object boxFloat(float v) {
+    return Float.floatToRawIntBits(v) == 0 ? FLOAT_ZERO : Float.valueOf(v);
+  }
+
+  /**
    * For generated code woven for lazy resume, at the resume dispatch of a frame whose index is
    * no call site: the frame is the result that its method's run returned or threw while its
    * callers waited in the store ({@code LazyResume}). Ends the restore and returns the result

@@ -255,6 +255,50 @@ class LazyResumeTest {
     assertThat(result(p)).isEqualTo(expected[0]).asString().contains("outer(Deep.java:" + OUTER_RECURSES + ")");
   }
 
+  /* The frame id of method nameAndDesc of the class of program p, with the version its class was woven with. */
+  private static String frameId(Object p, String nameAndDesc) throws Exception {
+    java.lang.reflect.Field f = p.getClass().getDeclaredField("$krill$woven");
+    String version = ((String) f.get(null)).split("\\|")[0];
+    return "gen/Deep." + nameAndDesc + "#" + version;
+  }
+
+  @Test
+  void entry_ofLazilyWovenClass_isMadeByTheClassItself_andCallsTheMethodWithZeros() throws Throwable {
+    Object p = program(0, 3, "long");
+    Stack.Entry loop = LazyResume.entry(frameId(p, "loop()J"), p);
+    Stack.Entry loopInt = LazyResume.entry(frameId(p, "loopInt(Lgen/Deep;I)I"), p.getClass());
+    Stack.Entry loopDouble = LazyResume.entry(frameId(p, "loopDouble()D"), p);
+    Stack.Entry loopVoid = LazyResume.entry(frameId(p, "loopVoid(Lgen/Deep;)V"), p.getClass());
+
+    // the class's $krill$entry made them (LambdaMetafactory's hidden classes), not a method handle
+    for (Stack.Entry e : List.of(loop, loopInt, loopDouble, loopVoid)) {
+      assertThat(e.getClass().isHidden()).as(e.getClass().getName()).isTrue();
+    }
+    assertThat(LazyResume.entry(frameId(p, "loop()J"), p)).isSameAs(loop); // made once per method
+    // off a continuation the method just runs: non-virtual on the receiver, zero arguments, the result boxed
+    assertThat(loop.enter(p)).isEqualTo(9L); // 0 + 3 + 6
+    assertThat(loopInt.enter(p.getClass())).isEqualTo(7); // n = 0: no round
+    assertThat(loopDouble.enter(p)).isEqualTo(1.25); // 0.5 + 3 x 0.25
+    // the argument is null, as on a resume (where the method reads its own from its frame): what it throws comes out
+    assertThatThrownBy(() -> loopVoid.enter(p.getClass())).isInstanceOf(NullPointerException.class);
+    assertThat(log(p)).containsExactly("r0:0", "r1:0", "r2:0", "r0:0", "r1:0", "r2:0");
+    // a method the class does not have: no entry (the stack then resumes whole)
+    assertThat(LazyResume.entry(frameId(p, "nothing()V"), p)).isNull();
+  }
+
+  @Test
+  void entry_ofEagerlyWovenClass_fallsBackToAMethodHandle() throws Throwable {
+    Class<?> c = new MemoryClassLoader(LazyResumeTest.class.getClassLoader(), wovenEagerly).loadClass(NAME);
+    Object p = c.getConstructor(int.class, int.class, String.class).newInstance(0, 2, "long");
+    assertThat(java.util.Arrays.stream(c.getDeclaredMethods()).map(java.lang.reflect.Method::getName))
+        .doesNotContain("$krill$entry", "$krill$enter");
+
+    Stack.Entry loop = LazyResume.entry(frameId(p, "loop()J"), p);
+
+    assertThat(loop.getClass().isHidden()).isFalse();
+    assertThat(loop.enter(p)).isEqualTo(3L); // 0 + 3
+  }
+
   @Test
   void frameIds_whileFramesWaitAside_listEveryFrameAsAWholeStack() throws Exception {
     Object p = program(3, 4, "long");

@@ -125,7 +125,8 @@ class WeaverTest {
     assertThat(againFreshWeaver).isSameAs(once);
     List<FieldNode> markers = markerFields(once);
     assertThat(markers).hasSize(1);
-    assertThat((String) markers.get(0).value).matches("[0-9a-f]{16}/abi" + Names.WOVEN_ABI + "\\+lazy\\|run\\(I\\)I\\|run\\(ILio/krill/fibers/Stack;B\\)I");
+    assertThat((String) markers.get(0).value).matches("[0-9a-f]{16}/abi" + Names.WOVEN_ABI + "\\+lazy\\|run\\(I\\)I\\|run\\(ILio/krill/fibers/Stack;B\\)I"
+        + "\\|\\$krill\\$enter\\(ILjava/lang/Object;\\)Ljava/lang/Object;");
   }
 
   /* Traces and dumps read a frame's line from the store: the class names each resume index's line. */

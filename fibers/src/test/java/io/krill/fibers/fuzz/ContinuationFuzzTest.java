@@ -72,8 +72,8 @@ class ContinuationFuzzTest {
 
   /*
    * The programs above are woven for lazy resume, the default: their waiting frames stay aside
-   * while the frames below them run on (the fibers module's tests make a dormant block of one
-   * waiting frame, krill.lazyResume.minFrames=1, so that most programs form one), and a frame
+   * while the frames below them run on (one waiting frame is enough to make a dormant block,
+   * krill.lazyResume.minFrames=1 by default, so most programs form one), and a frame
    * that returns or throws hands its result to its waiting caller. The first programs again,
    * woven with krill.weave.lazyResume=false: every resume re-enters every frame.
    */

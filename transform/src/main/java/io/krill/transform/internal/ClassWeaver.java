@@ -137,9 +137,12 @@ public final class ClassWeaver {
     StringBuilder marker = new StringBuilder(version);
     StringBuilder lines = new StringBuilder(cn.sourceFile == null ? "" : cn.sourceFile.replace("|", ""));
     List<MethodNode> added = new ArrayList<>();
+    boolean lazy = lazyResume();
+    List<ResumeEntries.Target> entries = new ArrayList<>();
     for (MethodNode m : toWeave) {
       String frameId = cn.name + "." + m.name + m.desc + "#" + version;
       String key = m.name + m.desc;
+      String desc = m.desc; // as compiled: a stack entry's split changes m's
       Set<AbstractInsnNode> sites = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
       sites.addAll(calls.get(m));
       MethodInsnNode first = calls.get(m).get(0);
@@ -153,6 +156,7 @@ public final class ClassWeaver {
         marker.append('|').append(m.name).append(m.desc);
       }
       if (!pure) {
+        entries.add(new ResumeEntries.Target(m.name, desc, m.access));
         MethodWeaver weaver = new MethodWeaver(hierarchy, cn, m, sites, frameId, stackParam, passesStack);
         weaver.weave();
         lines.append('|').append(key).append(':');
@@ -167,6 +171,10 @@ public final class ClassWeaver {
       }
     }
     cn.methods.addAll(added);
+    if (lazy && !entries.isEmpty() && ResumeEntries.fits(cn.access, cn.version)) {
+      cn.methods.addAll(ResumeEntries.build(cn.name, entries));
+      marker.append('|').append(Names.ENTER).append(Names.ENTER_DESC); // a suspension passes through it
+    }
     int fieldAccess = Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC;
     cn.fields.add(new FieldNode(fieldAccess, Names.WOVEN_FIELD, "Ljava/lang/String;", null, marker.toString()));
     String table = lines.toString();

@@ -187,7 +187,7 @@ final class MethodReferences {
       "java/lang/Short", "java/lang/Integer", "java/lang/Long", "java/lang/Float", "java/lang/Double");
 
   /** @return the box of {@code primitive}; {@code Double} for a double (and anything else) */
-  private static Type boxOf(Type primitive) {
+  static Type boxOf(Type primitive) {
     int i = PRIMITIVES.indexOf(primitive);
     return Type.getObjectType(BOXES.get(i < 0 ? BOXES.size() - 1 : i));
   }

@@ -1364,7 +1364,7 @@ final class MethodWeaver {
     }
   }
 
-  private static AbstractInsnNode zero(Type t) {
+  static AbstractInsnNode zero(Type t) {
     switch (t.getSort()) {
       case Type.LONG:
         return new InsnNode(Opcodes.LCONST_0);

@@ -55,6 +55,23 @@ public final class Names {
    * no call site to {@code Stack.resumeResult}.
    */
   public static final String LAZY_RESUME = "+lazy";
+  /**
+   * The private static method of a class woven for lazy resume through which the runtime
+   * re-enters one of its methods ({@code ResumeEntries}): {@code (int method, Object self)},
+   * the method's result boxed.
+   */
+  public static final String ENTER = "$krill$enter";
+  /** Its descriptor. */
+  public static final String ENTER_DESC = "(ILjava/lang/Object;)Ljava/lang/Object;";
+  /**
+   * The private static method that makes the runtime's handle on one method's entry:
+   * {@code (String name+desc)}, an {@link #ENTRY_TYPE} that calls {@link #ENTER}, or null.
+   */
+  public static final String ENTRY = "$krill$entry";
+  /** The interface of the runtime's handle on an entry. */
+  public static final String ENTRY_TYPE = STACK + "$Entry";
+  /** The descriptor of {@link #ENTRY}. */
+  public static final String ENTRY_DESC = "(Ljava/lang/String;)L" + ENTRY_TYPE + ";";
   /** The byte of {@code Stack} that woven code tests: negative capturing, positive restoring. */
   public static final String FLOW = "flow";
 
