@@ -129,6 +129,45 @@ class WeaverTest {
         + "\\|\\$krill\\$enter\\(ILjava/lang/Object;\\)Ljava/lang/Object;");
   }
 
+  /* Lazy resume calls a frame's method through entries its class holds; interfaces and pre-Java-8 class files have none. */
+  @Test
+  void weave_lazily_addsResumeEntriesToClasses_notToInterfacesOrOldClassFiles() {
+    CompiledClasses classes = TestCompiler.compile(SIMPLE, String.join("\n",
+        "package t;",
+        "import io.krill.fibers.Suspendable;",
+        "public interface Steps {",
+        "  void step() throws Suspendable;",
+        "  default int twice() throws Suspendable { step(); step(); return 2; }",
+        "}"));
+    Weaver weaver = classes.weaver();
+
+    ClassNode simple = node(weaver.weave(classes.bytes("t/Simple")));
+    ClassNode steps = node(weaver.weave(classes.bytes("t/Steps")));
+    ClassNode old = new ClassNode();
+    new ClassReader(classes.bytes("t/Simple")).accept(old, 0);
+    old.version = Opcodes.V1_7;
+    ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES);
+    old.accept(w);
+    ClassNode oldWoven = node(weaver.weave(w.toByteArray()));
+
+    int hidden = Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC;
+    assertThat(simple.methods.stream().filter(m -> m.name.startsWith("$krill$")).map(m -> m.name + m.desc + " " + m.access))
+        .containsExactlyInAnyOrder(Names.ENTER + Names.ENTER_DESC + " " + hidden, Names.ENTRY + Names.ENTRY_DESC + " " + hidden);
+    assertThat(steps.methods).extracting(m -> m.name).isNotEmpty().noneMatch(n -> n.startsWith("$krill$"));
+    assertThat(oldWoven.methods).extracting(m -> m.name).contains("run").noneMatch(n -> n.startsWith("$krill$"));
+    assertThat((String) marker(steps)).doesNotContain(Names.ENTER);
+  }
+
+  private static ClassNode node(byte[] classFile) {
+    ClassNode cn = new ClassNode();
+    new ClassReader(classFile).accept(cn, 0);
+    return cn;
+  }
+
+  private static Object marker(ClassNode cn) {
+    return cn.fields.stream().filter(f -> Names.WOVEN_FIELD.equals(f.name)).findFirst().orElseThrow().value;
+  }
+
   /* Traces and dumps read a frame's line from the store: the class names each resume index's line. */
   @Test
   void weave_class_carriesTheLineOfEachCallSite() {
