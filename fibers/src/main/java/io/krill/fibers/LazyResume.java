@@ -41,8 +41,8 @@ final class LazyResume {
    *   handle from here.
    * - Resuming. runStack pops the pseudo-frame and calls the entry's method with zero and null
    *   arguments on that receiver, non-virtually, through the Stack.Entry its class made (see
-   *   entry(); an interface call the JIT inlines where few kinds of frame resume here): the method restores itself as if its caller
-   *   had called it, and the frames below it follow. If they suspend again, the pseudo-frame is
+   *   entry(); an interface call the JIT inlines where few kinds of frame resume here): the
+   *   method restores itself as if its caller had called it, and the frames below it follow. If they suspend again, the pseudo-frame is
    *   pushed back on top of the new capture: the waiting frames were never touched.
    * - Returning. When the entry's method returns (or throws), its caller must go on with that
    *   result. The store becomes a result frame (the entry's id, index RESULT_VALUE or
@@ -317,10 +317,10 @@ final class LazyResume {
       MethodHandle make = MethodHandles.privateLookupIn(c, MethodHandles.lookup())
           .findStatic(c, ENTRY_FACTORY, MethodType.methodType(Stack.Entry.class, String.class));
       return (Stack.Entry) make.invokeExact(method);
-    } catch (VirtualMachineError e) {
-      throw e;
-    } catch (Throwable e) { // none (an older weaving, an interface), or a module that does not open the class
-      return null;
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return null; // none (an older weaving, an interface), or a module that does not open the class
+    } catch (Throwable e) { // $krill$entry declares nothing: only an Error not caught above
+      throw Stack.<RuntimeException>sneaky(e);
     }
   }
 

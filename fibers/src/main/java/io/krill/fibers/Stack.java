@@ -449,7 +449,7 @@ public class Stack implements Serializable {
   }
 
   @SuppressWarnings("unchecked")
-  private static <E extends Throwable> E sneaky(Throwable e) throws E {
+  static <E extends Throwable> E sneaky(Throwable e) throws E {
     throw (E) e;
   }
 

@@ -133,11 +133,11 @@ public final class ClassWeaver {
 
     java.util.function.Predicate<MethodInsnNode> passesStack =
         call -> hierarchy.hasStackEntry(call.getOpcode(), call.owner, call.name, call.desc);
-    String version = version(original) + ABI_TAG + Names.WOVEN_ABI + (lazyResume() ? Names.LAZY_RESUME : "");
+    boolean lazy = lazyResume();
+    String version = version(original) + ABI_TAG + Names.WOVEN_ABI + (lazy ? Names.LAZY_RESUME : "");
     StringBuilder marker = new StringBuilder(version);
     StringBuilder lines = new StringBuilder(cn.sourceFile == null ? "" : cn.sourceFile.replace("|", ""));
     List<MethodNode> added = new ArrayList<>();
-    boolean lazy = lazyResume();
     List<ResumeEntries.Target> entries = new ArrayList<>();
     for (MethodNode m : toWeave) {
       String frameId = cn.name + "." + m.name + m.desc + "#" + version;
