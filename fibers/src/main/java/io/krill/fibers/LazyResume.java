@@ -32,18 +32,22 @@ final class LazyResume {
    *   loop, a restore makes an interface call again at its own call instruction, so the caller
    *   is saved fresh above a callee saved again. Any cut is correct, since every frame in the
    *   store only waits for the one below it; the count only chooses where the cut falls.)
-   * - Forming. When a capture ends with at least MIN_WAITING such frames (runStack), they are
-   *   moved aside into a Dormant block, which takes their
-   *   place on top of the store as one pseudo-frame (index DORMANT). The frame below them, the
-   *   first that ran code of its own, is the resume's entry: its method must be woven for
-   *   lazy resume (its id ends in +lazy), which saves the method's own receiver (or, static,
-   *   its class) in the slot below its id, and its method must be callable through a method
-   *   handle from here.
-   * - Resuming. runStack pops the pseudo-frame and calls the entry's method with zero and null
+   * - Forming. When a capture ends with at least MIN_WAITING such frames (runStack), they move
+   *   to the bottom of the store as one waiting block, the frames below them move up over it,
+   *   and a marker goes on top: one primitive slot (index DORMANT, the block's size in place
+   *   of the counts; see marker()) and one reference slot (the entry). The frame below the
+   *   waiting ones, the first that ran code of its own, is the resume's entry: its method must
+   *   be woven for lazy resume (its id ends in +lazy), which saves the method's own receiver
+   *   (or, static, its class) in the slot below its id, and its method must be callable from
+   *   here (entry()).
+   * - Resuming. runStack pops the marker and calls the entry's method with zero and null
    *   arguments on that receiver, non-virtually, through the Stack.Entry its class made (see
    *   entry(); an interface call the JIT inlines where few kinds of frame resume here): the
-   *   method restores itself as if its caller had called it, and the frames below it follow. If they suspend again, the pseudo-frame is
-   *   pushed back on top of the new capture: the waiting frames were never touched.
+   *   method restores itself as if its caller had called it, and the frames below it follow,
+   *   down to the block. If they suspend again, their capture writes from the block's end up
+   *   (it is where their restore left the tops) and the marker goes back on top: the waiting
+   *   frames were never touched, and a parked stack holds them in its own arrays, one marker
+   *   slot more than without lazy resume (a separate block would cost ~80 B per fiber).
    * - Returning. When the entry's method returns (or throws), its caller must go on with that
    *   result. The store becomes a result frame (the entry's id, index RESULT_VALUE or
    *   RESULT_THROWN, the boxed value or the exception) with the waiting frames back on top,
@@ -64,8 +68,6 @@ final class LazyResume {
 
   /** The suffix of a frame id whose class was woven for lazy resume. */
   static final String LAZY_ABI = "+lazy";
-
-  private static final long DORMANT_HEADER = Stack.DORMANT | (1L << 16) | (1L << 40);
 
   private static final MethodType ENTRY_TYPE = MethodType.methodType(Object.class, Object.class);
 
@@ -100,47 +102,54 @@ final class LazyResume {
     throw new IllegalArgumentException("krill.lazyResume.minFrames: " + v + " (expected: an integer >= 1)");
   }
 
-  /** The waiting frames of a suspended stack, kept aside as they lay in its store. */
-  static final class Dormant {
-    final long[] prims;
-    final Object[] refs;
-    /** The method of the frame below them: (receiver or class) -> boxed result. */
-    final Stack.Entry entry;
-    final String entryId;
-
-    Dormant(long[] prims, Object[] refs, Stack.Entry entry, String entryId) {
-      this.prims = prims;
-      this.refs = refs;
-      this.entry = entry;
-      this.entryId = entryId;
-    }
+  /*
+   * The dormant marker: one primitive slot, this header, and one reference slot, the entry. Its
+   * counts are not its own size (a marker is always one slot of each) but the waiting block's,
+   * which lies at the bottom of the store: base refs in bits 16..39, base prims in 40..63.
+   */
+  static long marker(int basePrims, int baseRefs) {
+    return Stack.DORMANT | ((long) baseRefs << 16) | ((long) basePrims << 40);
   }
 
+  static int basePrims(long marker) {
+    return (int) (marker >>> 40);
+  }
+
+  static int baseRefs(long marker) {
+    return (int) ((marker >>> 16) & 0xFFFFFF);
+  }
+
+  /* The most slots of either kind a waiting block may hold: its size goes in a marker's 24-bit count. */
+  private static final int MAX_BASE = 0xFFFFFF;
+
   /**
-   * Resumes the frames below the dormant block, whose pseudo-frame runStack took off.
+   * Resumes the frames above the waiting block, whose marker runStack took off the top.
    *
+   * @param marker the marker's header: where the waiting block ends
    * @return true if they suspended again; false if the entry's method returned or threw, and
    *     the store now holds its result below the waiting frames, to be re-entered eagerly
    */
   @Primitive
-  static boolean resumeTop(Stack s, Dormant d) throws Throwable {
-    Object self = s.refs[s.refTop - 2]; // the entry's receiver, or its class: below its id
+  static boolean resumeTop(Stack s, Stack.Entry entry, long marker) throws Throwable {
+    Object[] r = s.refs;
+    Object self = r[s.refTop - 2]; // the entry's receiver, or its class: below its id
+    Object id = r[s.refTop - 1];
     Object v;
     boolean threw = false;
     try {
-      v = d.entry.enter(self);
+      v = entry.enter(self);
     } catch (Throwable t) {
       if (s.flow < 0) {
         throw t; // a capture that failed half-way: the stack fails
       }
-      withWaitingFrames(t, d, self);
+      withWaitingFrames(t, s, marker, self);
       v = t;
       threw = true;
     }
     if (s.flow < 0) {
       return true;
     }
-    wake(s, d, v, threw);
+    wake(s, marker, id, v, threw);
     return false;
   }
 
@@ -150,7 +159,7 @@ final class LazyResume {
    * frames are put where they stand, innermost first, each with the line of the call it waits
    * in (FrameLines), so a trace reads as it would without lazy resume.
    */
-  static void withWaitingFrames(Throwable t, Dormant d, Object entrySelf) {
+  static void withWaitingFrames(Throwable t, Stack s, long marker, Object entrySelf) {
     StackTraceElement[] full = t.getStackTrace();
     int at = -1;
     for (int i = 0; i < full.length; i++) {
@@ -166,7 +175,7 @@ final class LazyResume {
     at -= full.length - trace.length;
     ClassLoader loader = (entrySelf instanceof Class ? (Class<?>) entrySelf : entrySelf.getClass()).getClassLoader();
     java.util.List<StackTraceElement> waiting = new java.util.ArrayList<>(); // outermost first
-    Stack.forEachFrame(d.prims, d.refs, d.prims.length, d.refs.length,
+    Stack.forEachFrame(s.prims, s.refs, 0, 0, basePrims(marker), baseRefs(marker),
         (header, id, below) -> waiting.add(Stack.element(header, id, below, loader)));
     StackTraceElement[] spliced = new StackTraceElement[trace.length + waiting.size()];
     System.arraycopy(trace, 0, spliced, 0, at);
@@ -190,12 +199,15 @@ final class LazyResume {
     return kept.size() == trace.length ? trace : kept.toArray(new StackTraceElement[0]);
   }
 
-  /* The store: [what is below] [result frame of the entry] [the waiting frames]. */
-  private static void wake(Stack s, Dormant d, Object v, boolean threw) {
-    int pt = s.primTop;
-    int rt = s.refTop;
-    int np = pt + 1 + d.prims.length;
-    int nr = rt + 2 + d.refs.length;
+  /*
+   * The frames above the waiting block all returned (or threw): the store becomes [result frame
+   * of the entry] [the waiting frames], the block moved up by the result frame's slots.
+   */
+  private static void wake(Stack s, long marker, Object entryId, Object v, boolean threw) {
+    int bp = basePrims(marker);
+    int br = baseRefs(marker);
+    int np = bp + 1;
+    int nr = br + 2;
     long[] p = s.prims;
     Object[] r = s.refs;
     if (p.length < np) {
@@ -206,17 +218,17 @@ final class LazyResume {
       r = Arrays.copyOf(r, nr);
       s.refs = r;
     }
-    p[pt] = (threw ? Stack.RESULT_THROWN : Stack.RESULT_VALUE) | (2L << 16) | (1L << 40);
-    r[rt] = v;
-    r[rt + 1] = d.entryId;
-    System.arraycopy(d.prims, 0, p, pt + 1, d.prims.length);
-    System.arraycopy(d.refs, 0, r, rt + 2, d.refs.length);
+    System.arraycopy(p, 0, p, 1, bp);
+    System.arraycopy(r, 0, r, 2, br);
+    p[0] = (threw ? Stack.RESULT_THROWN : Stack.RESULT_VALUE) | (2L << 16) | (1L << 40);
+    r[0] = v;
+    r[1] = entryId;
     s.primTop = np;
     s.refTop = nr;
   }
 
-  /** After a capture of the frames below a dormant block: the block goes back on top. */
-  static void pushDormant(Stack s, Dormant d) {
+  /** After a capture of the frames above the waiting block: the marker goes back on top. */
+  static void pushDormant(Stack s, long marker, Stack.Entry entry) {
     int pt = s.primTop;
     int rt = s.refTop;
     if (s.prims == null || pt >= s.prims.length) {
@@ -227,9 +239,9 @@ final class LazyResume {
     }
     long[] p = s.prims;
     Object[] r = s.refs;
-    p[pt] = DORMANT_HEADER;
-    if (r[rt] != d) {
-      r[rt] = d;
+    p[pt] = marker;
+    if (r[rt] != entry) {
+      r[rt] = entry;
     }
     s.primTop = pt + 1;
     s.refTop = rt + 1;
@@ -243,8 +255,10 @@ final class LazyResume {
   static void form(Stack s, int waiting) {
     long[] p = s.prims;
     Object[] r = s.refs;
-    int pt = s.primTop;
-    int rt = s.refTop;
+    int top = s.primTop;
+    int rtop = s.refTop;
+    int pt = top;
+    int rt = rtop;
     for (int k = 0; k < waiting; k++) {
       long h = pt > 0 ? p[pt - 1] : 0;
       int np = (int) (h >>> 40);
@@ -255,7 +269,7 @@ final class LazyResume {
       pt -= np;
       rt -= nr;
     }
-    if (pt <= 0 || rt < 2) {
+    if (pt <= 0 || rt < 2 || top - pt > MAX_BASE || rtop - rt > MAX_BASE) {
       return;
     }
     Object id = r[rt - 1];
@@ -266,13 +280,14 @@ final class LazyResume {
     if (entry == null) {
       return;
     }
-    Dormant d = new Dormant(Arrays.copyOfRange(p, pt, s.primTop), Arrays.copyOfRange(r, rt, s.refTop), entry,
-        (String) id);
-    Arrays.fill(r, rt + 1, s.refTop, null);
-    p[pt] = DORMANT_HEADER;
-    r[rt] = d;
-    s.primTop = pt + 1;
-    s.refTop = rt + 1;
+    // [frames below][waiting block] -> [waiting block][frames below]: the block stays put from now on
+    long[] wp = Arrays.copyOfRange(p, pt, top);
+    Object[] wr = Arrays.copyOfRange(r, rt, rtop);
+    System.arraycopy(p, 0, p, wp.length, pt);
+    System.arraycopy(r, 0, r, wr.length, rt);
+    System.arraycopy(wp, 0, p, 0, wp.length);
+    System.arraycopy(wr, 0, r, 0, wr.length);
+    pushDormant(s, marker(wp.length, wr.length), entry);
   }
 
   /*

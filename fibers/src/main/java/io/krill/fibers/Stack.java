@@ -262,7 +262,7 @@ public class Stack implements Serializable {
     } catch (Throwable e) {
       throw failed(keepBound, previous, e);
     }
-    ran(keepBound, previous, saved, null);
+    ran(keepBound, previous, saved, null, 0);
   }
 
   private RuntimeException failed(boolean keepBound, Stack previous, Throwable e) {
@@ -273,9 +273,9 @@ public class Stack implements Serializable {
 
   /*
    * The body returned: it finished, or a capture ended. Then the stack keeps its frames and
-   * nothing dead above them, and its waiting frames go aside (again, when `aside` holds them).
+   * nothing dead above them, and its waiting frames go aside (the marker back on top, when `aside` is its entry).
    */
-  private void ran(boolean keepBound, Stack previous, int saved, LazyResume.Dormant aside) {
+  private void ran(boolean keepBound, Stack previous, int saved, Stack.Entry aside, long marker) {
     if (flow >= 0) {
       bind(keepBound ? NONE : previous);
       finish();
@@ -285,7 +285,7 @@ public class Stack implements Serializable {
       bind(previous);
     }
     if (aside != null) {
-      LazyResume.pushDormant(this, aside);
+      LazyResume.pushDormant(this, marker, aside);
     } else if (waitingFrames(flow) >= LazyResume.MIN_WAITING) {
       LazyResume.form(this, waitingFrames(flow));
     }
@@ -304,12 +304,13 @@ public class Stack implements Serializable {
    */
   @Primitive
   private void runBelowWaiting(boolean keepBound, Stack previous, int saved) {
-    LazyResume.Dormant dormant = (LazyResume.Dormant) refs[refTop - 1];
     primTop--;
     refTop--;
+    long marker = prims[primTop];
+    Entry entry = (Entry) refs[refTop];
     boolean aside;
     try {
-      aside = LazyResume.resumeTop(this, dormant);
+      aside = LazyResume.resumeTop(this, entry, marker);
       if (!aside) { // the frames it resumed returned: their callers take over
         saved = refTop;
         flow = RESTORING;
@@ -318,7 +319,7 @@ public class Stack implements Serializable {
     } catch (Throwable e) {
       throw failed(keepBound, previous, e);
     }
-    ran(keepBound, previous, saved, aside ? dormant : null);
+    ran(keepBound, previous, saved, aside ? entry : null, marker);
   }
 
   private void finish() {
@@ -863,7 +864,7 @@ public class Stack implements Serializable {
     void visit(long header, String id, Object below);
   }
 
-  /* Visits the saved frames, outermost first: the waiting frames kept aside, then the store's. */
+  /* Visits the saved frames, outermost first: the waiting block's, then those above it. */
   private void forEachFrame(FrameVisitor v) {
     long[] pa = prims;
     Object[] ra = refs;
@@ -872,18 +873,26 @@ public class Stack implements Serializable {
     if (pa == null || ra == null) {
       return;
     }
-    if (p > 0 && p <= pa.length && r > 0 && r <= ra.length && ra[r - 1] instanceof LazyResume.Dormant) {
-      LazyResume.Dormant d = (LazyResume.Dormant) ra[r - 1]; // the waiting frames, outermost, kept aside
-      forEachFrame(d.prims, d.refs, d.prims.length, d.refs.length, v);
+    int bp = 0;
+    int br = 0;
+    if (p > 0 && p <= pa.length && r > 0 && r <= ra.length && (pa[p - 1] & INDEX_MASK) == DORMANT
+        && ra[r - 1] instanceof Entry) {
+      long marker = pa[p - 1]; // the waiting frames, outermost, at the bottom of the store
+      bp = LazyResume.basePrims(marker);
+      br = LazyResume.baseRefs(marker);
       p--;
       r--;
+      if (bp > p || br > r) {
+        return;
+      }
+      forEachFrame(pa, ra, 0, 0, bp, br, v);
     }
-    forEachFrame(pa, ra, p, r, v);
+    forEachFrame(pa, ra, bp, br, p, r, v);
   }
 
-  /* Visits the frames below tops p and r, outermost first, up to the first inconsistency. */
-  static void forEachFrame(long[] pa, Object[] ra, int p, int r, FrameVisitor v) {
-    while (p > 0 && p <= pa.length && r > 0 && r <= ra.length) {
+  /* Visits the frames below tops p and r down to floors fp and fr, outermost first, up to the first inconsistency. */
+  static void forEachFrame(long[] pa, Object[] ra, int fp, int fr, int p, int r, FrameVisitor v) {
+    while (p > fp && p <= pa.length && r > fr && r <= ra.length) {
       long header = pa[p - 1];
       Object id = ra[r - 1];
       int np = (int) (header >>> 40);
@@ -908,16 +917,20 @@ public class Stack implements Serializable {
     Object[] r = refs;
     int pt = primTop;
     int rt = refTop;
-    if (rt > 0 && r[rt - 1] instanceof LazyResume.Dormant) { // written as one store: a reader resumes every frame
-      LazyResume.Dormant d = (LazyResume.Dormant) r[rt - 1];
+    if (pt > 0 && rt > 0 && (p[pt - 1] & INDEX_MASK) == DORMANT && r[rt - 1] instanceof Entry) {
+      // written as one store, the waiting block back on top: a reader resumes every frame
+      int bp = LazyResume.basePrims(p[pt - 1]);
+      int br = LazyResume.baseRefs(p[pt - 1]);
       pt--;
       rt--;
-      p = java.util.Arrays.copyOf(p, pt + d.prims.length);
-      System.arraycopy(d.prims, 0, p, pt, d.prims.length);
-      r = java.util.Arrays.copyOf(r, rt + d.refs.length);
-      System.arraycopy(d.refs, 0, r, rt, d.refs.length);
-      pt += d.prims.length;
-      rt += d.refs.length;
+      long[] op = p;
+      Object[] or = r;
+      p = new long[pt];
+      r = new Object[rt];
+      System.arraycopy(op, bp, p, 0, pt - bp);
+      System.arraycopy(op, 0, p, pt - bp, bp);
+      System.arraycopy(or, br, r, 0, rt - br);
+      System.arraycopy(or, 0, r, rt - br, br);
     }
     out.writeInt(pt);
     for (int i = 0; i < pt; i++) {

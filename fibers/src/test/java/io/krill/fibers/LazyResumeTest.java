@@ -32,7 +32,8 @@ class LazyResumeTest {
    * run -> outer(n) -> ... -> outer(0) -> the entry (a loop that suspends every round), whose
    * return type and kind (static or instance) the mode chooses. Each round logs how many outer
    * frames are on the thread's stack: all of them when the stack is re-entered whole, none when
-   * they wait aside.
+   * they wait aside. In mode grow, the rounds from the third suspend deeper each time, so the
+   * capture above the waiting frames outgrows the store's arrays while they wait aside.
    */
   private static final String SOURCE = String.join("\n",
       "package gen;",
@@ -66,6 +67,7 @@ class LazyResumeTest {
       "        case \"double\": return (long) (loopDouble() * 4);",
       "        case \"string\": return loopString().length();",
       "        case \"void\": loopVoid(this); return -1;",
+      "        case \"grow\": return loopGrow();",
       "        default: throw new IllegalArgumentException(mode);",
       "      }",
       "    }",
@@ -103,6 +105,16 @@ class LazyResumeTest {
       "    String s = \"\";",
       "    for (int i = 0; i < rounds; i++) { pause(); round(i); s += i; }",
       "    return s;",
+      "  }",
+      "  long loopGrow() throws Suspendable {",
+      "    long sum = 0;",
+      "    for (int i = 0; i < rounds; i++) { sum += deeper(i < 2 ? 0 : i * 3); round(i); }",
+      "    return sum;",
+      "  }",
+      "  static long deeper(int n) throws Suspendable {",
+      "    if (n == 0) { pause(); return 1; }",
+      "    long r = deeper(n - 1);",
+      "    return r * 3 + n;",
       "  }",
       "  static void loopVoid(Deep d) throws Suspendable {",
       "    for (int i = 0; i < d.rounds; i++) { pause(); d.round(i); }",
@@ -200,7 +212,7 @@ class LazyResumeTest {
 
   @ParameterizedTest
   @CsvSource({"long,0", "long,1", "long,6", "int,6", "double,6", "string,6", "void,6", "throw,6", "throw,0", "long,200",
-      "throw,200"})
+      "throw,200", "grow,0", "grow,6", "grow,200"})
   void resume_waitingFramesAbove_stayAsideAndTakeTheResultAsWhole(String mode, int above) throws Exception {
     int rounds = 5;
     Object[] expected = plainRun(above, rounds, mode);

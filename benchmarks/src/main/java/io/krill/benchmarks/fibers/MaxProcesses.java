@@ -31,10 +31,13 @@ import picocli.CommandLine.Parameters;
  * </pre>
  *
  * <p>{@code KIND}: {@code fiberPairs}, {@code fiberPairsTracked}, {@code fiberParked},
- * {@code fiberParkedTracked} (krill fibers on an event-loop scheduler with one loop per core,
+ * {@code fiberParkedTracked}, {@code fiberLooping} (krill fibers on an event-loop scheduler with one loop per core,
  * the live-fiber registry off (the library default) or on), {@code virtualThreadPairs}, {@code virtualThreadParked},
  * {@code platformPairs}. A parked virtual thread calls {@code LockSupport.park} directly in its
- * {@code run} method; a parked fiber calls {@code Fiber.park()} in its body. In a pair, the reader waits in {@code receive} on the pair's
+ * {@code run} method; a parked fiber calls {@code Fiber.park()} in its body. A looping fiber parks
+ * in a loop one call below its body (a lambda) and is measured after its second park (the run
+ * wakes each once): the steady state of a fiber that waits in a loop, whose body's frame only
+ * waits and, with lazy resume, is set aside. In a pair, the reader waits in {@code receive} on the pair's
  * rendezvous channel and the writer parks until every strand is live, then sends.
  *
  * <p>The run spawns up to each step of 10k, 100k, 200k, 500k, 1M, 2M, 5M, 10M, ... {@code MAX}, waits until
@@ -49,7 +52,7 @@ import picocli.CommandLine.Parameters;
     description = "The max-process test: live strands rising to MAX, heap per strand at each step.")
 public final class MaxProcesses implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "KIND", description = "fiberPairs, fiberPairsTracked, fiberParked,"
-      + " fiberParkedTracked, virtualThreadPairs, virtualThreadParked or platformPairs")
+      + " fiberParkedTracked, fiberLooping, virtualThreadPairs, virtualThreadParked or platformPairs")
   String kind;
 
   @Parameters(index = "1", paramLabel = "MAX", description = "most live strands, > 0")
@@ -66,6 +69,7 @@ public final class MaxProcesses implements Callable<Integer> {
 
   private static final LongAdder WAITING = new LongAdder();
   private static final LongAdder DONE = new LongAdder();
+  private static final LongAdder AGAIN = new LongAdder();
   private static final AtomicLong SUM = new AtomicLong();
   private static volatile boolean released;
 
@@ -97,9 +101,10 @@ public final class MaxProcesses implements Callable<Integer> {
     boolean pairs = kind.contains("Pairs");
     boolean fibers = kind.startsWith("fiber");
     boolean virtual = kind.startsWith("virtualThread");
-    if (!kind.matches("fiber(Pairs|Parked)(Tracked)?|virtualThread(Pairs|Parked)|platformPairs")) {
+    boolean looping = kind.equals("fiberLooping");
+    if (!kind.matches("fiber(Pairs|Parked)(Tracked)?|fiberLooping|virtualThread(Pairs|Parked)|platformPairs")) {
       usage("KIND: " + kind + " (expected: fiberPairs, fiberPairsTracked, fiberParked, fiberParkedTracked,"
-          + " virtualThreadPairs, virtualThreadParked or platformPairs)");
+          + " fiberLooping, virtualThreadPairs, virtualThreadParked or platformPairs)");
     }
     if (pairs && max % 2 != 0) {
       max++;
@@ -136,6 +141,11 @@ public final class MaxProcesses implements Callable<Integer> {
             strands[live] = start(scheduler, virtual, () -> read(ch));
             strands[live + 1] = start(scheduler, virtual, () -> write(ch));
             live += 2;
+          } else if (looping) {
+            strands[live++] = start(scheduler, false, () -> {
+              parkedTwice();
+              DONE.increment(); // after the call, so the body is a frame of its own, not a forwarder
+            });
           } else {
             strands[live++] = scheduler != null ? start(scheduler, false, MaxProcesses::parked)
                 : VirtualThreads.start(MaxProcesses::parkedThread);
@@ -154,6 +164,10 @@ public final class MaxProcesses implements Callable<Integer> {
       spawnNanos += System.nanoTime() - t0;
       if (!awaitParked(strands, live, virtual || !fibers, deadline + 120_000_000_000L)) {
         stoppedBy = "strands not all parked within the time bound";
+        break;
+      }
+      if (looping && !parkAgain(strands, prevLive, live, deadline + 120_000_000_000L)) {
+        stoppedBy = "strands not all parked again within the time bound";
         break;
       }
       long used = Heap.usedAfterGc(3);
@@ -238,6 +252,30 @@ public final class MaxProcesses implements Callable<Integer> {
       Fiber.park();
     }
     DONE.increment();
+  }
+
+  /* Parks once, then in a loop: the run wakes it once, so it is measured after its second park. */
+  private static void parkedTwice() throws Suspendable {
+    WAITING.increment();
+    Fiber.park();
+    AGAIN.increment();
+    while (!released) {
+      Fiber.park();
+    }
+  }
+
+  /* Wakes strands [from, live) once and waits until each has parked again; false at the deadline. */
+  private static boolean parkAgain(Object[] strands, int from, int live, long deadline) throws InterruptedException {
+    for (int i = from; i < live; i++) {
+      Model.wake(strands[i]);
+    }
+    while (AGAIN.sum() < live) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(5);
+    }
+    return awaitParked(strands, live, false, deadline);
   }
 
   /* Threads park directly, not through krill's woven code, so their stack is the shallowest. */

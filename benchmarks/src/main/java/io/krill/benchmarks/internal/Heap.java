@@ -2,6 +2,9 @@ package io.krill.benchmarks.internal;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 
@@ -10,8 +13,10 @@ public final class Heap {
   private Heap() {}
 
   /**
-   * The least used heap seen over a few requested collections (one {@code System.gc()} may not
-   * finish the job, so the minimum of several is the live set).
+   * The least heap left by a few requested collections (one {@code System.gc()} may not finish
+   * the job, so the minimum of several is the live set): the heap pools' usage as each pool's
+   * last collection left it, not the heap's usage when it is read, which counts what other
+   * threads allocated since (measured: tens of megabytes at a JVM's start, at random).
    *
    * @param collections how many collections to request, > 0
    * @return bytes of heap in use
@@ -20,7 +25,14 @@ public final class Heap {
     long used = Long.MAX_VALUE;
     for (int i = 0; i < collections; i++) {
       System.gc();
-      used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+      long sum = 0;
+      for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+        MemoryUsage after = pool.getType() == MemoryType.HEAP ? pool.getCollectionUsage() : null;
+        if (after != null) {
+          sum += after.getUsed();
+        }
+      }
+      used = Math.min(used, sum);
     }
     return used;
   }
