@@ -280,14 +280,31 @@ final class LazyResume {
     if (entry == null) {
       return;
     }
-    // [frames below][waiting block] -> [waiting block][frames below]: the block stays put from now on
-    long[] wp = Arrays.copyOfRange(p, pt, top);
-    Object[] wr = Arrays.copyOfRange(r, rt, rtop);
-    System.arraycopy(p, 0, p, wp.length, pt);
-    System.arraycopy(r, 0, r, wr.length, rt);
-    System.arraycopy(wp, 0, p, 0, wp.length);
-    System.arraycopy(wr, 0, r, 0, wr.length);
-    pushDormant(s, marker(wp.length, wr.length), entry);
+    // [frames below][waiting block] -> [waiting block][frames below], in place (three reversals,
+    // no allocation: a fiber whose entry method returns now and then forms its block again)
+    reverse(p, 0, pt);
+    reverse(p, pt, top);
+    reverse(p, 0, top);
+    reverse(r, 0, rt);
+    reverse(r, rt, rtop);
+    reverse(r, 0, rtop);
+    pushDormant(s, marker(top - pt, rtop - rt), entry);
+  }
+
+  private static void reverse(long[] a, int from, int to) {
+    for (int i = from, j = to - 1; i < j; i++, j--) {
+      long t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
+  }
+
+  private static void reverse(Object[] a, int from, int to) {
+    for (int i = from, j = to - 1; i < j; i++, j--) {
+      Object t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
   }
 
   /*
