@@ -87,6 +87,7 @@ final class LazyResume {
 
   /* The woven class's switch into its methods: a frame of its own between the entry and resumeTop. */
   static final String ENTER_METHOD = "$krill$enter";
+  private static final MethodType ENTER_TYPE = MethodType.methodType(Object.class, int.class, Object.class, Stack.class);
 
   private LazyResume() {}
 
@@ -137,7 +138,7 @@ final class LazyResume {
     Object v;
     boolean threw = false;
     try {
-      v = entry.enter(self);
+      v = entry.enter(self, s);
     } catch (Throwable t) {
       if (s.flow < 0) {
         throw t; // a capture that failed half-way: the stack fails
@@ -343,11 +344,16 @@ final class LazyResume {
     return h == NO_ENTRY ? null : (Stack.Entry) h;
   }
 
-  /* The entry the class's $krill$entry makes for method name+desc, or null when it has none. */
+  /*
+   * The entry the class's $krill$entry makes for method name+desc, or null when it has none, or
+   * when its $krill$enter is not the one Stack.Entry calls (a class woven before the entries took
+   * the stack: its entry would not implement the interface's method).
+   */
   private static Stack.Entry woven(Class<?> c, String method) {
     try {
-      MethodHandle make = MethodHandles.privateLookupIn(c, MethodHandles.lookup())
-          .findStatic(c, ENTRY_FACTORY, MethodType.methodType(Stack.Entry.class, String.class));
+      MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(c, MethodHandles.lookup());
+      lookup.findStatic(c, ENTER_METHOD, ENTER_TYPE);
+      MethodHandle make = lookup.findStatic(c, ENTRY_FACTORY, MethodType.methodType(Stack.Entry.class, String.class));
       return (Stack.Entry) make.invokeExact(method);
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       return null; // none (an older weaving, an interface), or a module that does not open the class
@@ -366,7 +372,7 @@ final class LazyResume {
 
     @Override
     @Primitive
-    public Object enter(Object self) throws Throwable {
+    public Object enter(Object self, Stack stack) throws Throwable {
       return handle.invokeExact(self);
     }
   }

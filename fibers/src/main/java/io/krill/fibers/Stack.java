@@ -765,10 +765,12 @@ public class Stack implements Serializable {
      * reads its own values from its frame), non-virtually on {@code self}, or statically.
      *
      * @param self the receiver the frame saved, or, for a static method, its class
+     * @param stack the current stack, which a method with a stack entry is given instead of
+     *     looking it up
      * @return the method's result, boxed (null for void)
      * @throws Throwable whatever the method throws
      */
-    Object enter(Object self) throws Throwable;
+    Object enter(Object self, Stack stack) throws Throwable;
   }
 
   private static final Double DOUBLE_ZERO = 0.0;

@@ -288,11 +288,11 @@ class LazyResumeTest {
     }
     assertThat(LazyResume.entry(frameId(p, "loop()J"), p)).isSameAs(loop); // made once per method
     // off a continuation the method just runs: non-virtual on the receiver, zero arguments, the result boxed
-    assertThat(loop.enter(p)).isEqualTo(9L); // 0 + 3 + 6
-    assertThat(loopInt.enter(p.getClass())).isEqualTo(7); // n = 0: no round
-    assertThat(loopDouble.enter(p)).isEqualTo(1.25); // 0.5 + 3 x 0.25
+    assertThat(loop.enter(p, Stack.current())).isEqualTo(9L); // 0 + 3 + 6
+    assertThat(loopInt.enter(p.getClass(), Stack.current())).isEqualTo(7); // n = 0: no round
+    assertThat(loopDouble.enter(p, Stack.current())).isEqualTo(1.25); // 0.5 + 3 x 0.25
     // the argument is null, as on a resume (where the method reads its own from its frame): what it throws comes out
-    assertThatThrownBy(() -> loopVoid.enter(p.getClass())).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> loopVoid.enter(p.getClass(), Stack.current())).isInstanceOf(NullPointerException.class);
     assertThat(log(p)).containsExactly("r0:0", "r1:0", "r2:0", "r0:0", "r1:0", "r2:0");
     // a method the class does not have: no entry (the stack then resumes whole)
     assertThat(LazyResume.entry(frameId(p, "nothing()V"), p)).isNull();
@@ -308,7 +308,7 @@ class LazyResumeTest {
     Stack.Entry loop = LazyResume.entry(frameId(p, "loop()J"), p);
 
     assertThat(loop.getClass().isHidden()).isFalse();
-    assertThat(loop.enter(p)).isEqualTo(3L); // 0 + 3
+    assertThat(loop.enter(p, Stack.current())).isEqualTo(3L); // 0 + 3
   }
 
   @Test

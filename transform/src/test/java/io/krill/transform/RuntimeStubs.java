@@ -60,7 +60,7 @@ public final class RuntimeStubs {
       "  public static void reserveColdFrame(long header, String frameId, Stack s) { throw off(); }",
       "  public static int openColdFrame(String frameId, Stack s) { throw off(); }",
       "  public static void putRef(Object[] a, int i, Object v) { throw off(); }",
-      "  public interface Entry { Object enter(Object self) throws Throwable; }",
+      "  public interface Entry { Object enter(Object self, Stack stack) throws Throwable; }",
       "  private static IllegalStateException off() {",
       "    return new IllegalStateException(\"the stand-in Stack never captures or restores\");",
       "  }",

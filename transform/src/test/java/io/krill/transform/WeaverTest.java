@@ -20,6 +20,8 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
 
 class WeaverTest {
   private static final String SIMPLE = String.join("\n",
@@ -126,7 +128,7 @@ class WeaverTest {
     List<FieldNode> markers = markerFields(once);
     assertThat(markers).hasSize(1);
     assertThat((String) markers.get(0).value).matches("[0-9a-f]{16}/abi" + Names.WOVEN_ABI + "\\+lazy\\|run\\(I\\)I\\|run\\(ILio/krill/fibers/Stack;B\\)I"
-        + "\\|\\$krill\\$enter\\(ILjava/lang/Object;\\)Ljava/lang/Object;");
+        + "\\|\\$krill\\$enter\\(ILjava/lang/Object;Lio/krill/fibers/Stack;\\)Ljava/lang/Object;");
   }
 
   /* Lazy resume calls a frame's method through entries its class holds; interfaces and pre-Java-8 class files have none. */
@@ -153,6 +155,11 @@ class WeaverTest {
     int hidden = Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC;
     assertThat(simple.methods.stream().filter(m -> m.name.startsWith("$krill$")).map(m -> m.name + m.desc + " " + m.access))
         .containsExactlyInAnyOrder(Names.ENTER + Names.ENTER_DESC + " " + hidden, Names.ENTRY + Names.ENTRY_DESC + " " + hidden);
+    // a method with a stack entry is entered there, given the runtime's stack: not through the original's lookup
+    MethodNode enter = simple.methods.stream().filter(m -> m.name.equals(Names.ENTER)).findFirst().orElseThrow();
+    assertThat(java.util.stream.StreamSupport.stream(enter.instructions.spliterator(), false)
+        .filter(i -> i instanceof MethodInsnNode).map(i -> ((MethodInsnNode) i).name + ((MethodInsnNode) i).desc))
+        .contains("run(ILio/krill/fibers/Stack;B)I").doesNotContain("run(I)I");
     assertThat(steps.methods).extracting(m -> m.name).isNotEmpty().noneMatch(n -> n.startsWith("$krill$"));
     assertThat(oldWoven.methods).extracting(m -> m.name).contains("run").noneMatch(n -> n.startsWith("$krill$"));
     assertThat((String) marker(steps)).doesNotContain(Names.ENTER);

@@ -156,7 +156,7 @@ public final class ClassWeaver {
         marker.append('|').append(m.name).append(m.desc);
       }
       if (!pure) {
-        entries.add(new ResumeEntries.Target(m.name, desc, m.access));
+        entries.add(new ResumeEntries.Target(m.name, desc, m.access, stackParam >= 0 ? m.desc : null));
         MethodWeaver weaver = new MethodWeaver(hierarchy, cn, m, sites, frameId, stackParam, passesStack);
         weaver.weave();
         lines.append('|').append(key).append(':');

@@ -57,12 +57,12 @@ public final class Names {
   public static final String LAZY_RESUME = "+lazy";
   /**
    * The private static method of a class woven for lazy resume through which the runtime
-   * re-enters one of its methods ({@code ResumeEntries}): {@code (int method, Object self)},
-   * the method's result boxed.
+   * re-enters one of its methods ({@code ResumeEntries}): {@code (int method, Object self,
+   * Stack stack)}, the method's result boxed.
    */
   public static final String ENTER = "$krill$enter";
   /** Its descriptor. */
-  public static final String ENTER_DESC = "(ILjava/lang/Object;)Ljava/lang/Object;";
+  public static final String ENTER_DESC = "(ILjava/lang/Object;L" + STACK + ";)Ljava/lang/Object;";
   /**
    * The private static method that makes the runtime's handle on one method's entry:
    * {@code (String name+desc)}, an {@link #ENTRY_TYPE} that calls {@link #ENTER}, or null.

@@ -16,10 +16,12 @@ import org.objectweb.asm.tree.MethodNode;
  * of adapters the JIT cannot see through (the handle differs per frame). A class woven for lazy
  * resume therefore gets two private static methods:
  * <ul>
- *   <li>{@code $krill$enter(int method, Object self)}: a switch over the class's woven methods
- *       that calls the chosen one with zero arguments, non-virtually on {@code self} (the
- *       receiver the frame saved) or statically, and returns its result boxed;</li>
- *   <li>{@code $krill$entry(String nameAndDesc)}: a {@code Stack.Entry} whose {@code enter(self)}
+ *   <li>{@code $krill$enter(int method, Object self, Stack stack)}: a switch over the class's
+ *       woven methods that calls the chosen one with zero arguments, non-virtually on
+ *       {@code self} (the receiver the frame saved) or statically, and returns its result
+ *       boxed; a method with a stack entry is called there, with the runtime's stack and its
+ *       flow, so the resume does not look the stack up again;</li>
+ *   <li>{@code $krill$entry(String nameAndDesc)}: a {@code Stack.Entry} whose {@code enter(self, stack)}
  *       calls {@code $krill$enter} with that method's number, made by {@code LambdaMetafactory}
  *       with the class's own lookup (so it works from any class loader and module), or null
  *       for a method that is not there.</li>
@@ -34,16 +36,19 @@ import org.objectweb.asm.tree.MethodNode;
 final class ResumeEntries {
   private ResumeEntries() {}
 
-  /** One woven method, as compiled: its name, descriptor and access. */
+  /** One woven method, as compiled: its name, descriptor and access, and its stack entry's descriptor. */
   static final class Target {
     final String name;
     final String desc;
     final int access;
+    /** The descriptor of the method's stack entry ({@code StackEntries}), or null when it has none. */
+    final String stackEntryDesc;
 
-    Target(String name, String desc, int access) {
+    Target(String name, String desc, int access, String stackEntryDesc) {
       this.name = name;
       this.desc = desc;
       this.access = access;
+      this.stackEntryDesc = stackEntryDesc;
     }
   }
 
@@ -86,8 +91,15 @@ final class ResumeEntries {
       for (Type a : Type.getArgumentTypes(t.desc)) {
         m.instructions.add(MethodWeaver.zero(a));
       }
+      String desc = t.desc;
+      if (t.stackEntryDesc != null) { // the runtime's stack and its flow, as the original passes them after looking it up
+        m.visitVarInsn(Opcodes.ALOAD, 2);
+        m.visitVarInsn(Opcodes.ALOAD, 2);
+        m.visitFieldInsn(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B");
+        desc = t.stackEntryDesc;
+      }
       // non-virtual: an override in a subclass is another method with frames of its own
-      m.visitMethodInsn(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, owner, t.name, t.desc, false);
+      m.visitMethodInsn(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL, owner, t.name, desc, false);
       box(m, Type.getReturnType(t.desc));
       m.visitInsn(Opcodes.ARETURN);
     }
@@ -120,7 +132,7 @@ final class ResumeEntries {
     m.visitInsn(Opcodes.ARETURN);
     m.visitLabel(make);
     m.visitVarInsn(Opcodes.ILOAD, 1);
-    Type sam = Type.getMethodType("(Ljava/lang/Object;)Ljava/lang/Object;");
+    Type sam = Type.getMethodType("(Ljava/lang/Object;L" + Names.STACK + ";)Ljava/lang/Object;");
     m.visitInvokeDynamicInsn("enter", "(I)L" + Names.ENTRY_TYPE + ";",
         new Handle(Opcodes.H_INVOKESTATIC, "java/lang/invoke/LambdaMetafactory", "metafactory",
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;"
