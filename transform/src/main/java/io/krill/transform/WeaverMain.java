@@ -1,5 +1,6 @@
 package io.krill.transform;
 
+import io.krill.transform.internal.ClassWeaver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
@@ -48,6 +49,10 @@ public final class WeaverMain {
     try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), parent)) {
       Result r = weaveDirectory(dir, Weaver.forClassLoader(loader));
       System.out.println("krill weaver: " + dir + ": " + r.woven + " of " + r.total + " classes woven");
+      if (r.olderEntries > 0) {
+        System.out.println("krill weaver: " + dir + ": " + r.olderEntries + " class(es) woven by an earlier krill weaver"
+            + " resume through a method handle, which is slower; rebuild clean (mvn clean) to weave them again");
+      }
       if (!r.errors.isEmpty()) {
         for (String e : r.errors) {
           System.err.println("krill weaver: " + e);
@@ -70,6 +75,8 @@ public final class WeaverMain {
   static final class Result {
     int total;
     int woven;
+    /** Classes left as an earlier weaver wove them, with resume entries of an older shape. */
+    int olderEntries;
     final List<String> errors = new ArrayList<>();
   }
 
@@ -95,6 +102,8 @@ public final class WeaverMain {
         if (out != in) {
           Files.write(p, out);
           r.woven++;
+        } else if (ClassWeaver.hasOlderResumeEntries(in)) {
+          r.olderEntries++;
         }
       } catch (TransformException e) {
         r.errors.add(e.getMessage());

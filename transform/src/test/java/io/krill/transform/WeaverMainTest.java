@@ -62,7 +62,7 @@ class WeaverMainTest {
     String out = runMain(args);
 
     assertThat(Files.readAllBytes(dir.resolve("app/Suspending.class"))).isEqualTo(first);
-    assertThat(out).contains(": 0 of 2 classes woven");
+    assertThat(out).contains(": 0 of 2 classes woven").doesNotContain("earlier krill weaver");
   }
 
   @Test
@@ -100,6 +100,26 @@ class WeaverMainTest {
         + " another krill weaver (woven ABI 1, this weaver's is " + Names.WOVEN_ABI
         + "); rebuild clean (mvn clean) so that it is woven from the compiled class");
     assertThat(Files.readAllBytes(file)).isEqualTo(stale);
+  }
+
+  /* target/classes woven before the resume entries took the stack: they still run, more slowly; the build says so. */
+  @Test
+  void main_classWithOlderResumeEntries_keepsItAndSaysRebuildClean() throws Exception {
+    String[] args = wovenApp();
+    Path dir = Path.of(args[0]);
+    Path file = dir.resolve("app/Suspending.class");
+    byte[] current = Files.readAllBytes(file);
+    byte[] older = CompiledClasses.restamp(current,
+        m -> m.replace(Names.ENTER + Names.ENTER_DESC, Names.ENTER + "(ILjava/lang/Object;)Ljava/lang/Object;"));
+    assertThat(older).isNotEqualTo(current);
+    Files.write(file, older);
+
+    String out = runMain(args);
+
+    assertThat(out).contains(": 0 of 2 classes woven").contains("krill weaver: " + dir + ": 1 class(es) woven by an"
+        + " earlier krill weaver resume through a method handle, which is slower; rebuild clean (mvn clean) to weave"
+        + " them again");
+    assertThat(Files.readAllBytes(file)).isEqualTo(older);
   }
 
   @Test

@@ -517,6 +517,26 @@ public final class ClassWeaver {
    * NoSuchFieldError, or hang; re-weaving them is impossible (the woven code is in the way),
    * so the build stops with one line that says what to do.
    */
+  /**
+   * Whether a woven class holds resume entries of an earlier shape (a {@code $krill$enter} that
+   * does not take the stack): the runtime then resumes its frames through a method handle, which
+   * is correct but slower, until the class is woven again from its compiled form.
+   *
+   * @param classFile a class file, woven or not
+   * @return true if its woven marker lists a {@code $krill$enter} of another descriptor
+   */
+  public static boolean hasOlderResumeEntries(byte[] classFile) {
+    ClassNode cn = new ClassNode();
+    new ClassReader(classFile).accept(cn, ClassReader.SKIP_CODE);
+    for (FieldNode f : cn.fields) {
+      if (Names.WOVEN_FIELD.equals(f.name)) {
+        String marker = String.valueOf(f.value);
+        return marker.contains("|" + Names.ENTER + "(") && !marker.contains("|" + Names.ENTER + Names.ENTER_DESC);
+      }
+    }
+    return false;
+  }
+
   private static void checkAbi(String className, Object marker) {
     String version = String.valueOf(marker);
     int bar = version.indexOf('|');
