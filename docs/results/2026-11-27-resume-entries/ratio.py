@@ -9,9 +9,11 @@ def parse(f):
     return d
 rows=[('RingBenchmark','1'),('RingBenchmark','64'),('CommsTimeBenchmark','N/A'),('ParkUnparkBenchmark','N/A')]
 dirp=sys.argv[1]
+new=sys.argv[2] if len(sys.argv)>2 else 'entries'  # vt-<new>-N.txt beside vt-base-N.txt
 res=collections.defaultdict(list)
-for r in (1,2,3):
-    e=parse(f'{dirp}/vt-entries-{r}.txt'); b=parse(f'{dirp}/vt-base-{r}.txt')
+rounds=sorted(int(re.search(r'-(\d+)\.txt$',f).group(1)) for f in glob.glob(f'{dirp}/vt-{new}-*.txt'))
+for r in rounds:
+    e=parse(f'{dirp}/vt-{new}-{r}.txt'); b=parse(f'{dirp}/vt-base-{r}.txt')
     for (bm,tok) in rows:
         vts=[v for (bb,t,c),v in e.items() if bb==bm and t==tok and c!='fiber']
         if not vts: continue
