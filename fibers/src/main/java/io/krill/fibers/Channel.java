@@ -217,8 +217,23 @@ public final class Channel<T> {
   @Primitive
   public void send(T item) throws Suspendable {
     Stack s = Stack.current();
+    send(item, s, s.flow);
+  }
+
+  /**
+   * {@link #send(Object)} for woven callers, which hold the current stack: the weaver calls
+   * this entry in place of {@code send(item)} and passes the stack and its flow, so the send
+   * does not look the stack up again. Not for hand-written calls.
+   *
+   * @param item the item, not null
+   * @param s the current stack ({@link Stack#current()})
+   * @param flow {@code s.flow} at the call: above 0 when the woven caller is restoring
+   * @throws Suspendable never; marks that this method may suspend
+   */
+  @Primitive
+  public void send(T item, Stack s, byte flow) throws Suspendable {
     Waiter w;
-    boolean resumed = s.flow > 0;
+    boolean resumed = flow > 0;
     if (resumed) { // called again by the woven caller's restore: the send parked (see the notes)
       s.flow = 0;
       w = (Waiter) ((Fiber) s).aux;
@@ -254,11 +269,26 @@ public final class Channel<T> {
    * @throws Suspendable never; marks that this method may suspend
    */
   @Primitive
-  @SuppressWarnings("unchecked")
   public T receive() throws Suspendable {
     Stack s = Stack.current();
+    return receive(s, s.flow);
+  }
+
+  /**
+   * {@link #receive()} for woven callers, which hold the current stack: the weaver calls this
+   * entry in place of {@code receive()} and passes the stack and its flow, so the receive
+   * does not look the stack up again. Not for hand-written calls.
+   *
+   * @param s the current stack ({@link Stack#current()})
+   * @param flow {@code s.flow} at the call: above 0 when the woven caller is restoring
+   * @return the item
+   * @throws Suspendable never; marks that this method may suspend
+   */
+  @Primitive
+  @SuppressWarnings("unchecked")
+  public T receive(Stack s, byte flow) throws Suspendable {
     Waiter w;
-    boolean resumed = s.flow > 0;
+    boolean resumed = flow > 0;
     if (resumed) { // called again by the woven caller's restore: the receive parked (see the notes)
       s.flow = 0;
       w = (Waiter) ((Fiber) s).aux;

@@ -73,6 +73,21 @@ public class Continuation extends Stack {
   }
 
   /**
+   * {@link #suspend()} for woven callers, which hold the current stack: the weaver calls this
+   * entry in place of {@code suspend()} and passes the stack and its flow, so the suspension
+   * does not look the stack up again. Not for hand-written calls.
+   *
+   * @param s the current stack
+   * @param flow the stack's flow at the call: above 0 when the woven caller is restoring
+   * @throws IllegalStateException if no continuation runs on the current thread
+   * @throws Suspendable never; marks that this method suspends
+   */
+  @Primitive
+  public static void suspend(Stack s, byte flow) throws Suspendable {
+    Stack.suspendCurrent(s, flow);
+  }
+
+  /**
    * Runs suspendable code directly on the current thread, outside any continuation: the way
    * plain code (a {@code main} method, a platform or virtual thread) calls suspendable code.
    * Inside it, a park blocks the thread and {@link #suspend()} fails. Exceptions of the body

@@ -618,7 +618,21 @@ public final class Fiber extends Stack implements Runnable {
    */
   @Primitive
   public static void park() throws Suspendable {
-    park(null);
+    Stack s = Stack.current();
+    park(null, s, s.flow);
+  }
+
+  /**
+   * {@link #park()} for woven callers, which hold the current stack: the weaver calls this
+   * entry in place of {@code park()} and passes the stack and its flow. Not for hand-written calls.
+   *
+   * @param s the current stack ({@link Stack#current()})
+   * @param flow {@code s.flow} at the call: above 0 when the woven caller is restoring
+   * @throws Suspendable never; marks that this method suspends
+   */
+  @Primitive
+  public static void park(Stack s, byte flow) throws Suspendable {
+    park(null, s, flow);
   }
 
   /**
@@ -631,7 +645,22 @@ public final class Fiber extends Stack implements Runnable {
   @Primitive
   public static void park(Object blocker) throws Suspendable {
     Stack s = Stack.current();
-    if (s.flow > 0) { // restoring
+    park(blocker, s, s.flow);
+  }
+
+  /**
+   * {@link #park(Object)} for woven callers, which hold the current stack: the weaver calls
+   * this entry in place of {@code park(blocker)} and passes the stack and its flow. Not for
+   * hand-written calls.
+   *
+   * @param blocker what the fiber waits on, or null
+   * @param s the current stack ({@link Stack#current()})
+   * @param flow {@code s.flow} at the call: above 0 when the woven caller is restoring
+   * @throws Suspendable never; marks that this method suspends
+   */
+  @Primitive
+  public static void park(Object blocker, Stack s, byte flow) throws Suspendable {
+    if (flow > 0) { // restoring
       s.flow = 0; // what Stack.suspendCurrent() does when restoring
       ((Fiber) s).afterPark();
       return;
@@ -787,8 +816,22 @@ public final class Fiber extends Stack implements Runnable {
   @Primitive
   public static void yieldNow() throws Suspendable {
     Stack s = Stack.current();
-    if (s.flow > 0) { // restoring
-      Stack.suspendCurrent();
+    yieldNow(s, s.flow);
+  }
+
+  /**
+   * {@link #yieldNow()} for woven callers, which hold the current stack: the weaver calls this
+   * entry in place of {@code yieldNow()} and passes the stack and its flow. Not for
+   * hand-written calls.
+   *
+   * @param s the current stack ({@link Stack#current()})
+   * @param flow {@code s.flow} at the call: above 0 when the woven caller is restoring
+   * @throws Suspendable never; marks that this method suspends
+   */
+  @Primitive
+  public static void yieldNow(Stack s, byte flow) throws Suspendable {
+    if (flow > 0) { // restoring
+      s.flow = 0; // what Stack.suspendCurrent() does when restoring
       return;
     }
     if (!(s instanceof Fiber)) {
@@ -804,7 +847,7 @@ public final class Fiber extends Stack implements Runnable {
         st = f.state;
       } while (!STATE.compareAndSet(f, (byte) st, (byte) ((st & ~STATE_MASK) | YIELDING)));
     }
-    Stack.suspendCurrent();
+    Stack.beginCapture(f);
   }
 
   /**

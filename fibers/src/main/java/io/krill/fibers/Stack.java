@@ -354,7 +354,22 @@ public class Stack implements Serializable {
   @Primitive
   public static void suspendCurrent() throws Suspendable {
     Stack s = current();
-    if (s.flow > 0) {
+    suspendCurrent(s, s.flow);
+  }
+
+  /**
+   * {@link #suspendCurrent()} for woven callers, which hold the current stack: the weaver calls
+   * this entry in place of {@code suspendCurrent()} and passes the stack and its flow. Not for
+   * hand-written calls.
+   *
+   * @param s the current stack ({@link #current()})
+   * @param flow {@code s.flow} at the call: above 0 when the woven caller is restoring
+   * @throws IllegalStateException when no continuation runs on this thread
+   * @throws Suspendable never
+   */
+  @Primitive
+  public static void suspendCurrent(Stack s, byte flow) throws Suspendable {
+    if (flow > 0) {
       s.flow = 0;
       return;
     }

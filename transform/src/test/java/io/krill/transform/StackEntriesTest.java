@@ -99,6 +99,70 @@ class StackEntriesTest {
         .as("the normal call passes flow 0, the restore's own call 1").containsExactly(0, 1);
   }
 
+  private static final String PRIMS = String.join("\n",
+      "package t;",
+      "import io.krill.fibers.Primitive;",
+      "import io.krill.fibers.Stack;",
+      "import io.krill.fibers.Suspendable;",
+      "public class Prims {",
+      "  static final java.util.List<String> CALLED = new java.util.ArrayList<>();",
+      "  @Primitive public static void bound() throws Suspendable { CALLED.add(\"bound()\"); }",
+      "  @Primitive public static void bound(Stack s, byte flow) throws Suspendable {",
+      "    CALLED.add(\"bound(\" + (s == Stack.current()) + \",\" + flow + \")\");",
+      "  }",
+      "  @Primitive public void open() throws Suspendable { CALLED.add(\"open()\"); }",
+      "  @Primitive public void open(Stack s, byte flow) throws Suspendable { CALLED.add(\"open(s)\"); }",
+      "  @Primitive public static void unmarked() throws Suspendable { CALLED.add(\"unmarked()\"); }",
+      "  public static void unmarked(Stack s, byte flow) throws Suspendable { CALLED.add(\"unmarked(s)\"); }",
+      "  @Primitive public static void narrower() throws Suspendable { CALLED.add(\"narrower()\"); }",
+      "  @Primitive static void narrower(Stack s, byte flow) throws Suspendable { CALLED.add(\"narrower(s)\"); }",
+      "  @Primitive public static void alone() throws Suspendable { CALLED.add(\"alone()\"); }",
+      "  static void forward() throws Suspendable { bound(); }",
+      "  public void all() throws Suspendable {",
+      "    bound(); open(); unmarked(); narrower(); alone(); forward();",
+      "  }",
+      "}");
+
+  /*
+   * A call to a primitive goes to its stack entry, passing the stack and its flow, when the
+   * primitive's class declares one beside it: annotated too, as accessible, and bound to it.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void weave_callsToPrimitivesWithAnEntry_passTheStackAndItsFlow() throws Exception {
+    CompiledClasses classes = TestCompiler.compile(PRIMS);
+    Map<String, byte[]> woven = WeaverTest.weaveAll(classes);
+
+    assertThat(calls(woven.get("t/Prims"), "all", "()V")).contains("t/Prims.bound(" + ENTRY + ")V", "t/Prims.open()V",
+        "t/Prims.unmarked()V", "t/Prims.narrower()V", "t/Prims.alone()V", "t/Prims.forward(" + ENTRY + ")V")
+        .doesNotContain("t/Prims.bound()V", "t/Prims.open(" + ENTRY + ")V", "t/Prims.unmarked(" + ENTRY + ")V",
+            "t/Prims.narrower(" + ENTRY + ")V");
+    assertThat(calls(woven.get("t/Prims"), "forward", "(" + ENTRY + ")V"))
+        .as("a pure forwarder's entry passes its own stack and flow on").containsExactly("t/Prims.bound(" + ENTRY + ")V");
+    MethodInsnNode call = (MethodInsnNode) method(woven.get("t/Prims"), "all", "()V").instructions.toArray()[0];
+    for (AbstractInsnNode i : method(woven.get("t/Prims"), "all", "()V").instructions) {
+      if (i instanceof MethodInsnNode && ((MethodInsnNode) i).name.equals("bound")) {
+        call = (MethodInsnNode) i;
+        break;
+      }
+    }
+    assertThat(call.getPrevious().getOpcode()).as("the flow is read from the stack: a restore makes the same call")
+        .isEqualTo(Opcodes.GETFIELD);
+
+    ClassLoader loader = classes.loader(woven);
+    Class<?> prims = loader.loadClass("t.Prims");
+    prims.getMethod("all").invoke(prims.getDeclaredConstructor().newInstance());
+    assertThat((List<Object>) field(prims, "CALLED")).containsExactly("bound(true,0)", "open()", "unmarked()", "narrower()",
+        "alone()", "bound(true,0)");
+    assertThat(CompiledClasses.verify(woven.get("t/Prims"), loader)).isEmpty();
+  }
+
+  private static Object field(Class<?> c, String name) throws ReflectiveOperationException {
+    java.lang.reflect.Field f = c.getDeclaredField(name);
+    f.setAccessible(true);
+    return f.get(null);
+  }
+
   /* The int constant pushed right before each call to target in the method: the flow argument. */
   private static List<Integer> flowsPassed(byte[] classFile, String name, String desc, String target) {
     List<Integer> out = new java.util.ArrayList<>();

@@ -234,6 +234,39 @@ public final class ClassHierarchy {
         && callsSuspendable(m);
   }
 
+  /**
+   * Whether a call to a hand-written primitive can pass the caller's stack and flow: the
+   * primitive's class declares {@code name(args..., Stack, byte)} beside it, annotated as a
+   * primitive and declared {@code throws Suspendable} too, with the same access and
+   * staticness, and bound to that one method at weave time (static, private, final, or in a
+   * final class), so that a virtual call cannot land in a subclass's override of the one
+   * without the other.
+   *
+   * @param opcode the call's opcode
+   * @return true when the call may go to the primitive's stack entry
+   */
+  public boolean hasPrimitiveEntry(int opcode, String owner, String name, String desc) {
+    if (opcode == Opcodes.INVOKEINTERFACE || opcode == Opcodes.INVOKEDYNAMIC || ClassWeaver.isJdk(owner)) {
+      return false;
+    }
+    MethodInfo m = resolve(owner, name, desc);
+    if (m == null || !m.primitive() || ClassWeaver.isJdk(m.owner())) {
+      return false;
+    }
+    ClassInfo declaring = find(m.owner());
+    boolean isStatic = (m.access() & Opcodes.ACC_STATIC) != 0;
+    if (declaring == null || (opcode == Opcodes.INVOKESTATIC) != isStatic) {
+      return false;
+    }
+    MethodInfo entry = declaring.methods.get(name + StackEntries.desc(desc));
+    int kind = Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED | Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC;
+    if (entry == null || !entry.primitive() || (entry.access() & kind) != (m.access() & kind)) {
+      return false;
+    }
+    return (entry.access() & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0
+        || (declaring.access & Opcodes.ACC_FINAL) != 0;
+  }
+
   /*
    * Whether the weaver will weave the method: it calls a suspendable method, as ClassWeaver
    * finds its call sites. A method that calls none is left as compiled and gets no stack entry:

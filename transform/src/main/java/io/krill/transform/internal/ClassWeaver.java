@@ -164,7 +164,8 @@ public final class ClassWeaver {
         for (int i = 0; i < at.size(); i++) {
           lines.append(i == 0 ? "" : ",").append(at.get(i));
         }
-      } else if (stackParam >= 0 && passesStack.test(first)) {
+      } else if (stackParam >= 0 && (passesStack.test(first)
+          || hierarchy.hasPrimitiveEntry(first.getOpcode(), first.owner, first.name, first.desc))) {
         m.instructions.insertBefore(first, new VarInsnNode(Opcodes.ALOAD, stackParam));
         m.instructions.insertBefore(first, new VarInsnNode(Opcodes.ILOAD, stackParam + 1)); // a resume passes through
         first.desc = StackEntries.desc(first.desc);

@@ -326,9 +326,17 @@ final class MethodWeaver {
         before.add(resume);
       }
       boolean entryCall = passesStack.test(call);
+      boolean primitiveCall = callsPrimitive(call);
       if (entryCall) { // a normal call: flow 0; the restore calls the entry with 1 from a call of its own
         before.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
         before.add(new InsnNode(Opcodes.ICONST_0));
+        call.desc = StackEntries.desc(call.desc);
+      } else if (primitiveCall && hierarchy.hasPrimitiveEntry(call.getOpcode(), call.owner, call.name, call.desc)) {
+        // A primitive's stack entry: the stack and its flow, read here, since a restore makes this
+        // same call again at RESUME_i (with flow 1 then), so the primitive need not look the stack up.
+        before.add(new VarInsnNode(Opcodes.ALOAD, stackLocal));
+        before.add(new InsnNode(Opcodes.DUP));
+        before.add(new FieldInsnNode(Opcodes.GETFIELD, Names.STACK, Names.FLOW, "B"));
         call.desc = StackEntries.desc(call.desc);
       }
       insns.insertBefore(call, before);
@@ -512,7 +520,7 @@ final class MethodWeaver {
           restoreCode.add(zero(a));
         }
       }
-      if (entryCall || (chain.isEmpty() && !callsPrimitive(call))) {
+      if (entryCall || (chain.isEmpty() && !primitiveCall)) {
         // The restore's own call: to a stack entry with flow 1 (at the normal call the constant
         // 0 lets the JIT drop the callee's restore path wherever it inlines it); to another
         // callee as the normal call is made, for the test after it (see waitingAgain), but not
