@@ -63,8 +63,15 @@ final class LazyResume {
    * eagerly).
    */
 
-  /** How many waiting frames on top of a capture make a dormant block. */
-  static final int MIN_WAITING = minWaiting(System.getProperty("krill.lazyResume.minFrames", "1"));
+  /* The property's value as given. */
+  private static final String MIN_WAITING_VALUE = System.getProperty("krill.lazyResume.minFrames", "1");
+
+  /**
+   * How many waiting frames on top of a capture make a dormant block; 0 when the property is
+   * not an integer of at least 1, and then no stack runs ({@link #checkMinWaiting()}): a bad
+   * value fails every run with the same message, not the class's initialization once.
+   */
+  static final int MIN_WAITING = minWaitingOrZero(MIN_WAITING_VALUE);
 
   /** The suffix of a frame id whose class was woven for lazy resume. */
   static final String LAZY_ABI = "+lazy";
@@ -90,6 +97,26 @@ final class LazyResume {
   private static final MethodType ENTER_TYPE = MethodType.methodType(Object.class, int.class, Object.class, Stack.class);
 
   private LazyResume() {}
+
+  private static int minWaitingOrZero(String v) {
+    try {
+      return minWaiting(v);
+    } catch (IllegalArgumentException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * Called as a stack starts or resumes: a bad {@code krill.lazyResume.minFrames} fails it, naming
+   * the property, before anything runs. A constant test the JIT drops when the value is good.
+   *
+   * @throws IllegalArgumentException if the property is not an integer of at least 1
+   */
+  static void checkMinWaiting() {
+    if (MIN_WAITING < 1) {
+      minWaiting(MIN_WAITING_VALUE);
+    }
+  }
 
   static int minWaiting(String v) {
     try {

@@ -242,6 +242,7 @@ public class Stack implements Serializable {
    */
   @Primitive
   final void runStack(boolean keepBound) {
+    LazyResume.checkMinWaiting();
     byte st = state;
     if (st == DONE) {
       throw new IllegalStateException("continuation: done (expected: new or suspended)");

@@ -382,6 +382,53 @@ class LazyResumeTest {
     assertThat(new String(weaveWith(null, plain), java.nio.charset.StandardCharsets.ISO_8859_1)).contains("+lazy");
   }
 
+  /* A bad minFrames fails every run of a stack with the same message, not the first capture once. */
+  @Test
+  void minFrames_bad_everyRunFailsNamingTheProperty_nothingRuns() throws Exception {
+    List<String> command = List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Dkrill.lazyResume.minFrames=0", "-cp", System.getProperty("java.class.path"), BadMinFrames.class.getName());
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output;
+    try (java.io.InputStream in = p.getInputStream()) {
+      output = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+    }
+    assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("child JVM finished").isTrue();
+    String message = "IllegalArgumentException: krill.lazyResume.minFrames: 0 (expected: an integer >= 1)";
+    assertThat(output.lines().filter(l -> l.startsWith("run ")).toList()).as(output).containsExactly(
+        "run 1: " + message + ", body ran 0", "run 2: " + message + ", body ran 0",
+        "run 3: " + message + ", body ran 0");
+  }
+
+  /** The child of {@link #minFrames_bad_everyRunFailsNamingTheProperty_nothingRuns}. */
+  public static final class BadMinFrames {
+    private BadMinFrames() {}
+
+    static int ran;
+
+    static void body() throws Suspendable {
+      ran++;
+      Continuation.suspend();
+    }
+
+    public static void main(String[] args) {
+      Continuation c = new Continuation(BadMinFrames::body);
+      for (int i = 1; i <= 2; i++) {
+        try {
+          c.run();
+          System.out.println("run " + i + ": ran, body ran " + ran);
+        } catch (RuntimeException | Error e) {
+          System.out.println("run " + i + ": " + e.getClass().getSimpleName() + ": " + e.getMessage() + ", body ran " + ran);
+        }
+      }
+      DeterministicScheduler s = FiberScheduler.deterministic();
+      Fiber f = Fiber.builder().scheduler(s).start(BadMinFrames::body);
+      s.runUntilIdle();
+      Throwable e = Continuation.callOnThread(f::joinFailure);
+      System.out.println("run 3: " + (e == null ? "ended" : e.getClass().getSimpleName() + ": " + e.getMessage())
+          + ", body ran " + ran);
+    }
+  }
+
   @Test
   void minFrames_belowOneOrNotANumber_failsNamingTheProperty() {
     assertThat(LazyResume.minWaiting(" 3 ")).isEqualTo(3);
