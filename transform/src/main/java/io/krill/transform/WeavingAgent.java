@@ -1,5 +1,7 @@
 package io.krill.transform;
 
+import io.krill.transform.internal.ClassWeaver;
+
 import java.io.PrintStream;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
@@ -68,6 +70,7 @@ public final class WeavingAgent implements ClassFileTransformer {
   private final BiFunction<ClassLoader, byte[], byte[]> weave;
   private final PrintStream err;
   private final IntConsumer halt;
+  private volatile boolean warnedOlderEntries; // a class woven with resume entries of an older shape was seen
 
   WeavingAgent(OnError onError, BiFunction<ClassLoader, byte[], byte[]> weave, PrintStream err, IntConsumer halt) {
     this.onError = onError;
@@ -117,7 +120,16 @@ public final class WeavingAgent implements ClassFileTransformer {
     }
     try {
       byte[] out = weave.apply(loader, bytes);
-      return out == bytes ? null : out;
+      if (out == bytes) {
+        if (!warnedOlderEntries && ClassWeaver.hasOlderResumeEntries(bytes)) {
+          warnedOlderEntries = true;
+          warn(className.replace('/', '.') + " (and any other class so woven; this is said once) was woven by an"
+              + " earlier krill weaver: it resumes through a method handle, which is slower; weave it again with"
+              + " this weaver");
+        }
+        return null;
+      }
+      return out;
     } catch (TransformException e) {
       failed(e.getMessage());
     } catch (Throwable e) { // an Error must not escape into the class loader: that class would fail to load
@@ -127,8 +139,12 @@ public final class WeavingAgent implements ClassFileTransformer {
     return null;
   }
 
-  private void failed(String line) {
+  private void warn(String line) {
     (err != null ? err : System.err).println("krill agent: " + line);
+  }
+
+  private void failed(String line) {
+    warn(line);
     if (onError == OnError.HALT) {
       (err != null ? err : System.err).println("krill agent: halting (" + ON_ERROR_PROPERTY + "=halt)");
       halt.accept(HALT_STATUS);

@@ -63,6 +63,28 @@ class WeavingAgentTest {
     }
   }
 
+  /* A library woven by an earlier weaver, whose resume entries have an older shape: loaded as it is, said once. */
+  @Test
+  void transform_classWithOlderResumeEntries_loadsAsItIs_andSaysSoOnce() throws Exception {
+    byte[] woven = agent.transform(loader, "app/Suspending", null, null, classes.bytes("app/Suspending"));
+    byte[] older = CompiledClasses.restamp(woven, m -> m.replace(io.krill.transform.internal.Names.ENTER
+        + io.krill.transform.internal.Names.ENTER_DESC, io.krill.transform.internal.Names.ENTER
+        + "(ILjava/lang/Object;)Ljava/lang/Object;"));
+    assertThat(older).isNotEqualTo(woven);
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    WeavingAgent a = new WeavingAgent(WeavingAgent.OnError.WARN, null, new PrintStream(buffer, true, StandardCharsets.UTF_8),
+        status -> { });
+
+    assertThat(a.transform(loader, "app/Suspending", null, null, woven)).isNull();
+    assertThat(buffer.toString(StandardCharsets.UTF_8)).as("a class of the current shape says nothing").isEmpty();
+    assertThat(a.transform(loader, "app/Suspending", null, null, older)).isNull();
+    assertThat(a.transform(loader, "app/Other", null, null, older)).isNull();
+
+    assertThat(buffer.toString(StandardCharsets.UTF_8)).isEqualTo("krill agent: app.Suspending (and any other class"
+        + " so woven; this is said once) was woven by an earlier krill weaver: it resumes through a method handle,"
+        + " which is slower; weave it again with this weaver" + System.lineSeparator());
+  }
+
   @Test
   void transform_classBreakingRule_reportsOnStandardErrorAndLoadsUnwoven() throws Exception {
     String[] err = new String[1];
