@@ -527,6 +527,9 @@ public final class ClassWeaver {
    * @return true if its woven marker lists a {@code $krill$enter} of another descriptor
    */
   public static boolean hasOlderResumeEntries(byte[] classFile) {
+    if (!contains(classFile, OLDER_ENTRY_HINT)) { // most classes: no woven marker naming an entry; skip the parse
+      return false;
+    }
     ClassNode cn = new ClassNode();
     new ClassReader(classFile).accept(cn, ClassReader.SKIP_CODE);
     for (FieldNode f : cn.fields) {
@@ -534,6 +537,23 @@ public final class ClassWeaver {
         String marker = String.valueOf(f.value);
         return marker.contains("|" + Names.ENTER + "(") && !marker.contains("|" + Names.ENTER + Names.ENTER_DESC);
       }
+    }
+    return false;
+  }
+
+  /* What a woven marker holds when it lists an entry: ASCII, so the same bytes in the constant pool. */
+  private static final byte[] OLDER_ENTRY_HINT =
+      ("|" + Names.ENTER + "(").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  private static boolean contains(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0, last = haystack.length - needle.length; i <= last; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return true;
     }
     return false;
   }
